@@ -1,0 +1,67 @@
+// Device selection, one context and profiling queue per device, and the program cache.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "itercl/matrix.hpp"
+#include "itercl/opencl.hpp"
+
+namespace itercl {
+
+struct DeviceInfo {
+  int platform_index = 0, device_index = 0;  // "P:D" as `itercl devices` lists them
+  std::string platform, name, vendor;
+  std::string type;  // "gpu", "cpu", "accelerator" or "other"
+  std::string version, driver_version, opencl_c_version;
+  unsigned compute_units = 0;
+  std::uint64_t global_memory = 0, max_allocation = 0, local_memory = 0;
+  std::size_t max_work_group_size = 0;
+  bool fp64 = false;
+
+  std::string id() const { return std::to_string(platform_index) + ":" + std::to_string(device_index); }
+};
+void to_json(nlohmann::json& j, const DeviceInfo& info);
+
+// Every OpenCL device on every platform, in platform then device order. An empty list when no ICD
+// is registered (never an exception for that: `itercl devices` reports it).
+std::vector<DeviceInfo> list_devices();
+
+// The spec a run uses: the command line's --device, else ITERCL_DEVICE, else the config's, else "auto".
+std::string device_spec(std::string_view from_command_line, std::string_view from_config);
+
+// A device with its context, an in-order profiling queue and a cache of built programs. Copies are
+// handles to the same state: selecting the same device twice in a process shares the context, so a
+// program is built once per device and process.
+class Device {
+ public:
+  // spec: "auto" (a GPU if present, else a CPU), "gpu", "cpu", "P:D", or a case-insensitive
+  // substring of the device name. Throws InputError if nothing matches (listing what exists), and
+  // RuntimeError with installation advice if there is no OpenCL device at all.
+  static Device select(std::string_view spec);
+
+  const DeviceInfo& info() const;
+  const cl::Context& context() const;
+  const cl::Device& device() const;
+  cl::CommandQueue& queue() const;
+
+  // Throws InputError if `p` needs fp64 and the device has none.
+  void require(Precision p) const;
+
+  // The program built from an embedded kernel file (e.g. "kmeans.cl") with `options`; built on first
+  // use, then served from the cache. Throws BuildError carrying the build log and the options.
+  const cl::Program& program(const std::string& file, const std::string& options) const;
+  cl::Kernel kernel(const std::string& file, const std::string& options, const char* name) const;
+
+  struct State;  // opaque: defined in the library's sources
+
+ private:
+  explicit Device(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace itercl

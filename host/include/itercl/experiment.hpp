@@ -1,0 +1,32 @@
+// Experiments from JSON configs: what `itercl run` does, as a library call.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace itercl {
+
+// Command-line values that replace the config's (empty: keep the config's).
+struct RunOverrides {
+  std::string device;     // --device (else ITERCL_DEVICE, else the config's "device")
+  std::string precision;  // --precision
+  std::filesystem::path output;  // --out: the results file
+};
+
+struct ExperimentOutcome {
+  nlohmann::json results;             // what was written
+  std::filesystem::path results_path;
+  std::string summary;                // a few lines for a human
+};
+
+// Reads the config, runs the experiment and writes its results file atomically (an earlier file is
+// replaced only by a complete new one). Relative paths in the config resolve against its folder.
+// Throws InputError for a bad config or data, RuntimeError for a failure while running.
+ExperimentOutcome run_experiment_file(const std::filesystem::path& config, const RunOverrides& overrides = {});
+
+// The same for a config already parsed; `config_name` is used in messages, `base` resolves paths.
+ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string& config_name,
+                                 const std::filesystem::path& base, const RunOverrides& overrides = {});
+
+}  // namespace itercl

@@ -1,0 +1,43 @@
+// Reading and writing data files. Every error names the file (and the line, for text).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "itercl/matrix.hpp"
+
+namespace itercl {
+
+struct LoadOptions {
+  // "auto" (by content: NumPy magic, else text), "npy", "csv" or "text" (whitespace-separated).
+  std::string format = "auto";
+  // Whether the first data line names the columns. Unset: a first line that does not parse as
+  // numbers is taken as a header.
+  std::optional<bool> header;
+};
+
+// A matrix, samples as rows, from CSV or whitespace text (lines starting with '#' and blank lines are
+// skipped) or NumPy .npy (float32/float64, C or Fortran order, 1-D read as a column), each optionally
+// gzip-compressed (detected by content, whatever the extension). NaN and infinity are rejected.
+// Throws InputError naming the file, and the line for text.
+Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
+
+// The whole file, gunzipped if it is gzip. Throws InputError for a missing file or a corrupt stream.
+std::string read_file(const std::filesystem::path& path);
+
+// Writes `contents` to a temporary file beside `path`, then renames it over `path`: a reader never
+// sees a half-written file, and a failure leaves an earlier file intact. Creates missing folders.
+void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
+
+// NumPy .npy files (format 1.0, little-endian, C order), written atomically.
+void save_npy(const std::filesystem::path& path, const Matrix& m);                // float64, n x d
+void save_npy(const std::filesystem::path& path, std::span<const std::int32_t> v);  // int32, n
+
+// A matrix as CSV text with full double precision (what `.csv` outputs contain).
+std::string to_csv(const Matrix& m);
+
+}  // namespace itercl

@@ -1,0 +1,77 @@
+// K-Means clustering (Lloyd's algorithm) with the seed's hybrid split (seed 004, section 6): the
+// assignment step on the device over resident points, the centroid update on the CPU in double.
+// Parameters, defaults and stopping rule follow scikit-learn's KMeans.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "itercl/device.hpp"
+#include "itercl/kmeans_assignment.hpp"
+#include "itercl/matrix.hpp"
+#include "itercl/timing.hpp"
+
+namespace itercl {
+
+enum class KMeansInit { kmeans_plus_plus, random, given };
+
+struct KMeansParams {
+  int n_clusters = 8;
+  KMeansInit init = KMeansInit::kmeans_plus_plus;
+  Matrix init_centroids;  // n_clusters x n_features, used when init == given
+  // Runs from different initial centroids; the one with the lowest inertia is returned. 0 means
+  // scikit-learn's "auto": 10 for random, 1 for k-means++ and given centroids.
+  int n_init = 0;
+  int max_iter = 300;
+  // Stop when the centroids move by at most tol * (mean per-feature variance of the data), summed
+  // squared over all centroids. 0 runs until they stop moving (or max_iter).
+  double tol = 1e-4;
+  std::uint64_t random_state = 0;
+  Precision precision = Precision::f32;  // of the device's arithmetic; the host works in double
+  KMeansKernel kernel;
+
+  void validate() const;  // throws ParamError naming the field
+};
+
+struct KMeansIteration {
+  double inertia;  // of the labels this iteration assigned, against the centroids it started from
+  int n_relocated;  // empty clusters moved to far points in this iteration's update
+  Timings timings;  // assignment kernel, its transfers, the host update, wall
+};
+
+struct KMeansResult {
+  Matrix centroids;                   // n_clusters x n_features
+  std::vector<std::int32_t> labels;   // each sample's cluster under `centroids`
+  double inertia = 0;                 // sum of w_i * squared distance to the own centroid, for `centroids`
+  int n_iter = 0;
+  bool converged = false;             // labels stopped changing or the shift fell to tol before max_iter
+  int n_relocated = 0;                // empty clusters relocated, over all iterations of the returned run
+  std::vector<KMeansIteration> iterations;  // of the returned run
+  std::vector<double> init_inertia;   // final inertia of every run (n_init of them)
+  int best_init = 0;                  // which run was returned
+  KMeansKernel kernel;                // the assignment kernel's variant and tuning, resolved
+  std::string build_options;
+  Timings upload;                     // points to the device, once
+  Timings total;                      // everything after the upload, all runs
+};
+
+class KMeans {
+ public:
+  KMeans(const Device& device, KMeansParams params);
+
+  // Clusters the rows of X. sample_weight: empty (all 1) or one non-negative weight per row.
+  // Throws InputError (ParamError for parameters) for invalid input.
+  KMeansResult fit(const Matrix& X, std::span<const double> sample_weight = {}) const;
+
+  const KMeansParams& params() const { return params_; }
+
+ private:
+  Device device_;
+  KMeansParams params_;
+};
+
+// The tolerance scikit-learn actually compares with: tol times the mean of the per-feature variances.
+double kmeans_scaled_tol(const Matrix& X, double tol);
+
+}  // namespace itercl

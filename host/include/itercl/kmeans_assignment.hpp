@@ -1,0 +1,60 @@
+// The K-Means assignment step on a device, with the points resident across calls: the building block
+// of KMeans, and of any iterative loop of your own that needs nearest centroids (examples/).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <span>
+#include <string>
+
+#include "itercl/device.hpp"
+#include "itercl/matrix.hpp"
+#include "itercl/timing.hpp"
+
+namespace itercl {
+
+// The assignment kernel's variant and tuning parameters. Zero (and "auto") mean "the default for this
+// device and problem"; KMeansAssignment::kernel() reports the values actually used.
+struct KMeansKernel {
+  // "naive", "local_centroids", "local_centroids_points" (cl/kmeans.cl), or "auto": the fastest
+  // correct variant measured for the device type (README.md, "Choosing the assignment kernel").
+  std::string variant = "auto";
+  int work_group_size = 0;
+  int points_per_item = 0;        // points each work-item keeps (local-memory variants)
+  int local_memory_bytes = 0;     // budget for staged centroids; larger K * D is staged in chunks
+  int centroids_per_chunk = 0;    // centroids staged at once (0: as many as the budget holds)
+
+  void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
+};
+void to_json(nlohmann::json& j, const KMeansKernel& k);
+void from_json(const nlohmann::json& j, KMeansKernel& k);  // unknown fields are ParamErrors
+std::ostream& operator<<(std::ostream& out, const KMeansKernel& k);
+
+class KMeansAssignment {
+ public:
+  // Uploads `points` (samples as rows) once, converted to `precision`, and builds the kernel.
+  // Throws InputError if the data do not fit the device or the precision, or the tuning is invalid.
+  KMeansAssignment(const Device& device, const Matrix& points, Precision precision, KMeansKernel kernel = {});
+  ~KMeansAssignment();
+  KMeansAssignment(KMeansAssignment&&) noexcept;
+  KMeansAssignment& operator=(KMeansAssignment&&) noexcept;
+
+  // Each point's nearest centroid (K x D, any K >= 1). Sends the centroids, runs the kernel and reads
+  // the labels back into pinned host memory. The span stays valid until the next call. Adds the
+  // call's kernel, transfer and wall time to `timings` if given.
+  std::span<const std::int32_t> assign(const Matrix& centroids, Timings* timings = nullptr);
+
+  const KMeansKernel& kernel() const;  // the variant and tuning in use, all values resolved
+  const std::string& build_options() const;
+  Timings upload_timings() const;  // the one-time upload of the points
+  Eigen::Index n_samples() const;
+  Eigen::Index n_features() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace itercl

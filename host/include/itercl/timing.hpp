@@ -1,0 +1,41 @@
+// Where time goes, measured the same way by every algorithm: kernel and transfer time from OpenCL
+// profiling events, host compute time and wall time from the host's steady clock.
+#pragma once
+
+#include <chrono>
+#include <nlohmann/json_fwd.hpp>
+#include <span>
+
+#include "itercl/opencl.hpp"
+
+namespace itercl {
+
+struct Timings {
+  double kernel_s = 0;    // device kernels (event start to end)
+  double transfer_s = 0;  // host <-> device copies (event start to end)
+  double host_s = 0;      // host computation (e.g. K-Means centroid update)
+  double wall_s = 0;      // elapsed, including waits and launch overheads
+
+  Timings& operator+=(const Timings& o) {
+    kernel_s += o.kernel_s, transfer_s += o.transfer_s, host_s += o.host_s, wall_s += o.wall_s;
+    return *this;
+  }
+};
+void to_json(nlohmann::json& j, const Timings& t);  // in milliseconds: kernel_ms, transfer_ms, ...
+
+// Each field's median over `samples` (zeros for none): what reports quote for repeated steps.
+Timings median(std::span<const Timings> samples);
+
+// Seconds between a completed event's start and end (its queue must profile).
+double event_seconds(const cl::Event& e);
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace itercl

@@ -1,0 +1,38 @@
+// Converting host matrices (double, row-major) to the device's precision and layout (internal).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "itercl/matrix.hpp"
+
+namespace itercl {
+
+// Calls f with a value of the C++ type matching p (float or double): the one place a precision is
+// turned into a type, so drivers are written once as templates.
+template <class F>
+decltype(auto) with_real(Precision p, F&& f) {
+  return p == Precision::f32 ? f(float{}) : f(double{});
+}
+
+// m's elements in `p`, column-major (element (i, j) at j * rows + i), into `out`, which holds at least
+// m.size() * real_size(p) bytes.
+inline void pack_column_major(const Matrix& m, Precision p, void* out) {
+  with_real(p, [&](auto zero) {
+    using T = decltype(zero);
+    auto* o = static_cast<T*>(out);
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+      for (Eigen::Index i = 0; i < m.rows(); ++i) o[j * m.rows() + i] = static_cast<T>(m(i, j));
+  });
+}
+
+// m's elements in `p`, row-major, into `out`.
+inline void pack_row_major(const Matrix& m, Precision p, void* out) {
+  with_real(p, [&](auto zero) {
+    using T = decltype(zero);
+    auto* o = static_cast<T*>(out);
+    for (Eigen::Index k = 0; k < m.size(); ++k) o[k] = static_cast<T>(m.data()[k]);
+  });
+}
+
+}  // namespace itercl

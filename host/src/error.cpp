@@ -1,0 +1,64 @@
+#include "itercl/error.hpp"
+
+#include <new>
+
+#include "itercl/opencl.hpp"
+
+namespace itercl {
+
+std::string cl_error_name(int code) {
+  switch (code) {
+#define ITERCL_CL_ERROR(name) \
+  case name:                  \
+    return #name;
+    ITERCL_CL_ERROR(CL_DEVICE_NOT_FOUND)
+    ITERCL_CL_ERROR(CL_DEVICE_NOT_AVAILABLE)
+    ITERCL_CL_ERROR(CL_COMPILER_NOT_AVAILABLE)
+    ITERCL_CL_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    ITERCL_CL_ERROR(CL_OUT_OF_RESOURCES)
+    ITERCL_CL_ERROR(CL_OUT_OF_HOST_MEMORY)
+    ITERCL_CL_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE)
+    ITERCL_CL_ERROR(CL_BUILD_PROGRAM_FAILURE)
+    ITERCL_CL_ERROR(CL_MAP_FAILURE)
+    ITERCL_CL_ERROR(CL_INVALID_VALUE)
+    ITERCL_CL_ERROR(CL_INVALID_DEVICE)
+    ITERCL_CL_ERROR(CL_INVALID_CONTEXT)
+    ITERCL_CL_ERROR(CL_INVALID_COMMAND_QUEUE)
+    ITERCL_CL_ERROR(CL_INVALID_MEM_OBJECT)
+    ITERCL_CL_ERROR(CL_INVALID_BUILD_OPTIONS)
+    ITERCL_CL_ERROR(CL_INVALID_PROGRAM)
+    ITERCL_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE)
+    ITERCL_CL_ERROR(CL_INVALID_KERNEL_NAME)
+    ITERCL_CL_ERROR(CL_INVALID_KERNEL)
+    ITERCL_CL_ERROR(CL_INVALID_ARG_INDEX)
+    ITERCL_CL_ERROR(CL_INVALID_ARG_VALUE)
+    ITERCL_CL_ERROR(CL_INVALID_ARG_SIZE)
+    ITERCL_CL_ERROR(CL_INVALID_KERNEL_ARGS)
+    ITERCL_CL_ERROR(CL_INVALID_WORK_DIMENSION)
+    ITERCL_CL_ERROR(CL_INVALID_WORK_GROUP_SIZE)
+    ITERCL_CL_ERROR(CL_INVALID_WORK_ITEM_SIZE)
+    ITERCL_CL_ERROR(CL_INVALID_GLOBAL_OFFSET)
+    ITERCL_CL_ERROR(CL_INVALID_EVENT)
+    ITERCL_CL_ERROR(CL_INVALID_OPERATION)
+    ITERCL_CL_ERROR(CL_INVALID_BUFFER_SIZE)
+    ITERCL_CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE)
+#undef ITERCL_CL_ERROR
+    case -1001:
+      return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+      return "OpenCL error";
+  }
+}
+
+void rethrow_as_itercl_error() {
+  try {
+    throw;
+  } catch (const cl::Error& e) {
+    throw RuntimeError(std::string("OpenCL call ") + e.what() + " failed: " + cl_error_name(e.err()) + " (" +
+                       std::to_string(e.err()) + ")");
+  } catch (const std::bad_alloc&) {
+    throw RuntimeError("out of host memory");
+  }
+}
+
+}  // namespace itercl

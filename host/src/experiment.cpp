@@ -1,0 +1,123 @@
+// The experiment runner: config -> device -> algorithm -> results file.
+#include "itercl/experiment.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "algorithms.hpp"
+#include "itercl/error.hpp"
+#include "itercl/io.hpp"
+
+namespace itercl {
+namespace {
+
+using Runner = AlgorithmReport (*)(ExperimentContext&);
+
+const std::map<std::string, Runner>& algorithms() {
+  static const std::map<std::string, Runner> registry = {{"kmeans", run_kmeans}};
+  return registry;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& config_name,
+                              const std::filesystem::path& base, const RunOverrides& overrides) {
+  ConfigObject top(config, config_name, "");
+  nlohmann::json as_run = config;
+
+  const std::string name = top.string("name", std::filesystem::path(config_name).stem().string());
+  top.string("description");  // free text for the reader of the config
+  const std::string algorithm = top.string("algorithm").value_or("");
+  if (!algorithms().count(algorithm)) {
+    std::string known;
+    for (const auto& [n, runner] : algorithms()) known += (known.empty() ? "" : ", ") + n;
+    top.fail("algorithm", algorithm.empty() ? "missing; expected one of " + known
+                                            : "unknown algorithm \"" + algorithm + "\"; expected one of " + known);
+  }
+
+  const std::string spec = device_spec(overrides.device, top.string("device", ""));
+  as_run["device"] = spec;
+  std::string precision_text = top.string("precision", "float");
+  if (!overrides.precision.empty()) precision_text = overrides.precision;
+  const Precision precision = with_field_prefix(config_name, "", [&] { return parse_precision(precision_text); });
+  as_run["precision"] = precision_text;
+
+  const long long repeat = top.integer("repeat").value_or(1);
+  if (repeat < 1) top.fail("repeat", "expected an integer >= 1, got " + std::to_string(repeat));
+
+  // "output": a results path, or an object with "path" and the algorithm's extra files.
+  nlohmann::json output_json = nlohmann::json::object();
+  if (const auto* o = top.get("output")) output_json = o->is_string() ? nlohmann::json{{"path", *o}} : *o;
+  ConfigObject output(output_json, config_name, "output");
+  std::filesystem::path results_path = output.path("path", base).value_or(base / "results" / (name + ".json"));
+  if (!overrides.output.empty()) {
+    results_path = std::filesystem::absolute(overrides.output);
+    as_run["output"] = output_json;
+    as_run["output"]["path"] = results_path.string();
+  }
+
+  ConfigObject data = top.object("data");
+  ConfigObject params = top.object("params");
+  top.finish();
+
+  const std::string started = utc_now();
+  ExperimentContext context{spec, std::nullopt, precision, static_cast<int>(repeat), base, results_path, data, params,
+                            output, as_run};
+  AlgorithmReport report = algorithms().at(algorithm)(context);
+  const Device& device = context.device();
+
+  nlohmann::json results = {{"itercl_version", ITERCL_VERSION},
+                            {"name", name},
+                            {"algorithm", algorithm},
+                            {"started_at", started},
+                            {"config", as_run},
+                            {"device", device.info()},
+                            {"precision", precision_name(precision)},
+                            {"data", report.data},
+                            {"kernel", report.kernel},
+                            {"result", report.result},
+                            {"timings", report.timings},
+                            {"gflops", report.gflops}};
+  write_file_atomically(results_path, results.dump(2) + "\n");
+
+  std::ostringstream summary;
+  summary << algorithm << " '" << name << "' on " << device.info().name << " (" << device.info().type << ", "
+          << device.info().platform << "), " << precision_name(precision) << "\n"
+          << report.summary << "  results: " << results_path.string() << "\n";
+  return {std::move(results), results_path, summary.str()};
+}
+
+}  // namespace
+
+ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string& config_name,
+                                 const std::filesystem::path& base, const RunOverrides& overrides) {
+  try {
+    return run_checked(config, config_name, base, overrides);
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+}
+
+ExperimentOutcome run_experiment_file(const std::filesystem::path& config, const RunOverrides& overrides) {
+  std::ifstream in(config);
+  if (!in) throw InputError(config.string() + ": cannot open the config file");
+  nlohmann::json parsed;
+  try {
+    parsed = nlohmann::json::parse(in, nullptr, true, /*ignore_comments=*/true);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(config.string() + ": not valid JSON: " + e.what());
+  }
+  return run_experiment(parsed, config.string(), config.parent_path(), overrides);
+}
+
+}  // namespace itercl

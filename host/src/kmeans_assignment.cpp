@@ -1,0 +1,270 @@
+// KMeansAssignment: points resident on the device, centroids down and labels up each call.
+#include "itercl/kmeans_assignment.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "device_data.hpp"
+#include "itercl/error.hpp"
+#include "pinned_buffer.hpp"
+
+namespace itercl {
+namespace {
+
+const char* const kVariants[] = {"naive", "local_centroids", "local_centroids_points"};
+
+// The fastest correct variant per device type, from benchmarks/kmeans (README.md, "Choosing the
+// assignment kernel").
+std::string default_variant(const DeviceInfo& info) {
+  return info.type == "gpu" ? "local_centroids" : "local_centroids";
+}
+
+// Work-group size per device type: 256 fills NVIDIA's schedulers; PoCL runs a work-group as a loop
+// on one core, where a smaller group balances better across cores.
+int default_work_group_size(const DeviceInfo& info) { return info.type == "gpu" ? 256 : 64; }
+
+// Points per work-item: enough registers to reuse each staged centroid several times for short
+// vectors, one point for long ones (where the registers are better spent on the vector itself).
+int default_points_per_item(Eigen::Index dim) { return dim <= 4 ? 4 : dim <= 8 ? 2 : 1; }
+
+constexpr int kDefaultLocalBudget = 16 * 1024;  // bytes of staged centroids; leaves room for occupancy
+
+// Fills in every zero / "auto" field of `k` for this device and problem, and checks the rest.
+KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, Eigen::Index dim, Precision precision) {
+  k.validate();
+  if (k.variant == "auto") k.variant = default_variant(info);
+  const bool explicit_wg = k.work_group_size != 0;
+
+  if (k.variant == "naive") k.points_per_item = 1;  // the seed's baseline: one point per work-item
+  if (k.points_per_item == 0) k.points_per_item = default_points_per_item(dim);
+  if (k.work_group_size == 0) k.work_group_size = default_work_group_size(info);
+  if (static_cast<std::size_t>(k.work_group_size) > info.max_work_group_size)
+    throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
+                                            std::to_string(info.max_work_group_size));
+
+  const std::size_t real = real_size(precision), centroid_bytes = static_cast<std::size_t>(dim) * real;
+  const std::size_t local = info.local_memory;
+  auto tile_bytes = [&] {
+    return k.variant == "local_centroids_points"
+               ? static_cast<std::size_t>(k.work_group_size) * k.points_per_item * centroid_bytes
+               : 0;
+  };
+  // The points' tile must leave room for at least one centroid: shrink a defaulted work-group to fit.
+  while (!explicit_wg && k.work_group_size > 1 && tile_bytes() + centroid_bytes > local) k.work_group_size /= 2;
+  if (k.variant != "naive") {
+    if (tile_bytes() + centroid_bytes > local)
+      throw ParamError("kernel.work_group_size", "variant " + k.variant + " needs " + std::to_string(tile_bytes() + centroid_bytes) +
+                                              " bytes of local memory for " + std::to_string(dim) +
+                                              " features; the device has " + std::to_string(local) +
+                                              ". Use a smaller work group or variant local_centroids");
+    const std::size_t available = local - tile_bytes();
+    std::size_t budget = k.local_memory_bytes ? static_cast<std::size_t>(k.local_memory_bytes)
+                                              : std::max<std::size_t>(kDefaultLocalBudget, centroid_bytes);
+    budget = std::min(budget, available);
+    if (budget < centroid_bytes)
+      throw ParamError("kernel.local_memory_bytes", std::to_string(budget) + " bytes cannot hold one centroid of " +
+                                                 std::to_string(dim) + " features (" + std::to_string(centroid_bytes) +
+                                                 " bytes)");
+    k.local_memory_bytes = static_cast<int>(budget);
+    const int fits = static_cast<int>(budget / centroid_bytes);
+    k.centroids_per_chunk = k.centroids_per_chunk ? std::min(k.centroids_per_chunk, fits) : fits;
+  } else {
+    k.local_memory_bytes = 0;
+    k.centroids_per_chunk = 0;
+  }
+  return k;
+}
+
+std::string options_for(const KMeansKernel& k, Eigen::Index dim, Precision precision) {
+  std::ostringstream o;
+  o << "-D REAL=" << precision_name(precision) << " -D DIM=" << dim << " -D WG_SIZE=" << k.work_group_size
+    << " -D PPI=" << k.points_per_item;
+  return o.str();
+}
+
+}  // namespace
+
+void KMeansKernel::validate() const {
+  if (variant != "auto" && std::find(std::begin(kVariants), std::end(kVariants), variant) == std::end(kVariants))
+    throw ParamError("kernel.variant",
+                     "expected one of auto, naive, local_centroids, local_centroids_points; got \"" + variant + "\"");
+  auto non_negative = [](const char* field, int value) {
+    if (value < 0) throw ParamError(std::string("kernel.") + field, "expected a positive integer (or 0 for the default), got " + std::to_string(value));
+  };
+  non_negative("work_group_size", work_group_size);
+  non_negative("local_memory_bytes", local_memory_bytes);
+  non_negative("centroids_per_chunk", centroids_per_chunk);
+  if (points_per_item < 0 || points_per_item > 16)
+    throw ParamError("kernel.points_per_item", "expected an integer from 1 to 16 (or 0 for the default), got " + std::to_string(points_per_item));
+}
+
+void to_json(nlohmann::json& j, const KMeansKernel& k) {
+  j = {{"variant", k.variant},
+       {"work_group_size", k.work_group_size},
+       {"points_per_item", k.points_per_item},
+       {"local_memory_bytes", k.local_memory_bytes},
+       {"centroids_per_chunk", k.centroids_per_chunk}};
+}
+
+void from_json(const nlohmann::json& j, KMeansKernel& k) {
+  if (!j.is_object()) throw ParamError("kernel", "expected an object, got " + j.dump());
+  for (const auto& [key, value] : j.items()) {
+    auto integer = [&, &key = key, &value = value](int& field) {
+      if (!value.is_number_integer()) throw ParamError("kernel." + key, "expected an integer, got " + value.dump());
+      field = value.get<int>();
+    };
+    if (key == "variant") {
+      if (!value.is_string()) throw ParamError("kernel." + key, "expected a string, got " + value.dump());
+      k.variant = value.get<std::string>();
+    } else if (key == "work_group_size") {
+      integer(k.work_group_size);
+    } else if (key == "points_per_item") {
+      integer(k.points_per_item);
+    } else if (key == "local_memory_bytes") {
+      integer(k.local_memory_bytes);
+    } else if (key == "centroids_per_chunk") {
+      integer(k.centroids_per_chunk);
+    } else {
+      throw ParamError("kernel." + key, "unknown field (expected variant, work_group_size, points_per_item, "
+                            "local_memory_bytes, centroids_per_chunk)");
+    }
+  }
+}
+
+std::ostream& operator<<(std::ostream& out, const KMeansKernel& k) { return out << nlohmann::json(k).dump(); }
+
+struct KMeansAssignment::Impl {
+  Impl(Device d, Precision p, Eigen::Index rows, Eigen::Index cols) : device(std::move(d)), precision(p), n(rows), dim(cols) {}
+
+  Device device;
+  Precision precision;
+  Eigen::Index n, dim;
+  KMeansKernel kernel_config;
+  std::string options;
+  cl::Kernel kernel;
+  cl::Buffer points, centroids, labels;
+  std::size_t centroid_capacity = 0;  // centroids the buffers hold
+  PinnedHostBuffer centroids_host, labels_host;
+  Timings upload;
+};
+
+KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, Precision precision,
+                                   KMeansKernel kernel) {
+  const Eigen::Index n = points.rows(), dim = points.cols();
+  if (n < 1 || dim < 1) throw InputError("data: no points (shape " + std::to_string(n) + " x " + std::to_string(dim) + ")");
+  device.require(precision);
+  const std::size_t bytes = static_cast<std::size_t>(n) * dim * real_size(precision);
+  if (static_cast<std::uint64_t>(n) * dim > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    throw InputError("data: " + std::to_string(n) + " x " + std::to_string(dim) +
+                     " values exceed the kernels' 32-bit indexing (2^31 - 1 values)");
+  if (bytes > device.info().max_allocation)
+    throw InputError("data: " + std::to_string(n) + " x " + std::to_string(dim) + " values in " +
+                     std::string(precision_name(precision)) + " need " + std::to_string(bytes) + " bytes; device '" +
+                     device.info().name + "' allocates at most " + std::to_string(device.info().max_allocation) +
+                     " in one buffer");
+  // Squared distances must not overflow the device's precision (a float overflow would tie all
+  // centroids at infinity and silently label everything 0).
+  const double largest = points.cwiseAbs().maxCoeff();
+  const double limit = std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max()
+                                                              : std::numeric_limits<double>::max()) /
+                                 static_cast<double>(dim)) / 2;
+  if (largest >= limit)
+    throw InputError("data: values up to " + std::to_string(largest) + " overflow squared distances in " +
+                     std::string(precision_name(precision)) + "; rescale the data or use precision double");
+
+  try {
+    impl_ = std::make_unique<Impl>(device, precision, n, dim);
+    impl_->kernel_config = resolve(std::move(kernel), device.info(), dim, precision);
+    impl_->options = options_for(impl_->kernel_config, dim, precision);
+    impl_->kernel = device.kernel("kmeans.cl", impl_->options, ("assign_" + impl_->kernel_config.variant).c_str());
+    const auto limit_wg = impl_->kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());
+    if (static_cast<std::size_t>(impl_->kernel_config.work_group_size) > limit_wg)
+      throw ParamError("kernel.work_group_size", std::to_string(impl_->kernel_config.work_group_size) +
+                                              " exceeds what this kernel can launch on the device (" +
+                                              std::to_string(limit_wg) + ")");
+
+    Stopwatch wall;
+    PinnedHostBuffer staging(device, bytes);
+    pack_column_major(points, precision, staging.data());
+    impl_->points = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
+    cl::Event upload;
+    device.queue().enqueueWriteBuffer(impl_->points, CL_TRUE, 0, bytes, staging.data(), nullptr, &upload);
+    impl_->labels = cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, static_cast<std::size_t>(n) * sizeof(std::int32_t));
+    impl_->labels_host = PinnedHostBuffer(device, static_cast<std::size_t>(n) * sizeof(std::int32_t));
+    impl_->upload.transfer_s = event_seconds(upload);
+    impl_->upload.wall_s = wall.seconds();
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+}
+
+KMeansAssignment::~KMeansAssignment() = default;
+KMeansAssignment::KMeansAssignment(KMeansAssignment&&) noexcept = default;
+KMeansAssignment& KMeansAssignment::operator=(KMeansAssignment&&) noexcept = default;
+
+std::span<const std::int32_t> KMeansAssignment::assign(const Matrix& centroids, Timings* timings) {
+  Impl& s = *impl_;
+  const Eigen::Index k = centroids.rows();
+  if (k < 1) throw ParamError("centroids", "expected at least one centroid");
+  if (centroids.cols() != s.dim)
+    throw ParamError("centroids", "have " + std::to_string(centroids.cols()) + " features, the points " +
+                                      std::to_string(s.dim));
+  if (k > std::numeric_limits<int>::max() / s.dim) throw ParamError("centroids", "too many centroids");
+  try {
+    Stopwatch wall;
+    const std::size_t bytes = static_cast<std::size_t>(k) * s.dim * real_size(s.precision);
+    if (static_cast<std::size_t>(k) > s.centroid_capacity) {
+      s.centroids = cl::Buffer(s.device.context(), CL_MEM_READ_ONLY, bytes);
+      s.centroids_host = PinnedHostBuffer(s.device, bytes);
+      s.centroid_capacity = static_cast<std::size_t>(k);
+    }
+    pack_row_major(centroids, s.precision, s.centroids_host.data());
+
+    const KMeansKernel& cfg = s.kernel_config;
+    int arg = 0;
+    s.kernel.setArg(arg++, s.points);
+    s.kernel.setArg(arg++, static_cast<cl_int>(s.n));
+    s.kernel.setArg(arg++, static_cast<cl_int>(s.n));  // ld: the points are packed, one column after another
+    s.kernel.setArg(arg++, s.centroids);
+    s.kernel.setArg(arg++, static_cast<cl_int>(k));
+    if (cfg.variant != "naive") {
+      const int chunk = std::min<int>(cfg.centroids_per_chunk, static_cast<int>(k));
+      s.kernel.setArg(arg++, cl::Local(static_cast<std::size_t>(chunk) * s.dim * real_size(s.precision)));
+      s.kernel.setArg(arg++, static_cast<cl_int>(chunk));
+      if (cfg.variant == "local_centroids_points")
+        s.kernel.setArg(arg++, cl::Local(static_cast<std::size_t>(cfg.work_group_size) * cfg.points_per_item * s.dim *
+                                         real_size(s.precision)));
+    }
+    s.kernel.setArg(arg++, s.labels);
+
+    const std::size_t per_group = static_cast<std::size_t>(cfg.work_group_size) * cfg.points_per_item;
+    const std::size_t groups = (static_cast<std::size_t>(s.n) + per_group - 1) / per_group;
+    cl::CommandQueue& q = s.device.queue();
+    cl::Event write, run, read;
+    q.enqueueWriteBuffer(s.centroids, CL_FALSE, 0, bytes, s.centroids_host.data(), nullptr, &write);
+    q.enqueueNDRangeKernel(s.kernel, cl::NullRange, cl::NDRange(groups * cfg.work_group_size),
+                           cl::NDRange(cfg.work_group_size), nullptr, &run);
+    q.enqueueReadBuffer(s.labels, CL_TRUE, 0, static_cast<std::size_t>(s.n) * sizeof(std::int32_t),
+                        s.labels_host.data(), nullptr, &read);
+    if (timings) {
+      timings->kernel_s += event_seconds(run);
+      timings->transfer_s += event_seconds(write) + event_seconds(read);
+      timings->wall_s += wall.seconds();
+    }
+    return {static_cast<const std::int32_t*>(s.labels_host.data()), static_cast<std::size_t>(s.n)};
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+}
+
+const KMeansKernel& KMeansAssignment::kernel() const { return impl_->kernel_config; }
+const std::string& KMeansAssignment::build_options() const { return impl_->options; }
+Timings KMeansAssignment::upload_timings() const { return impl_->upload; }
+Eigen::Index KMeansAssignment::n_samples() const { return impl_->n; }
+Eigen::Index KMeansAssignment::n_features() const { return impl_->dim; }
+
+}  // namespace itercl

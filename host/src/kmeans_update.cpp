@@ -1,0 +1,108 @@
+// The CPU half of the seed's hybrid K-Means: centroid update, empty-cluster relocation, inertia.
+#include <algorithm>
+#include <numeric>
+
+#include "kmeans_steps.hpp"
+#include "parallel.hpp"
+
+namespace itercl {
+namespace {
+
+double weight(std::span<const double> w, Eigen::Index i) { return w.empty() ? 1.0 : w[static_cast<std::size_t>(i)]; }
+
+// Per-worker partial sums, merged in worker order so the rounding is reproducible.
+struct Partial {
+  Matrix sums;
+  Vector weights;
+  double inertia = 0;
+  std::int64_t changed = 0;
+};
+
+}  // namespace
+
+UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+                               std::vector<std::int32_t>& previous, const Matrix& centroids, Matrix& next) {
+  const Eigen::Index n = X.rows(), k = centroids.rows();
+  std::vector<double> dist(static_cast<std::size_t>(n));  // to the centroid the point was assigned to
+
+  const int workers = worker_count(static_cast<std::size_t>(n));
+  std::vector<Partial> parts(static_cast<std::size_t>(workers));
+  parallel_blocks(static_cast<std::size_t>(n), workers, [&](std::size_t begin, std::size_t end, int worker) {
+    Partial& p = parts[static_cast<std::size_t>(worker)];
+    p.sums = Matrix::Zero(k, X.cols());
+    p.weights = Vector::Zero(k);
+    for (auto i = static_cast<Eigen::Index>(begin); i < static_cast<Eigen::Index>(end); ++i) {
+      const auto ui = static_cast<std::size_t>(i);
+      const std::int32_t l = labels[ui];
+      const double wi = weight(w, i);
+      const double d = (X.row(i) - centroids.row(l)).squaredNorm();
+      dist[ui] = d;
+      p.inertia += wi * d;
+      p.sums.row(l).noalias() += wi * X.row(i);
+      p.weights[l] += wi;
+      p.changed += previous[ui] != l;
+      previous[ui] = l;
+    }
+  });
+
+  UpdateOutcome out;
+  Matrix sums = Matrix::Zero(k, X.cols());
+  Vector weights = Vector::Zero(k);
+  for (const Partial& p : parts) {
+    sums += p.sums;
+    weights += p.weights;
+    out.inertia += p.inertia;
+    out.n_changed += p.changed;
+  }
+
+  // Empty clusters (no weight) take the points farthest from their own centroids, the farthest going
+  // to the lowest-numbered empty cluster; equal distances go to the later point (which reproduces
+  // scikit-learn's result on its relocation test). Zero-weight points cannot fill a cluster.
+  std::vector<Eigen::Index> empty;
+  for (Eigen::Index j = 0; j < k; ++j)
+    if (weights[j] <= 0) empty.push_back(j);
+  if (!empty.empty()) {
+    std::vector<Eigen::Index> order;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (weight(w, i) > 0) order.push_back(i);
+    const std::size_t take = std::min(empty.size(), order.size());
+    auto farther = [&](Eigen::Index a, Eigen::Index b) {
+      const double da = dist[static_cast<std::size_t>(a)], db = dist[static_cast<std::size_t>(b)];
+      return da != db ? da > db : a > b;
+    };
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(take), order.end(), farther);
+    for (std::size_t e = 0; e < take; ++e) {
+      const Eigen::Index j = empty[e], far = order[e];
+      const std::int32_t donor = labels[static_cast<std::size_t>(far)];
+      const double wf = weight(w, far);
+      sums.row(donor) -= wf * X.row(far);
+      weights[donor] -= wf;
+      sums.row(j) = wf * X.row(far);
+      weights[j] = wf;
+      ++out.n_relocated;
+    }
+  }
+
+  next.resize(k, X.cols());
+  for (Eigen::Index j = 0; j < k; ++j) {
+    // A cluster that lost its only point to a relocation keeps its centroid rather than becoming NaN.
+    next.row(j) = weights[j] > 0 ? Eigen::RowVectorXd(sums.row(j) / weights[j]) : Eigen::RowVectorXd(centroids.row(j));
+    out.shift_sq += (next.row(j) - centroids.row(j)).squaredNorm();
+  }
+  return out;
+}
+
+double kmeans_inertia(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+                      const Matrix& centroids) {
+  const int workers = worker_count(static_cast<std::size_t>(X.rows()));
+  std::vector<double> parts(static_cast<std::size_t>(workers));
+  parallel_blocks(static_cast<std::size_t>(X.rows()), workers, [&](std::size_t begin, std::size_t end, int worker) {
+    double s = 0;
+    for (auto i = static_cast<Eigen::Index>(begin); i < static_cast<Eigen::Index>(end); ++i)
+      s += weight(w, i) * (X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm();
+    parts[static_cast<std::size_t>(worker)] = s;
+  });
+  return std::accumulate(parts.begin(), parts.end(), 0.0);
+}
+
+}  // namespace itercl

@@ -1,0 +1,42 @@
+// The program cache: an embedded kernel file plus an option string is compiled once per device and
+// process, then reused by every driver and every iteration.
+#include <cstdlib>
+#include <iostream>
+
+#include "device_state.hpp"
+#include "itercl/error.hpp"
+#include "kernel_source.hpp"
+
+namespace itercl {
+
+const cl::Program& Device::program(const std::string& file, const std::string& options) const {
+  std::lock_guard lock(state_->programs_mutex);
+  auto key = std::make_pair(file, options);
+  if (auto it = state_->programs.find(key); it != state_->programs.end()) return it->second;
+
+  const std::string source = kernel_source(file);
+  // Every kernel is OpenCL C 1.2: the newest version NVIDIA's driver compiles.
+  const std::string all_options = "-cl-std=CL1.2 " + options;
+  if (const char* print = std::getenv("ITERCL_PRINT_SOURCE"); print && *print)
+    std::cerr << "// itercl: " << file << " built with " << all_options << "\n" << source << "\n";
+
+  cl::Program program(state_->context, source);
+  try {
+    program.build({state_->device}, all_options.c_str());
+  } catch (const cl::Error&) {
+    std::string log;
+    try {
+      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(state_->device);
+    } catch (const cl::Error&) {
+      log = "(no build log)";
+    }
+    throw BuildError(file, all_options, log);
+  }
+  return state_->programs.emplace(std::move(key), std::move(program)).first->second;
+}
+
+cl::Kernel Device::kernel(const std::string& file, const std::string& options, const char* name) const {
+  return cl::Kernel(program(file, options), name);
+}
+
+}  // namespace itercl

@@ -1,0 +1,168 @@
+// `"algorithm": "kmeans"` in a config: reads params, fits, reports.
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+#include "algorithms.hpp"
+#include "data_source.hpp"
+#include "itercl/io.hpp"
+#include "itercl/kmeans.hpp"
+
+namespace itercl {
+namespace {
+
+// Arrays larger than this go to a file instead of inline into the results JSON.
+constexpr Eigen::Index kInlineValues = 10000;
+
+KMeansParams read_params(ExperimentContext& c, Eigen::Index n_samples, std::vector<double>& weights) {
+  ConfigObject& P = c.params;
+  KMeansParams p;
+  p.precision = c.precision;
+
+  const auto k = P.integer("n_clusters");
+  if (!k) P.fail("n_clusters", "missing: expected an integer >= 1");
+  p.n_clusters = static_cast<int>(std::clamp<long long>(*k, -1, 1 << 30));
+
+  const nlohmann::json* init = P.get("init");
+  if (!init || (init->is_string() && init->get<std::string>() == "k-means++")) {
+    p.init = KMeansInit::kmeans_plus_plus;
+  } else if (init->is_string() && init->get<std::string>() == "random") {
+    p.init = KMeansInit::random;
+  } else {
+    p.init = KMeansInit::given;  // a file path or inline rows
+    p.init_centroids = read_matrix_value(P, "init", c.base);
+  }
+
+  const nlohmann::json* n_init = P.get("n_init");
+  if (n_init && !(n_init->is_string() && n_init->get<std::string>() == "auto"))
+    p.n_init = static_cast<int>(std::clamp<long long>(P.integer("n_init").value(), -1, 1 << 30));
+  p.max_iter = static_cast<int>(std::clamp<long long>(P.integer("max_iter").value_or(300), -1, 1 << 30));
+  p.tol = P.number("tol").value_or(1e-4);
+
+  // No random_state: draw one, and record it so the recorded config reproduces this run.
+  const auto seed = P.integer("random_state");
+  if (seed && *seed < 0) P.fail("random_state", "expected an integer >= 0, got " + std::to_string(*seed));
+  p.random_state = seed ? static_cast<std::uint64_t>(*seed) : std::random_device{}() & 0x7fffffff;
+  c.config_as_run["params"]["random_state"] = p.random_state;
+
+  if (P.has("sample_weight")) {
+    const nlohmann::json* w = P.get("sample_weight");
+    Matrix m;
+    if (w->is_array() && !w->empty() && w->front().is_number()) {
+      m.resize(static_cast<Eigen::Index>(w->size()), 1);
+      for (std::size_t i = 0; i < w->size(); ++i) {
+        if (!(*w)[i].is_number()) P.fail("sample_weight", "element " + std::to_string(i) + " is " + (*w)[i].dump());
+        m(static_cast<Eigen::Index>(i), 0) = (*w)[i].get<double>();
+      }
+    } else {
+      m = read_matrix_value(P, "sample_weight", c.base);
+    }
+    if (m.cols() != 1 && m.rows() != 1) P.fail("sample_weight", "expected one weight per sample, got a matrix");
+    if (m.size() != n_samples)
+      P.fail("sample_weight", std::to_string(m.size()) + " weights for " + std::to_string(n_samples) + " samples");
+    weights.assign(m.data(), m.data() + m.size());
+  }
+
+  if (const nlohmann::json* kernel = P.get("kernel"))
+    with_field_prefix(P.source(), "params", [&] { from_json(*kernel, p.kernel); });
+  P.finish();
+  with_field_prefix(P.source(), "params", [&] { p.validate(); });
+  return p;
+}
+
+nlohmann::json matrix_json(const Matrix& m) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) rows.push_back(std::vector<double>(m.row(i).begin(), m.row(i).end()));
+  return rows;
+}
+
+// Labels and large centroids go to files: .npy by extension, else text (CSV).
+void write_labels(const std::filesystem::path& path, const std::vector<std::int32_t>& labels) {
+  if (path.extension() == ".npy") return save_npy(path, labels);
+  std::string text;
+  for (auto l : labels) text += std::to_string(l) + "\n";
+  write_file_atomically(path, text);
+}
+
+void write_matrix(const std::filesystem::path& path, const Matrix& m) {
+  if (path.extension() == ".npy") return save_npy(path, m);
+  write_file_atomically(path, to_csv(m));
+}
+
+std::string ms(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g ms", seconds * 1e3);
+  return buffer;
+}
+
+}  // namespace
+
+AlgorithmReport run_kmeans(ExperimentContext& c) {
+  AlgorithmReport report;
+  const Matrix X = with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
+  std::vector<double> weights;
+  const KMeansParams params = read_params(c, X.rows(), weights);
+  const auto labels_path = c.output.path("labels", c.base);
+  auto centroids_path = c.output.path("centroids", c.base);
+  c.output.finish();
+
+  const KMeans kmeans(c.device(), params);
+  KMeansResult r;
+  std::vector<double> repeat_wall_ms;
+  for (int i = 0; i < c.repeat; ++i) {
+    Stopwatch wall;
+    r = with_field_prefix(c.params.source(), "params", [&] { return kmeans.fit(X, weights); });
+    repeat_wall_ms.push_back(wall.seconds() * 1e3);
+  }
+
+  if (!centroids_path && r.centroids.size() > kInlineValues)
+    centroids_path = std::filesystem::path(c.results_path).replace_extension(".centroids.npy");
+  nlohmann::json& res = report.result;
+  if (centroids_path) {
+    write_matrix(*centroids_path, r.centroids);
+    res["centroids"] = {{"file", centroids_path->string()}, {"shape", {r.centroids.rows(), r.centroids.cols()}}};
+  } else {
+    res["centroids"] = matrix_json(r.centroids);
+  }
+  res["inertia"] = r.inertia;
+  res["n_iter"] = r.n_iter;
+  res["converged"] = r.converged;
+  res["n_relocated"] = r.n_relocated;
+  std::vector<double> trace;
+  std::vector<Timings> per_iteration;
+  for (const auto& it : r.iterations) trace.push_back(it.inertia), per_iteration.push_back(it.timings);
+  res["inertia_trace"] = trace;
+  res["init_inertia"] = r.init_inertia;
+  res["best_init"] = r.best_init;
+  res["random_state"] = params.random_state;
+  if (labels_path) {
+    write_labels(*labels_path, r.labels);
+    res["labels"] = labels_path->string();
+  }
+
+  report.kernel = {{"file", "kmeans.cl"}, {"tuning", r.kernel}, {"build_options", r.build_options}};
+
+  const Timings typical = median(per_iteration);
+  report.timings = {{"upload", r.upload},
+                    {"total", r.total},
+                    {"median_iteration", typical},
+                    {"per_iteration", per_iteration},
+                    {"repeat_wall_ms", repeat_wall_ms}};
+  // The seed's count (section 6): F = 3DM + M flops per point per assignment.
+  const double flops = (3.0 * X.cols() * params.n_clusters + params.n_clusters) * static_cast<double>(X.rows());
+  report.gflops = {{"flops_per_iteration", flops},
+                   {"assignment", typical.kernel_s > 0 ? flops / typical.kernel_s * 1e-9 : 0.0},
+                   {"iteration", typical.wall_s > 0 ? flops / typical.wall_s * 1e-9 : 0.0}};
+
+  std::ostringstream s;
+  s << "  " << X.rows() << " x " << X.cols() << " points, " << params.n_clusters << " clusters, variant "
+    << r.kernel.variant << ": inertia " << r.inertia << " after " << r.n_iter << " iterations"
+    << (r.converged ? " (converged)" : " (max_iter reached)") << ", " << r.n_relocated << " relocated\n"
+    << "  per iteration (median): assignment " << ms(typical.kernel_s) << ", transfer " << ms(typical.transfer_s)
+    << ", update " << ms(typical.host_s) << ", wall " << ms(typical.wall_s) << "; "
+    << report.gflops["assignment"].get<double>() << " GFLOPS in the kernel\n";
+  report.summary = s.str();
+  return report;
+}
+
+}  // namespace itercl

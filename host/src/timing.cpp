@@ -1,0 +1,35 @@
+#include "itercl/timing.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace itercl {
+
+void to_json(nlohmann::json& j, const Timings& t) {
+  j = {{"kernel_ms", t.kernel_s * 1e3},
+       {"transfer_ms", t.transfer_s * 1e3},
+       {"host_ms", t.host_s * 1e3},
+       {"wall_ms", t.wall_s * 1e3}};
+}
+
+Timings median(std::span<const Timings> samples) {
+  auto field = [&](double Timings::*member) {
+    std::vector<double> v;
+    for (const Timings& t : samples) v.push_back(t.*member);
+    if (v.empty()) return 0.0;
+    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    if (v.size() % 2) return *mid;
+    return (*mid + *std::max_element(v.begin(), mid)) / 2;
+  };
+  return {field(&Timings::kernel_s), field(&Timings::transfer_s), field(&Timings::host_s), field(&Timings::wall_s)};
+}
+
+double event_seconds(const cl::Event& e) {
+  const auto start = e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const auto end = e.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return end > start ? static_cast<double>(end - start) * 1e-9 : 0.0;
+}
+
+}  // namespace itercl
