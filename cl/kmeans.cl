@@ -14,6 +14,10 @@
 //                                  staged centroid for all of them.
 //   assign_local_centroids_points  as above, but the work-group's points are staged column-major in
 //                                  local memory and read from there ("D + shared data points").
+//   assign_expanded                past the seed: as local_centroids, but with the distance expanded as
+//                                  |x - c|^2 = |x|^2 + |c|^2 - 2 x.c and |x|^2 dropped (the same for every
+//                                  c), so a distance is one chain of DIM fmas. The host centres the data
+//                                  (as scikit-learn does) to keep the cancellation error small.
 //
 // Parameters
 //   -D REAL=float|double  (required, see common.clh)
@@ -73,18 +77,33 @@ inline void stage_centroids(__global const real* restrict centroids, const int f
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_centroids(
-    __global const real* restrict points, const int n, const int ld, __global const real* restrict centroids,
-    const int k, __local real* chunk, const int chunk_size, __global int* restrict labels) {
-  const int first = get_group_id(0) * GROUP_POINTS + get_local_id(0);
-  real x[PPI][DIM];
-  real best[PPI];
-  int best_c[PPI];
+// The work-item's PPI points into registers; points past n read as 0 and are never stored.
+inline void load_points(__global const real* restrict points, const int n, const int ld, const int first,
+                        real x[PPI][DIM]) {
 #pragma unroll
   for (int p = 0; p < PPI; ++p) {
     const int i = first + p * WG_SIZE;
     UNROLL_DIM
     for (int d = 0; d < DIM; ++d) x[p][d] = i < n ? points[d * ld + i] : 0;
+  }
+}
+
+inline void store_labels(__global int* restrict labels, const int n, const int first, const int best_c[PPI]) {
+#pragma unroll
+  for (int p = 0; p < PPI; ++p)
+    if (first + p * WG_SIZE < n) labels[first + p * WG_SIZE] = best_c[p];
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_centroids(
+    __global const real* restrict points, const int n, const int ld, __global const real* restrict centroids,
+    const int k, __local real* chunk, const int chunk_size, __global int* restrict labels) {
+  const int first = get_group_id(0) * GROUP_POINTS + get_local_id(0);
+  real x[PPI][DIM];
+  load_points(points, n, ld, first, x);
+  real best[PPI];
+  int best_c[PPI];
+#pragma unroll
+  for (int p = 0; p < PPI; ++p) {
     best[p] = REAL_MAX;
     best_c[p] = 0;
   }
@@ -109,10 +128,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_
       }
     }
   }
-
-#pragma unroll
-  for (int p = 0; p < PPI; ++p)
-    if (first + p * WG_SIZE < n) labels[first + p * WG_SIZE] = best_c[p];
+  store_labels(labels, n, first, best_c);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_centroids_points(
@@ -155,8 +171,55 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_
       }
     }
   }
+  store_labels(labels, n, first, best_c);
+}
 
+// Stages centroids [first, first + count) as DIM + 1 values each: -2 c, then |c|^2.
+inline void stage_expanded(__global const real* restrict centroids, const int first, const int count,
+                           __local real* chunk) {
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int c = get_local_id(0); c < count; c += WG_SIZE) {
+    real norm = 0;
+    UNROLL_DIM
+    for (int d = 0; d < DIM; ++d) {
+      const real v = centroids[(first + c) * DIM + d];
+      chunk[c * (DIM + 1) + d] = -2 * v;
+      norm += v * v;
+    }
+    chunk[c * (DIM + 1) + DIM] = norm;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_expanded(
+    __global const real* restrict points, const int n, const int ld, __global const real* restrict centroids,
+    const int k, __local real* chunk, const int chunk_size, __global int* restrict labels) {
+  const int first = get_group_id(0) * GROUP_POINTS + get_local_id(0);
+  real x[PPI][DIM];
+  load_points(points, n, ld, first, x);
+  real best[PPI];
+  int best_c[PPI];
 #pragma unroll
-  for (int p = 0; p < PPI; ++p)
-    if (first + p * WG_SIZE < n) labels[first + p * WG_SIZE] = best_c[p];
+  for (int p = 0; p < PPI; ++p) {
+    best[p] = REAL_MAX;
+    best_c[p] = 0;
+  }
+
+  for (int c0 = 0; c0 < k; c0 += chunk_size) {
+    const int count = min(chunk_size, k - c0);
+    stage_expanded(centroids, c0, count, chunk);
+    for (int c = 0; c < count; ++c) {
+#pragma unroll
+      for (int p = 0; p < PPI; ++p) {
+        real dist = chunk[c * (DIM + 1) + DIM];  // |x - c|^2 - |x|^2 = |c|^2 - 2 x.c
+        UNROLL_DIM
+        for (int d = 0; d < DIM; ++d) dist += x[p][d] * chunk[c * (DIM + 1) + d];
+        if (dist < best[p]) {
+          best[p] = dist;
+          best_c[p] = c0 + c;
+        }
+      }
+    }
+  }
+  store_labels(labels, n, first, best_c);
 }

@@ -3,9 +3,23 @@
 #include <cmath>
 
 #include "itercl/datagen.hpp"
+#include "itercl/error.hpp"
 #include "itercl/io.hpp"
 
 namespace itercl {
+namespace {
+
+// Runs a file read, naming the config field that asked for the file in its errors.
+template <class F>
+Matrix with_file_prefix(ConfigObject& section, const std::string& field, F&& read) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    section.fail(field, e.what());
+  }
+}
+
+}  // namespace
 
 Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description) {
   const auto path = data.path("path", base);
@@ -17,7 +31,7 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
     LoadOptions options;
     options.format = data.choice("format", "auto", {"auto", "npy", "csv", "text"});
     options.header = data.boolean("header");
-    X = load_matrix(*path, options);
+    X = with_file_prefix(data, "path", [&] { return load_matrix(*path, options); });
     description = {{"path", path->string()}};
   } else {
     auto count = [&](const char* key, long long fallback) {
@@ -51,7 +65,10 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
 
 Matrix read_matrix_value(ConfigObject& section, const std::string& field, const std::filesystem::path& base) {
   const nlohmann::json* v = section.get(field);
-  if (v && v->is_string()) return load_matrix(*section.path(field, base));
+  if (v && v->is_string()) {
+    const auto path = *section.path(field, base);
+    return with_file_prefix(section, field, [&] { return load_matrix(path); });
+  }
   if (!v || !v->is_array() || v->empty() || !(*v)[0].is_array() || (*v)[0].empty())
     section.fail(field, "expected a file path or a non-empty array of rows, got " + (v ? v->dump() : "nothing"));
   const std::size_t cols = (*v)[0].size();

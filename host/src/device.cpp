@@ -183,9 +183,9 @@ const cl::Context& Device::context() const { return state_->context; }
 const cl::Device& Device::device() const { return state_->device; }
 cl::CommandQueue& Device::queue() const { return state_->queue; }
 
-void Device::require(Precision p) const {
-  if (p == Precision::f64 && !state_->info.fp64)
-    throw InputError("precision double: device '" + state_->info.name +
+void require_precision(const DeviceInfo& info, Precision p) {
+  if (p == Precision::f64 && !info.fp64)
+    throw InputError("precision double: device '" + info.name +
                      "' has no double-precision support (cl_khr_fp64); use precision float or another device");
 }
 

@@ -15,23 +15,28 @@ decltype(auto) with_real(Precision p, F&& f) {
   return p == Precision::f32 ? f(float{}) : f(double{});
 }
 
-// m's elements in `p`, column-major (element (i, j) at j * rows + i), into `out`, which holds at least
-// m.size() * real_size(p) bytes.
-inline void pack_column_major(const Matrix& m, Precision p, void* out) {
+// m's elements less `shift[j]` in column j (no shift if empty), in `p`, column-major (element (i, j) at
+// j * rows + i), into `out`, which holds at least m.size() * real_size(p) bytes. Shifting before the
+// rounding to float keeps the precision that an offset far from the origin would cost.
+inline void pack_column_major(const Matrix& m, Precision p, void* out, const Eigen::RowVectorXd& shift = {}) {
   with_real(p, [&](auto zero) {
     using T = decltype(zero);
     auto* o = static_cast<T*>(out);
-    for (Eigen::Index j = 0; j < m.cols(); ++j)
-      for (Eigen::Index i = 0; i < m.rows(); ++i) o[j * m.rows() + i] = static_cast<T>(m(i, j));
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      const double s = shift.size() ? shift[j] : 0.0;
+      for (Eigen::Index i = 0; i < m.rows(); ++i) o[j * m.rows() + i] = static_cast<T>(m(i, j) - s);
+    }
   });
 }
 
-// m's elements in `p`, row-major, into `out`.
-inline void pack_row_major(const Matrix& m, Precision p, void* out) {
+// The same, row-major.
+inline void pack_row_major(const Matrix& m, Precision p, void* out, const Eigen::RowVectorXd& shift = {}) {
   with_real(p, [&](auto zero) {
     using T = decltype(zero);
     auto* o = static_cast<T*>(out);
-    for (Eigen::Index k = 0; k < m.size(); ++k) o[k] = static_cast<T>(m.data()[k]);
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      for (Eigen::Index j = 0; j < m.cols(); ++j)
+        o[i * m.cols() + j] = static_cast<T>(m(i, j) - (shift.size() ? shift[j] : 0.0));
   });
 }
 

@@ -38,26 +38,29 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   const std::string name = top.string("name", std::filesystem::path(config_name).stem().string());
   top.string("description");  // free text for the reader of the config
   const std::string algorithm = top.string("algorithm").value_or("");
+  const std::string spec = device_spec(overrides.device, top.string("device", ""));
+  std::string precision_text = top.string("precision", "float");
+  const long long repeat = top.integer("repeat").value_or(1);
+  const nlohmann::json* output_value = top.get("output");
+  ConfigObject data = top.object("data");
+  ConfigObject params = top.object("params");
+  top.finish();  // a misspelt field is named before anything it would have set is missed
+
   if (!algorithms().count(algorithm)) {
     std::string known;
     for (const auto& [n, runner] : algorithms()) known += (known.empty() ? "" : ", ") + n;
     top.fail("algorithm", algorithm.empty() ? "missing; expected one of " + known
                                             : "unknown algorithm \"" + algorithm + "\"; expected one of " + known);
   }
-
-  const std::string spec = device_spec(overrides.device, top.string("device", ""));
   as_run["device"] = spec;
-  std::string precision_text = top.string("precision", "float");
   if (!overrides.precision.empty()) precision_text = overrides.precision;
   const Precision precision = with_field_prefix(config_name, "", [&] { return parse_precision(precision_text); });
   as_run["precision"] = precision_text;
-
-  const long long repeat = top.integer("repeat").value_or(1);
   if (repeat < 1) top.fail("repeat", "expected an integer >= 1, got " + std::to_string(repeat));
 
   // "output": a results path, or an object with "path" and the algorithm's extra files.
   nlohmann::json output_json = nlohmann::json::object();
-  if (const auto* o = top.get("output")) output_json = o->is_string() ? nlohmann::json{{"path", *o}} : *o;
+  if (output_value) output_json = output_value->is_string() ? nlohmann::json{{"path", *output_value}} : *output_value;
   ConfigObject output(output_json, config_name, "output");
   std::filesystem::path results_path = output.path("path", base).value_or(base / "results" / (name + ".json"));
   if (!overrides.output.empty()) {
@@ -65,10 +68,6 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
     as_run["output"] = output_json;
     as_run["output"]["path"] = results_path.string();
   }
-
-  ConfigObject data = top.object("data");
-  ConfigObject params = top.object("params");
-  top.finish();
 
   const std::string started = utc_now();
   ExperimentContext context{spec, std::nullopt, precision, static_cast<int>(repeat), base, results_path, data, params,

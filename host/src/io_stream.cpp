@@ -1,6 +1,7 @@
 // Whole-file reads (with transparent gunzip) and atomic writes.
 #include <zlib.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -20,23 +21,32 @@ std::string gunzip(const std::string& packed, const std::filesystem::path& path)
   z_stream z{};
   // 16 + MAX_WBITS: expect a gzip header; concatenated members are handled by the reset below.
   if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw RuntimeError("zlib: inflateInit2 failed");
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
-  z.avail_in = static_cast<uInt>(packed.size());
+  // zlib counts input in uInt (32 bits): feed it at most 1 GiB at a time.
+  constexpr std::size_t kMaxIn = std::size_t{1} << 30;
+  std::size_t fed = 0;
+  auto refill = [&] {
+    const std::size_t next = std::min(kMaxIn, packed.size() - fed);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data() + fed));
+    z.avail_in = static_cast<uInt>(next);
+    fed += next;
+  };
+  refill();
   std::string out;
   char buffer[1 << 16];
   int rc = Z_OK;
   while (true) {
+    if (z.avail_in == 0 && fed < packed.size()) refill();
     z.next_out = reinterpret_cast<Bytef*>(buffer);
     z.avail_out = sizeof buffer;
     rc = inflate(&z, Z_NO_FLUSH);
     out.append(buffer, sizeof buffer - z.avail_out);
     if (rc == Z_STREAM_END) {
-      if (z.avail_in == 0) break;
+      if (z.avail_in == 0 && fed == packed.size()) break;
       inflateReset(&z);  // another gzip member follows
       continue;
     }
     if (rc != Z_OK) break;
-    if (z.avail_in == 0 && z.avail_out != 0) {
+    if (z.avail_in == 0 && fed == packed.size() && z.avail_out != 0) {
       rc = Z_BUF_ERROR;  // input ended inside the stream
       break;
     }

@@ -17,7 +17,11 @@ std::string str(double v) {
   return s.str();
 }
 
-void check_data(const Matrix& X, std::span<const double> w, const KMeansParams& p) {
+}  // namespace
+
+void KMeansParams::validate(const Matrix& X, std::span<const double> w) const {
+  validate();
+  const KMeansParams& p = *this;
   if (X.rows() < 1 || X.cols() < 1) throw InputError("data: no samples");
   if (!X.allFinite()) throw InputError("data: contains NaN or infinity");
   Eigen::Index usable = X.rows();
@@ -40,6 +44,8 @@ void check_data(const Matrix& X, std::span<const double> w, const KMeansParams& 
     throw ParamError("init", "centroids have " + std::to_string(p.init_centroids.cols()) + " features, the data " +
                                  std::to_string(X.cols()));
 }
+
+namespace {
 
 struct Run {
   Matrix centroids;
@@ -130,7 +136,7 @@ KMeans::KMeans(const Device& device, KMeansParams params) : device_(device), par
 
 KMeansResult KMeans::fit(const Matrix& X, std::span<const double> sample_weight) const {
   const KMeansParams& p = params_;
-  check_data(X, sample_weight, p);
+  p.validate(X, sample_weight);
   KMeansAssignment assignment(device_, X, p.precision, p.kernel);
   const double scaled_tol = kmeans_scaled_tol(X, p.tol);
   const int n_init = p.n_init ? p.n_init : (p.init == KMeansInit::random ? 10 : 1);

@@ -15,7 +15,7 @@
 namespace itercl {
 namespace {
 
-const char* const kVariants[] = {"naive", "local_centroids", "local_centroids_points"};
+const char* const kVariants[] = {"naive", "local_centroids", "local_centroids_points", "expanded"};
 
 // The fastest correct variant per device type, from benchmarks/kmeans (README.md, "Choosing the
 // assignment kernel").
@@ -46,11 +46,14 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, Eigen::Index dim, P
     throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
                                             std::to_string(info.max_work_group_size));
 
-  const std::size_t real = real_size(precision), centroid_bytes = static_cast<std::size_t>(dim) * real;
+  // A staged centroid: its DIM values, plus |c|^2 for the expanded variant.
+  const std::size_t real = real_size(precision);
+  const std::size_t centroid_bytes = static_cast<std::size_t>(dim + (k.variant == "expanded")) * real;
+  const std::size_t point_bytes = static_cast<std::size_t>(dim) * real;
   const std::size_t local = info.local_memory;
   auto tile_bytes = [&] {
     return k.variant == "local_centroids_points"
-               ? static_cast<std::size_t>(k.work_group_size) * k.points_per_item * centroid_bytes
+               ? static_cast<std::size_t>(k.work_group_size) * k.points_per_item * point_bytes
                : 0;
   };
   // The points' tile must leave room for at least one centroid: shrink a defaulted work-group to fit.
@@ -91,7 +94,8 @@ std::string options_for(const KMeansKernel& k, Eigen::Index dim, Precision preci
 void KMeansKernel::validate() const {
   if (variant != "auto" && std::find(std::begin(kVariants), std::end(kVariants), variant) == std::end(kVariants))
     throw ParamError("kernel.variant",
-                     "expected one of auto, naive, local_centroids, local_centroids_points; got \"" + variant + "\"");
+                     "expected one of auto, naive, local_centroids, local_centroids_points, expanded; got \"" + variant +
+                         "\"");
   auto non_negative = [](const char* field, int value) {
     if (value < 0) throw ParamError(std::string("kernel.") + field, "expected a positive integer (or 0 for the default), got " + std::to_string(value));
   };
@@ -143,6 +147,9 @@ struct KMeansAssignment::Impl {
   Device device;
   Precision precision;
   Eigen::Index n, dim;
+  // The points' mean, subtracted from points and centroids alike before they are rounded to the device's
+  // precision: distances do not change, and their rounding error shrinks with the magnitudes.
+  Eigen::RowVectorXd shift;
   KMeansKernel kernel_config;
   std::string options;
   cl::Kernel kernel;
@@ -168,7 +175,8 @@ KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, P
                      " in one buffer");
   // Squared distances must not overflow the device's precision (a float overflow would tie all
   // centroids at infinity and silently label everything 0).
-  const double largest = points.cwiseAbs().maxCoeff();
+  const Eigen::RowVectorXd mean = points.colwise().mean();
+  const double largest = (points.rowwise() - mean).cwiseAbs().maxCoeff();
   const double limit = std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max()
                                                               : std::numeric_limits<double>::max()) /
                                  static_cast<double>(dim)) / 2;
@@ -178,6 +186,7 @@ KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, P
 
   try {
     impl_ = std::make_unique<Impl>(device, precision, n, dim);
+    impl_->shift = mean;
     impl_->kernel_config = resolve(std::move(kernel), device.info(), dim, precision);
     impl_->options = options_for(impl_->kernel_config, dim, precision);
     impl_->kernel = device.kernel("kmeans.cl", impl_->options, ("assign_" + impl_->kernel_config.variant).c_str());
@@ -189,7 +198,7 @@ KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, P
 
     Stopwatch wall;
     PinnedHostBuffer staging(device, bytes);
-    pack_column_major(points, precision, staging.data());
+    pack_column_major(points, precision, staging.data(), impl_->shift);
     impl_->points = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
     cl::Event upload;
     device.queue().enqueueWriteBuffer(impl_->points, CL_TRUE, 0, bytes, staging.data(), nullptr, &upload);
@@ -222,7 +231,7 @@ std::span<const std::int32_t> KMeansAssignment::assign(const Matrix& centroids, 
       s.centroids_host = PinnedHostBuffer(s.device, bytes);
       s.centroid_capacity = static_cast<std::size_t>(k);
     }
-    pack_row_major(centroids, s.precision, s.centroids_host.data());
+    pack_row_major(centroids, s.precision, s.centroids_host.data(), s.shift);
 
     const KMeansKernel& cfg = s.kernel_config;
     int arg = 0;
@@ -233,7 +242,8 @@ std::span<const std::int32_t> KMeansAssignment::assign(const Matrix& centroids, 
     s.kernel.setArg(arg++, static_cast<cl_int>(k));
     if (cfg.variant != "naive") {
       const int chunk = std::min<int>(cfg.centroids_per_chunk, static_cast<int>(k));
-      s.kernel.setArg(arg++, cl::Local(static_cast<std::size_t>(chunk) * s.dim * real_size(s.precision)));
+      const auto staged = static_cast<std::size_t>(s.dim + (cfg.variant == "expanded"));
+      s.kernel.setArg(arg++, cl::Local(static_cast<std::size_t>(chunk) * staged * real_size(s.precision)));
       s.kernel.setArg(arg++, static_cast<cl_int>(chunk));
       if (cfg.variant == "local_centroids_points")
         s.kernel.setArg(arg++, cl::Local(static_cast<std::size_t>(cfg.work_group_size) * cfg.points_per_item * s.dim *

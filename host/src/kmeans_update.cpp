@@ -12,45 +12,52 @@ double weight(std::span<const double> w, Eigen::Index i) { return w.empty() ? 1.
 
 // Per-worker partial sums, merged in worker order so the rounding is reproducible.
 struct Partial {
-  Matrix sums;
-  Vector weights;
+  std::vector<double> sums;     // k x d, row-major
+  std::vector<double> weights;  // k
   double inertia = 0;
   std::int64_t changed = 0;
 };
+
+double squared_distance(const double* x, const double* c, Eigen::Index d) {
+  double s = 0;
+  for (Eigen::Index j = 0; j < d; ++j) s += (x[j] - c[j]) * (x[j] - c[j]);
+  return s;
+}
 
 }  // namespace
 
 UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
                                std::vector<std::int32_t>& previous, const Matrix& centroids, Matrix& next) {
-  const Eigen::Index n = X.rows(), k = centroids.rows();
-  std::vector<double> dist(static_cast<std::size_t>(n));  // to the centroid the point was assigned to
+  const Eigen::Index n = X.rows(), d = X.cols(), k = centroids.rows();
+  const auto uk = static_cast<std::size_t>(k), ud = static_cast<std::size_t>(d);
 
+  // The hot loop of the host's half, once over all points: plain pointers, since Eigen's dynamic-size
+  // row expressions cost several times more per point at small d.
   const int workers = worker_count(static_cast<std::size_t>(n));
   std::vector<Partial> parts(static_cast<std::size_t>(workers));
   parallel_blocks(static_cast<std::size_t>(n), workers, [&](std::size_t begin, std::size_t end, int worker) {
     Partial& p = parts[static_cast<std::size_t>(worker)];
-    p.sums = Matrix::Zero(k, X.cols());
-    p.weights = Vector::Zero(k);
-    for (auto i = static_cast<Eigen::Index>(begin); i < static_cast<Eigen::Index>(end); ++i) {
-      const auto ui = static_cast<std::size_t>(i);
-      const std::int32_t l = labels[ui];
-      const double wi = weight(w, i);
-      const double d = (X.row(i) - centroids.row(l)).squaredNorm();
-      dist[ui] = d;
-      p.inertia += wi * d;
-      p.sums.row(l).noalias() += wi * X.row(i);
+    p.sums.assign(uk * ud, 0.0);
+    p.weights.assign(uk, 0.0);
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto l = static_cast<std::size_t>(labels[i]);
+      const double wi = w.empty() ? 1.0 : w[i];
+      const double* x = X.data() + i * ud;
+      p.inertia += wi * squared_distance(x, centroids.data() + l * ud, d);
+      double* sum = p.sums.data() + l * ud;
+      for (std::size_t j = 0; j < ud; ++j) sum[j] += wi * x[j];
       p.weights[l] += wi;
-      p.changed += previous[ui] != l;
-      previous[ui] = l;
+      p.changed += previous[i] != labels[i];
+      previous[i] = labels[i];
     }
   });
 
   UpdateOutcome out;
-  Matrix sums = Matrix::Zero(k, X.cols());
+  Matrix sums = Matrix::Zero(k, d);
   Vector weights = Vector::Zero(k);
   for (const Partial& p : parts) {
-    sums += p.sums;
-    weights += p.weights;
+    sums += Eigen::Map<const Matrix>(p.sums.data(), k, d);
+    weights += Eigen::Map<const Vector>(p.weights.data(), k);
     out.inertia += p.inertia;
     out.n_changed += p.changed;
   }
@@ -62,9 +69,12 @@ UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::
   for (Eigen::Index j = 0; j < k; ++j)
     if (weights[j] <= 0) empty.push_back(j);
   if (!empty.empty()) {
+    std::vector<double> dist(static_cast<std::size_t>(n));
     std::vector<Eigen::Index> order;
-    for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index i = 0; i < n; ++i) {
+      dist[static_cast<std::size_t>(i)] = (X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm();
       if (weight(w, i) > 0) order.push_back(i);
+    }
     const std::size_t take = std::min(empty.size(), order.size());
     auto farther = [&](Eigen::Index a, Eigen::Index b) {
       const double da = dist[static_cast<std::size_t>(a)], db = dist[static_cast<std::size_t>(b)];
@@ -96,10 +106,12 @@ double kmeans_inertia(const Matrix& X, std::span<const double> w, std::span<cons
                       const Matrix& centroids) {
   const int workers = worker_count(static_cast<std::size_t>(X.rows()));
   std::vector<double> parts(static_cast<std::size_t>(workers));
+  const auto ud = static_cast<std::size_t>(X.cols());
   parallel_blocks(static_cast<std::size_t>(X.rows()), workers, [&](std::size_t begin, std::size_t end, int worker) {
     double s = 0;
-    for (auto i = static_cast<Eigen::Index>(begin); i < static_cast<Eigen::Index>(end); ++i)
-      s += weight(w, i) * (X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm();
+    for (std::size_t i = begin; i < end; ++i)
+      s += (w.empty() ? 1.0 : w[i]) *
+           squared_distance(X.data() + i * ud, centroids.data() + static_cast<std::size_t>(labels[i]) * ud, X.cols());
     parts[static_cast<std::size_t>(worker)] = s;
   });
   return std::accumulate(parts.begin(), parts.end(), 0.0);

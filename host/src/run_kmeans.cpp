@@ -1,5 +1,6 @@
 // `"algorithm": "kmeans"` in a config: reads params, fits, reports.
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -14,14 +15,23 @@ namespace {
 // Arrays larger than this go to a file instead of inline into the results JSON.
 constexpr Eigen::Index kInlineValues = 10000;
 
-KMeansParams read_params(ExperimentContext& c, Eigen::Index n_samples, std::vector<double>& weights) {
+// An integer field that must fit an int; range checks are left to KMeansParams::validate, which
+// reports the value as written.
+int int_field(ConfigObject& P, const std::string& key, long long value) {
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+    P.fail(key, std::to_string(value) + " is out of range");
+  return static_cast<int>(value);
+}
+
+KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<double>& weights) {
   ConfigObject& P = c.params;
+  const Eigen::Index n_samples = X.rows();
   KMeansParams p;
   p.precision = c.precision;
 
   const auto k = P.integer("n_clusters");
   if (!k) P.fail("n_clusters", "missing: expected an integer >= 1");
-  p.n_clusters = static_cast<int>(std::clamp<long long>(*k, -1, 1 << 30));
+  p.n_clusters = int_field(P, "n_clusters", *k);
 
   const nlohmann::json* init = P.get("init");
   if (!init || (init->is_string() && init->get<std::string>() == "k-means++")) {
@@ -33,10 +43,14 @@ KMeansParams read_params(ExperimentContext& c, Eigen::Index n_samples, std::vect
     p.init_centroids = read_matrix_value(P, "init", c.base);
   }
 
+  // n_init: a count, or "auto" (the library's 0): 10 runs for random init, 1 otherwise.
   const nlohmann::json* n_init = P.get("n_init");
-  if (n_init && !(n_init->is_string() && n_init->get<std::string>() == "auto"))
-    p.n_init = static_cast<int>(std::clamp<long long>(P.integer("n_init").value(), -1, 1 << 30));
-  p.max_iter = static_cast<int>(std::clamp<long long>(P.integer("max_iter").value_or(300), -1, 1 << 30));
+  if (n_init && !(n_init->is_string() && n_init->get<std::string>() == "auto")) {
+    const long long runs = P.integer("n_init").value();
+    if (runs < 1) P.fail("n_init", "expected an integer >= 1 (or \"auto\"), got " + std::to_string(runs));
+    p.n_init = int_field(P, "n_init", runs);
+  }
+  p.max_iter = int_field(P, "max_iter", P.integer("max_iter").value_or(300));
   p.tol = P.number("tol").value_or(1e-4);
 
   // No random_state: draw one, and record it so the recorded config reproduces this run.
@@ -66,7 +80,7 @@ KMeansParams read_params(ExperimentContext& c, Eigen::Index n_samples, std::vect
   if (const nlohmann::json* kernel = P.get("kernel"))
     with_field_prefix(P.source(), "params", [&] { from_json(*kernel, p.kernel); });
   P.finish();
-  with_field_prefix(P.source(), "params", [&] { p.validate(); });
+  with_field_prefix(P.source(), "params", [&] { p.validate(X, weights); });
   return p;
 }
 
@@ -101,7 +115,7 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   AlgorithmReport report;
   const Matrix X = with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
   std::vector<double> weights;
-  const KMeansParams params = read_params(c, X.rows(), weights);
+  const KMeansParams params = read_params(c, X, weights);
   const auto labels_path = c.output.path("labels", c.base);
   auto centroids_path = c.output.path("centroids", c.base);
   c.output.finish();

@@ -31,6 +31,9 @@ void to_json(nlohmann::json& j, const DeviceInfo& info);
 // is registered (never an exception for that: `itercl devices` reports it).
 std::vector<DeviceInfo> list_devices();
 
+// Throws InputError if `p` needs fp64 and the device has none.
+void require_precision(const DeviceInfo& info, Precision p);
+
 // The spec a run uses: the command line's --device, else ITERCL_DEVICE, else the config's, else "auto".
 std::string device_spec(std::string_view from_command_line, std::string_view from_config);
 
@@ -49,8 +52,7 @@ class Device {
   const cl::Device& device() const;
   cl::CommandQueue& queue() const;
 
-  // Throws InputError if `p` needs fp64 and the device has none.
-  void require(Precision p) const;
+  void require(Precision p) const { require_precision(info(), p); }
 
   // The program built from an embedded kernel file (e.g. "kmeans.cl") with `options`; built on first
   // use, then served from the cache. Throws BuildError carrying the build log and the options.

@@ -32,6 +32,9 @@ struct KMeansParams {
   KMeansKernel kernel;
 
   void validate() const;  // throws ParamError naming the field
+  // validate(), plus the checks against the data: n_clusters against the samples of positive weight,
+  // the initial centroids' features, one finite non-negative weight per sample (w empty: all 1).
+  void validate(const Matrix& X, std::span<const double> sample_weight) const;
 };
 
 struct KMeansIteration {

@@ -18,8 +18,8 @@ namespace itercl {
 // The assignment kernel's variant and tuning parameters. Zero (and "auto") mean "the default for this
 // device and problem"; KMeansAssignment::kernel() reports the values actually used.
 struct KMeansKernel {
-  // "naive", "local_centroids", "local_centroids_points" (cl/kmeans.cl), or "auto": the fastest
-  // correct variant measured for the device type (README.md, "Choosing the assignment kernel").
+  // "naive", "local_centroids", "local_centroids_points", "expanded" (cl/kmeans.cl), or "auto": the
+  // fastest correct variant measured for the device type (README.md, "Choosing the assignment kernel").
   std::string variant = "auto";
   int work_group_size = 0;
   int points_per_item = 0;        // points each work-item keeps (local-memory variants)

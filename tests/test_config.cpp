@@ -1,0 +1,312 @@
+// Config errors through run_experiment: each is an InputError naming the config and the field, and
+// each is found while the config, data and params are read, before a device is selected.
+//
+// Every run here asks for a device that cannot exist, so no case needs OpenCL: a check that comes
+// too late reaches device selection and fails with "no such device" instead of the expected message.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "itercl/device.hpp"
+#include "itercl/error.hpp"
+#include "itercl/experiment.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// A fresh folder under the system's temporary folder with a 6 x 2 data set, removed afterwards.
+struct ConfigFolder {
+  fs::path path;
+  ConfigFolder() {
+    std::random_device random;
+    do path = fs::temp_directory_path() / ("itercl-test-config-" + std::to_string(random()));
+    while (!fs::create_directory(path));
+    std::ofstream(path / "points.csv") << "x,y\n0,0\n0,1\n1,0\n10,10\n10,11\n11,10\n";
+  }
+  ~ConfigFolder() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+// A config that passes every check; each case below breaks one thing in it.
+json good_config() {
+  return {{"algorithm", "kmeans"},
+          {"data", {{"path", "points.csv"}}},
+          {"params", {{"n_clusters", 2}, {"random_state", 0}}},
+          {"output", {{"path", "results.json"}}}};
+}
+
+itercl::RunOverrides without_device() {
+  itercl::RunOverrides overrides;
+  overrides.device = "itercl-tests-no-such-device";
+  return overrides;
+}
+
+// The message of the InputError that `f` throws; a failed check for any other outcome.
+template <class F>
+std::string input_error(F&& f) {
+  try {
+    f();
+  } catch (const itercl::InputError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    FAIL_CHECK("expected an itercl::InputError, got: " << e.what());
+    return "";
+  }
+  FAIL_CHECK("expected an itercl::InputError, nothing was thrown");
+  return "";
+}
+
+void check_contains(const std::string& message, const std::string& part) {
+  CHECK_MESSAGE(message.find(part) != std::string::npos, "'" << part << "' is missing from: " << message);
+}
+
+void check_config_error(const json& config, const fs::path& base, const std::string& expected) {
+  check_contains(input_error([&] { itercl::run_experiment(config, "cfg.json", base, without_device()); }), expected);
+}
+
+std::string read_text(const fs::path& path) {
+  std::ostringstream text;
+  text << std::ifstream(path, std::ios::binary).rdbuf();
+  return text.str();
+}
+
+// Sets or clears ITERCL_DEVICE for one test and restores the caller's value afterwards.
+class DeviceEnvironment {
+ public:
+  DeviceEnvironment() {
+    if (const char* v = std::getenv("ITERCL_DEVICE")) saved_ = v;
+  }
+  ~DeviceEnvironment() {
+    if (saved_)
+      setenv("ITERCL_DEVICE", saved_->c_str(), 1);
+    else
+      unsetenv("ITERCL_DEVICE");
+  }
+  void set(const char* value) { setenv("ITERCL_DEVICE", value, 1); }
+  void clear() { unsetenv("ITERCL_DEVICE"); }
+
+ private:
+  std::optional<std::string> saved_;
+};
+
+}  // namespace
+
+TEST_CASE("the top level of a config") {
+  ConfigFolder dir;
+  json c = good_config();
+  SUBCASE("an unknown field") {
+    c["algoritm"] = "kmeans";
+    check_config_error(c, dir.path, "cfg.json: algoritm: unknown field (expected one of: algorithm,");
+  }
+  SUBCASE("no algorithm") {
+    c.erase("algorithm");
+    check_config_error(c, dir.path, "cfg.json: algorithm: missing; expected one of kmeans");
+  }
+  SUBCASE("an unknown algorithm") {
+    c["algorithm"] = "kmedoids";
+    check_config_error(c, dir.path, "cfg.json: algorithm: unknown algorithm \"kmedoids\"; expected one of kmeans");
+  }
+  SUBCASE("precision half") {
+    c["precision"] = "half";
+    check_config_error(c, dir.path, "cfg.json: precision: expected \"float\" or \"double\", got \"half\"");
+  }
+  SUBCASE("repeat 0") {
+    c["repeat"] = 0;
+    check_config_error(c, dir.path, "cfg.json: repeat: expected an integer >= 1, got 0");
+  }
+  SUBCASE("an unknown output field") {
+    c["output"]["lables"] = "labels.csv";
+    check_config_error(c, dir.path,
+                       "cfg.json: output.lables: unknown field (expected one of: centroids, labels, path)");
+  }
+  SUBCASE("an array instead of an object") {
+    check_config_error(json::array({1, 2}), dir.path, "cfg.json: the config: expected a JSON object, got [1,2]");
+  }
+}
+
+TEST_CASE("the data section of a config") {
+  ConfigFolder dir;
+  json c = good_config();
+  SUBCASE("neither path nor generator") {
+    c["data"] = json::object();
+    check_config_error(c, dir.path, "cfg.json: data.path: give exactly one of \"path\" and \"generator\"");
+  }
+  SUBCASE("both path and generator") {
+    c["data"]["generator"] = "blobs";
+    check_config_error(c, dir.path, "cfg.json: data.path: give exactly one of \"path\" and \"generator\"");
+  }
+  SUBCASE("a missing file, resolved against the base folder") {
+    c["data"]["path"] = "missing.csv";
+    check_config_error(c, dir.path, "cfg.json: data.path: " + (dir.path / "missing.csv").string() + ": cannot open");
+  }
+  SUBCASE("an unknown field") {
+    c["data"]["colour"] = "red";
+    check_config_error(c, dir.path, "cfg.json: data.colour: unknown field");
+  }
+  SUBCASE("an unknown generator") {
+    c["data"] = {{"generator", "gauss"}};
+    check_config_error(c, dir.path, "cfg.json: data.generator: expected \"blobs\" or \"uniform\", got \"gauss\"");
+  }
+  SUBCASE("no samples") {
+    c["data"] = {{"generator", "blobs"}, {"n_samples", 0}};
+    check_config_error(c, dir.path, "cfg.json: data.n_samples: expected an integer >= 1, got 0");
+  }
+}
+
+TEST_CASE("the params section of a config") {
+  ConfigFolder dir;
+  json c = good_config();
+  json& p = c["params"];
+  SUBCASE("n_clusters missing") {
+    p.erase("n_clusters");
+    check_config_error(c, dir.path, "cfg.json: params.n_clusters: missing: expected an integer >= 1");
+  }
+  SUBCASE("n_clusters a string") {
+    p["n_clusters"] = "ten";
+    check_config_error(c, dir.path, "cfg.json: params.n_clusters: expected an integer, got \"ten\"");
+  }
+  SUBCASE("n_clusters a fraction") {
+    p["n_clusters"] = 2.5;
+    check_config_error(c, dir.path, "cfg.json: params.n_clusters: expected an integer, got 2.5");
+  }
+  SUBCASE("n_clusters negative") {
+    p["n_clusters"] = -3;
+    check_config_error(c, dir.path, "cfg.json: params.n_clusters: expected an integer >= 1, got");
+  }
+  SUBCASE("an unknown field") {
+    p["n_cluster"] = 2;
+    check_config_error(c, dir.path, "cfg.json: params.n_cluster: unknown field");
+  }
+  SUBCASE("max_iter 0") {
+    p["max_iter"] = 0;
+    check_config_error(c, dir.path, "cfg.json: params.max_iter: expected an integer >= 1, got 0");
+  }
+  SUBCASE("tol negative") {
+    p["tol"] = -1;
+    check_config_error(c, dir.path, "cfg.json: params.tol: expected a number >= 0, got -1");
+  }
+  SUBCASE("random_state negative") {
+    p["random_state"] = -1;
+    check_config_error(c, dir.path, "cfg.json: params.random_state: expected an integer >= 0, got -1");
+  }
+  SUBCASE("init a number") {
+    p["init"] = 42;
+    check_config_error(c, dir.path, "cfg.json: params.init: expected a file path or a non-empty array of rows, got 42");
+  }
+  SUBCASE("init with too few rows") {
+    p["init"] = {{0, 0}};
+    check_config_error(c, dir.path, "cfg.json: params.init: has 1 centroids for n_clusters = 2");
+  }
+  SUBCASE("init with a short row") {
+    p["init"] = {{0, 0}, {1}};
+    check_config_error(c, dir.path, "cfg.json: params.init: row 1 is [1]; expected 2 numbers");
+  }
+  SUBCASE("init holding a string") {
+    p["init"] = {{0, "a"}, {1, 1}};
+    check_config_error(c, dir.path, "cfg.json: params.init: row 0 holds \"a\"; expected finite numbers");
+  }
+  SUBCASE("n_init 3 with explicit init") {
+    p["init"] = {{0, 0}, {10, 10}};
+    p["n_init"] = 3;
+    check_config_error(c, dir.path, "cfg.json: params.n_init: 3 runs from the same given centroids would be identical");
+  }
+  SUBCASE("sample_weight of the wrong length") {
+    p["sample_weight"] = {1, 1, 1};
+    check_config_error(c, dir.path, "cfg.json: params.sample_weight: 3 weights for 6 samples");
+  }
+  SUBCASE("kernel with an unknown field") {
+    p["kernel"] = {{"wgs", 64}};
+    check_config_error(c, dir.path, "cfg.json: params.kernel.wgs: unknown field");
+  }
+  SUBCASE("kernel variant fast") {
+    p["kernel"] = {{"variant", "fast"}};
+    check_config_error(c, dir.path,
+                       "cfg.json: params.kernel.variant: expected one of auto, naive, local_centroids, "
+                       "local_centroids_points, expanded; got \"fast\"");
+  }
+  SUBCASE("kernel work_group_size negative") {
+    p["kernel"] = {{"work_group_size", -1}};
+    check_config_error(
+        c, dir.path,
+        "cfg.json: params.kernel.work_group_size: expected a positive integer (or 0 for the default), got -1");
+  }
+}
+
+// Checks against the data run before the device is selected, and values are reported as written.
+TEST_CASE("params.n_clusters -3 is reported as -3") {
+  ConfigFolder dir;
+  json c = good_config();
+  c["params"]["n_clusters"] = -3;
+  check_config_error(c, dir.path, "cfg.json: params.n_clusters: expected an integer >= 1, got -3");
+}
+
+TEST_CASE("params.n_init 0 is rejected") {
+  ConfigFolder dir;
+  json c = good_config();
+  c["params"]["n_init"] = 0;
+  check_config_error(c, dir.path, "cfg.json: params.n_init: expected an integer >= 1 (or \"auto\"), got 0");
+}
+
+TEST_CASE("params.init with the wrong number of columns is rejected before the device") {
+  ConfigFolder dir;
+  json c = good_config();
+  c["params"]["init"] = {{0, 0, 0}, {10, 10, 10}};
+  check_config_error(c, dir.path, "cfg.json: params.init: centroids have 3 features, the data 2");
+}
+
+TEST_CASE("a negative params.sample_weight is rejected before the device") {
+  ConfigFolder dir;
+  json c = good_config();
+  c["params"]["sample_weight"] = {1, 1, -1, 1, 1, 1};
+  check_config_error(c, dir.path,
+                     "cfg.json: params.sample_weight: weight 2 is -1; weights must be finite and non-negative");
+}
+
+TEST_CASE("a bad config leaves the results file alone") {
+  ConfigFolder dir;
+  std::ofstream(dir.path / "results.json") << "earlier results\n";
+  json c = good_config();
+  c["params"]["tol"] = -1;
+  check_config_error(c, dir.path, "cfg.json: params.tol");
+  CHECK(read_text(dir.path / "results.json") == "earlier results\n");
+
+  c["output"]["path"] = "new/results.json";
+  check_config_error(c, dir.path, "cfg.json: params.tol");
+  CHECK_FALSE(fs::exists(dir.path / "new"));
+}
+
+TEST_CASE("run_experiment_file names a config file that is missing or not JSON") {
+  ConfigFolder dir;
+  std::ofstream(dir.path / "broken.json") << "{\"algorithm\": \"kmeans\",\n";
+  check_contains(input_error([&] { itercl::run_experiment_file(dir.path / "broken.json", without_device()); }),
+                 (dir.path / "broken.json").string() + ": not valid JSON");
+  check_contains(input_error([&] { itercl::run_experiment_file(dir.path / "absent.json", without_device()); }),
+                 (dir.path / "absent.json").string() + ": cannot open the config file");
+}
+
+TEST_CASE("device_spec: --device, then ITERCL_DEVICE, then the config, then auto") {
+  DeviceEnvironment env;
+  env.clear();
+  CHECK(itercl::device_spec("", "") == "auto");
+  CHECK(itercl::device_spec("", "gpu") == "gpu");
+  CHECK(itercl::device_spec("cpu", "gpu") == "cpu");
+
+  env.set("1:0");
+  CHECK(itercl::device_spec("", "") == "1:0");
+  CHECK(itercl::device_spec("", "gpu") == "1:0");
+  CHECK(itercl::device_spec("cpu", "gpu") == "cpu");
+
+  env.set("");  // set but empty counts as unset
+  CHECK(itercl::device_spec("", "gpu") == "gpu");
+}

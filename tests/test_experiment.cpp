@@ -1,0 +1,118 @@
+// Experiments from JSON configs, end to end on the device: results files, outputs, reproducibility.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "itercl/error.hpp"
+#include "itercl/experiment.hpp"
+#include "itercl/io.hpp"
+#include "itercl/kmeans.hpp"
+#include "test_support.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json s1_config(const std::filesystem::path& out) {
+  return {{"name", "s1"},
+          {"algorithm", "kmeans"},
+          {"data", {{"path", (test::source_dir() / "datasets/uef/s1.data.gz").string()}}},
+          {"params", {{"n_clusters", 15}, {"init", (test::source_dir() / "datasets/uef/s1-cb.txt").string()}}},
+          {"output", {{"path", (out / "s1.json").string()}, {"labels", "s1-labels.npy"}}}};
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("a K-Means config runs, writes its results and labels, and agrees with the library call") {
+  test::TempDir tmp;
+  const auto outcome = itercl::run_experiment(s1_config(tmp.path()), "s1.json", tmp.path());
+  const json& r = outcome.results;
+  CHECK(outcome.results_path == tmp.path() / "s1.json");
+  CHECK(json::parse(slurp(outcome.results_path)) == r);
+  for (const char* key : {"config", "device", "data", "kernel", "result", "timings", "gflops", "started_at"})
+    CHECK(r.contains(key));
+  CHECK(r["data"]["n_samples"] == 5000);
+  CHECK(r["device"]["name"] == test::device().info().name);
+
+  itercl::KMeansParams p;
+  p.n_clusters = 15;
+  p.init = itercl::KMeansInit::given;
+  p.init_centroids = itercl::load_matrix(test::source_dir() / "datasets/uef/s1-cb.txt");
+  const auto direct =
+      itercl::KMeans(test::device(), p).fit(itercl::load_matrix(test::source_dir() / "datasets/uef/s1.data.gz"));
+  CHECK(r["result"]["inertia"].get<double>() == direct.inertia);
+  CHECK(r["result"]["n_iter"] == direct.n_iter);
+  CHECK(r["result"]["converged"] == direct.converged);
+  CHECK(r["result"]["centroids"].size() == 15);
+  CHECK(r["result"]["inertia_trace"].size() == static_cast<std::size_t>(direct.n_iter));
+  CHECK(r["timings"]["per_iteration"].size() == static_cast<std::size_t>(direct.n_iter));
+  CHECK(r["timings"]["median_iteration"]["kernel_ms"].get<double>() > 0);
+  CHECK(r["gflops"]["assignment"].get<double>() > 0);
+
+  // Labels: relative paths in "output" resolve against the config's folder; .npy of int32.
+  const std::string npy = slurp(tmp.path() / "s1-labels.npy");
+  REQUIRE(npy.size() > 128);
+  CHECK(npy.find("'descr': '<i4'") != std::string::npos);
+  CHECK(npy.find("'shape': (5000,)") != std::string::npos);
+  const std::size_t header = 10 + static_cast<unsigned char>(npy[8]) + 256 * static_cast<unsigned char>(npy[9]);
+  REQUIRE(npy.size() == header + 5000 * 4);
+  std::vector<std::int32_t> labels(5000);
+  std::memcpy(labels.data(), npy.data() + header, 5000 * 4);
+  CHECK(labels == direct.labels);
+  CHECK(r["result"]["labels"] == (tmp.path() / "s1-labels.npy").string());
+}
+
+TEST_CASE("a drawn random_state is recorded, and the recorded config reproduces the run") {
+  test::TempDir tmp;
+  json config = {{"algorithm", "kmeans"},
+                 {"data", {{"generator", "blobs"}, {"n_samples", 2000}, {"n_features", 3}, {"centers", 5}}},
+                 {"params", {{"n_clusters", 5}}},
+                 {"repeat", 2},
+                 {"output", (tmp.path() / "a.json").string()}};
+  const auto first = itercl::run_experiment(config, "gen.json", tmp.path());
+  const json& recorded = first.results["config"];
+  REQUIRE(recorded["params"].contains("random_state"));
+  CHECK(first.results["result"]["random_state"] == recorded["params"]["random_state"]);
+  CHECK(first.results["timings"]["repeat_wall_ms"].size() == 2);
+
+  json again = recorded;
+  again["output"] = (tmp.path() / "b.json").string();
+  const auto second = itercl::run_experiment(again, "gen.json", tmp.path());
+  CHECK(second.results["result"]["centroids"] == first.results["result"]["centroids"]);
+  CHECK(second.results["result"]["inertia"] == first.results["result"]["inertia"]);
+}
+
+TEST_CASE("overrides, large centroids to a file, and a failed run leaving the earlier results intact") {
+  test::TempDir tmp;
+  json config = {{"algorithm", "kmeans"},
+                 {"precision", "float"},
+                 {"data", {{"generator", "uniform"}, {"n_samples", 3000}, {"n_features", 40}, {"random_state", 2}}},
+                 {"params", {{"n_clusters", 300}, {"init", "random"}, {"n_init", 1}, {"max_iter", 3}, {"random_state", 1}}},
+                 {"output", {{"path", "r.json"}}}};
+  itercl::RunOverrides overrides;
+  overrides.precision = "double";
+  const auto outcome = itercl::run_experiment(config, "big.json", tmp.path(), overrides);
+  CHECK(outcome.results["precision"] == "double");
+  CHECK(outcome.results["config"]["precision"] == "double");
+  const json& centroids = outcome.results["result"]["centroids"];
+  REQUIRE(centroids.contains("file"));  // 300 x 40 values: too many to inline
+  const itercl::Matrix written = itercl::load_matrix(centroids["file"].get<std::string>());
+  CHECK(written.rows() == 300);
+  CHECK(written.cols() == 40);
+
+  // The same results path, a config that fails while running: the earlier file stays as it was.
+  const std::string before = slurp(tmp.path() / "r.json");
+  config["params"]["kernel"] = {{"work_group_size", 1 << 30}};
+  CHECK_THROWS_WITH_AS(itercl::run_experiment(config, "big.json", tmp.path()),
+                       doctest::Contains("params.kernel.work_group_size"), itercl::InputError);
+  CHECK(slurp(tmp.path() / "r.json") == before);
+}

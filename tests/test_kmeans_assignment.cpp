@@ -1,0 +1,153 @@
+// Every assignment kernel variant against the double-precision reference, on awkward shapes.
+#include <doctest/doctest.h>
+
+#include "itercl/error.hpp"
+#include "itercl/kmeans_assignment.hpp"
+#include "reference/kmeans_reference.hpp"
+#include "test_support.hpp"
+#include "tolerances.hpp"
+
+using itercl::KMeansAssignment;
+using itercl::KMeansKernel;
+using itercl::Matrix;
+using itercl::Precision;
+
+namespace {
+
+// Labels must equal the reference's except where the two centroids are equally near within the
+// rounding of `p`; the inertia of the labels must match within the objective tolerance.
+void check_labels(const Matrix& X, const Matrix& C, std::span<const std::int32_t> got, Precision p) {
+  const auto expected = reference::nearest(X, C);
+  REQUIRE(got.size() == expected.size());
+  int moved = 0, wrong = 0;
+  std::string first_wrong;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i] == expected[i]) continue;
+    ++moved;
+    const auto ii = static_cast<Eigen::Index>(i);
+    const bool in_range = got[i] >= 0 && got[i] < C.rows();
+    const double magnitude = in_range ? (X.row(ii).cwiseAbs() + C.row(got[i]).cwiseAbs()).squaredNorm() +
+                                            (X.row(ii).cwiseAbs() + C.row(expected[i]).cwiseAbs()).squaredNorm()
+                                      : 0;
+    if (!in_range || reference::squared_distance(X, ii, C, got[i]) - reference::squared_distance(X, ii, C, expected[i]) >
+                         tolerance::tie(p, X.cols(), magnitude)) {
+      if (!wrong++)
+        first_wrong = "point " + std::to_string(i) + ": device label " + std::to_string(got[i]) + ", reference " +
+                      std::to_string(expected[i]);
+    }
+  }
+  INFO(first_wrong);
+  CHECK(wrong == 0);
+  CHECK(moved <= static_cast<int>(got.size()) / 100);  // near-ties are rare on continuous data
+  const std::vector<std::int32_t> labels(got.begin(), got.end());
+  if (wrong == 0) {
+    const double ref = reference::inertia(X, {}, expected, C);
+    CHECK(std::abs(reference::inertia(X, {}, labels, C) - ref) <= tolerance::objective(p) * ref);
+  }
+}
+
+struct Shape {
+  Eigen::Index n, d, k;
+};
+
+}  // namespace
+
+TEST_CASE("every variant matches the reference on awkward shapes, in float and double") {
+  // N not a multiple of any work-group size; K = 1; K = N; D = 1; D = 33; K > work-group size.
+  const Shape shapes[] = {{1237, 2, 15}, {1000, 1, 7}, {513, 33, 40}, {300, 5, 1}, {200, 3, 200}, {777, 4, 300}};
+  std::uint64_t seed = 1;
+  for (const Shape& s : shapes) {
+    const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 10.0);
+    const Matrix C = test::random_matrix(s.k, s.d, seed++, 3.0, 10.0);
+    for (Precision p : test::kPrecisions) {
+      for (const char* variant : test::kVariants) {
+        CAPTURE(s.n);
+        CAPTURE(s.d);
+        CAPTURE(s.k);
+        CAPTURE(variant);
+        CAPTURE(itercl::precision_name(p));
+        KMeansAssignment a(test::device(), X, p, KMeansKernel{.variant = variant});
+        CHECK(a.kernel().variant == variant);
+        check_labels(X, C, a.assign(C), p);
+      }
+    }
+  }
+}
+
+TEST_CASE("centroids staged in chunks: a given chunk size and K * D larger than local memory") {
+  const Matrix X = test::random_matrix(501, 3, 11, 1.0, 2.0);
+  const Matrix C = test::random_matrix(50, 3, 12, 1.0, 2.0);
+  for (const char* variant : {"local_centroids", "local_centroids_points", "expanded"}) {
+    CAPTURE(variant);
+    KMeansAssignment a(test::device(), X, Precision::f64, KMeansKernel{.variant = variant, .centroids_per_chunk = 7});
+    CHECK(a.kernel().centroids_per_chunk == 7);
+    check_labels(X, C, a.assign(C), Precision::f64);
+  }
+
+  // More centroids than the device's whole local memory holds: the default budget stages them in chunks.
+  const Eigen::Index d = 33;
+  const auto k = static_cast<Eigen::Index>(test::device().info().local_memory / (d * sizeof(double))) + 100;
+  const Matrix Xs = test::random_matrix(300, d, 13);
+  const Matrix Cs = test::random_matrix(k, d, 14);
+  for (const char* variant : {"local_centroids", "expanded"}) {
+    CAPTURE(variant);
+    KMeansAssignment a(test::device(), Xs, Precision::f64, KMeansKernel{.variant = variant});
+    CHECK(a.kernel().centroids_per_chunk < k);
+    check_labels(Xs, Cs, a.assign(Cs), Precision::f64);
+  }
+}
+
+TEST_CASE("work-group sizes and points per work-item that divide nothing") {
+  const Matrix X = test::random_matrix(1001, 2, 21, 1.0, -5.0);
+  const Matrix C = test::random_matrix(23, 2, 22, 1.0, -5.0);
+  for (int wg : {1, 8, 100}) {
+    for (int ppi : {1, 3}) {
+      for (const char* variant : {"local_centroids", "local_centroids_points", "expanded"}) {
+        CAPTURE(wg);
+        CAPTURE(ppi);
+        CAPTURE(variant);
+        KMeansAssignment a(test::device(), X, Precision::f32,
+                           KMeansKernel{.variant = variant, .work_group_size = wg, .points_per_item = ppi});
+        CHECK(a.kernel().work_group_size == wg);
+        CHECK(a.kernel().points_per_item == ppi);
+        check_labels(X, C, a.assign(C), Precision::f32);
+      }
+    }
+  }
+}
+
+TEST_CASE("points stay resident: repeated calls with new and more centroids") {
+  const Matrix X = test::random_matrix(2000, 4, 31);
+  KMeansAssignment a(test::device(), X, Precision::f32);
+  std::uint64_t seed = 32;
+  for (Eigen::Index k : {5, 20, 3, 64}) {
+    const Matrix C = test::random_matrix(k, 4, seed++);
+    itercl::Timings t;
+    const auto labels = a.assign(C, &t);
+    check_labels(X, C, labels, Precision::f32);
+    CHECK(t.kernel_s > 0);
+    CHECK(t.transfer_s > 0);
+    CHECK(t.wall_s >= t.kernel_s);
+  }
+  CHECK(a.upload_timings().transfer_s > 0);
+}
+
+TEST_CASE("invalid centroids, data and tuning are rejected with the field named") {
+  const Matrix X = test::random_matrix(100, 3, 41);
+  KMeansAssignment a(test::device(), X, Precision::f32);
+  CHECK_THROWS_WITH_AS(a.assign(Matrix(2, 4)), doctest::Contains("centroids: have 4 features, the points 3"),
+                       itercl::ParamError);
+  CHECK_THROWS_AS(a.assign(Matrix(0, 3)), itercl::ParamError);
+
+  Matrix huge = X;
+  huge(5, 1) = 1e30;  // its squared distances overflow float
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), huge, Precision::f32),
+                       doctest::Contains("overflow squared distances in float"), itercl::InputError);
+  CHECK_NOTHROW(KMeansAssignment(test::device(), huge, Precision::f64));
+
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "fast"}),
+                       doctest::Contains("kernel.variant"), itercl::ParamError);
+  const auto too_big = static_cast<int>(test::device().info().max_work_group_size) * 2;
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.work_group_size = too_big}),
+                       doctest::Contains("kernel.work_group_size"), itercl::ParamError);
+}

@@ -1,0 +1,58 @@
+// Helpers shared by the device tests.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include "itercl/device.hpp"
+#include "itercl/matrix.hpp"
+
+namespace test {
+
+// The device under test: $ITERCL_DEVICE, else "auto" (PoCL's CPU device in CI). Selected once.
+inline const itercl::Device& device() {
+  static const itercl::Device d = itercl::Device::select(itercl::device_spec("", ""));
+  return d;
+}
+
+inline const itercl::Precision kPrecisions[] = {itercl::Precision::f32, itercl::Precision::f64};
+inline const char* const kVariants[] = {"naive", "local_centroids", "local_centroids_points", "expanded"};
+
+// Gaussian values around `offset`: data away from the origin, as real data is, so that rounding
+// errors scale as they would there.
+inline itercl::Matrix random_matrix(Eigen::Index rows, Eigen::Index cols, std::uint64_t seed, double scale = 1.0,
+                                    double offset = 0.0) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(offset, scale);
+  itercl::Matrix m(rows, cols);
+  for (Eigen::Index k = 0; k < m.size(); ++k) m.data()[k] = normal(rng);
+  return m;
+}
+
+// The source tree (for datasets/): $ITERCL_SOURCE_DIR, else where the tests were built from, so a test
+// binary carried to another machine can still find its data.
+inline std::filesystem::path source_dir() {
+  const char* moved = std::getenv("ITERCL_SOURCE_DIR");
+  return moved && *moved ? moved : ITERCL_SOURCE_DIR;
+}
+
+// A fresh folder under the system's temporary folder, removed with the object.
+class TempDir {
+ public:
+  TempDir() {
+    path_ = std::filesystem::temp_directory_path() / ("itercl-test-" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace test
