@@ -57,6 +57,9 @@ def run_case(itercl, device, tmp, suite, case):
     with open(path, "w") as f:
         json.dump(config, f)
     run = subprocess.run([itercl, "run", path, "--device", device], capture_output=True, text=True)
+    if run.returncode == 2:  # a tuning this device cannot launch: recorded, not fatal
+        return {"group": group, "n_samples": n, "n_features": d, "n_clusters": k, "precision": precision,
+                "kernel": kernel, "skipped": run.stderr.strip()}, None
     if run.returncode != 0:
         raise RuntimeError(f"{config['name']}: itercl exited with {run.returncode}:\n{run.stderr}")
     with open(config["output"]) as f:
@@ -97,10 +100,15 @@ def main():
     with open(args.suite) as f:
         suite = json.load(f)
     groups = [g for g in args.groups.split(",") if g]
-    rows, device = [], None
+    rows, skipped, device = [], [], None
     with tempfile.TemporaryDirectory() as tmp:
         for case in cases(suite, groups, args.max_n):
-            row, device = run_case(args.itercl, args.device, tmp, suite, case)
+            row, run_device = run_case(args.itercl, args.device, tmp, suite, case)
+            if "skipped" in row:
+                skipped.append(row)
+                print(f"skipped {row['kernel']}: {row['skipped']}", file=sys.stderr)
+                continue
+            device = run_device
             rows.append(row)
             print(f"{row['group']:>9} N={row['n_samples']:>8} D={row['n_features']} K={row['n_clusters']} "
                   f"{row['precision']:>6} {row['variant']:>22} wg={row['work_group_size']:>4} "
@@ -115,7 +123,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     with open(os.path.join(out, "kmeans.json"), "w") as f:
-        json.dump({"date": date, "device": device, "suite": suite, "rows": rows}, f, indent=1)
+        json.dump({"date": date, "device": device, "suite": suite, "rows": rows, "skipped": skipped}, f, indent=1)
     with open(os.path.join(out, "kmeans.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS)
         w.writeheader()
@@ -129,6 +137,8 @@ def main():
           ""]
     for group in dict.fromkeys(r["group"] for r in rows):
         md += [f"## {group}", "", table([r for r in rows if r["group"] == group]), ""]
+    if skipped:
+        md += ["## skipped", ""] + [f"- {r['group']} {json.dumps(r['kernel'])}: {r['skipped']}" for r in skipped] + [""]
     with open(os.path.join(out, "kmeans.md"), "w") as f:
         f.write("\n".join(md))
     print("\n".join(md))
