@@ -77,6 +77,22 @@ inline void stage_centroids(__global const real* restrict centroids, const int f
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+inline void reset_nearest(real best[PPI], int best_c[PPI]) {
+#pragma unroll
+  for (int p = 0; p < PPI; ++p) {
+    best[p] = REAL_MAX;
+    best_c[p] = 0;
+  }
+}
+
+// Strictly nearer only: among equal distances the earlier centroid stays.
+inline void keep_nearer(const real dist, const int c, real* best, int* best_c) {
+  if (dist < *best) {
+    *best = dist;
+    *best_c = c;
+  }
+}
+
 // The work-item's PPI points into registers; points past n read as 0 and are never stored.
 inline void load_points(__global const real* restrict points, const int n, const int ld, const int first,
                         real x[PPI][DIM]) {
@@ -102,11 +118,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_
   load_points(points, n, ld, first, x);
   real best[PPI];
   int best_c[PPI];
-#pragma unroll
-  for (int p = 0; p < PPI; ++p) {
-    best[p] = REAL_MAX;
-    best_c[p] = 0;
-  }
+  reset_nearest(best, best_c);
 
   for (int c0 = 0; c0 < k; c0 += chunk_size) {
     const int count = min(chunk_size, k - c0);
@@ -121,10 +133,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_
           const real diff = x[p][d] - chunk[c * DIM + d];
           dist += diff * diff;
         }
-        if (dist < best[p]) {
-          best[p] = dist;
-          best_c[p] = c0 + c;
-        }
+        keep_nearer(dist, c0 + c, &best[p], &best_c[p]);
       }
     }
   }
@@ -146,11 +155,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_
   }
   real best[PPI];
   int best_c[PPI];
-#pragma unroll
-  for (int p = 0; p < PPI; ++p) {
-    best[p] = REAL_MAX;
-    best_c[p] = 0;
-  }
+  reset_nearest(best, best_c);
 
   for (int c0 = 0; c0 < k; c0 += chunk_size) {
     const int count = min(chunk_size, k - c0);
@@ -164,10 +169,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_
           const real diff = tile[d * GROUP_POINTS + lid + p * WG_SIZE] - chunk[c * DIM + d];
           dist += diff * diff;
         }
-        if (dist < best[p]) {
-          best[p] = dist;
-          best_c[p] = c0 + c;
-        }
+        keep_nearer(dist, c0 + c, &best[p], &best_c[p]);
       }
     }
   }
@@ -199,11 +201,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_expand
   load_points(points, n, ld, first, x);
   real best[PPI];
   int best_c[PPI];
-#pragma unroll
-  for (int p = 0; p < PPI; ++p) {
-    best[p] = REAL_MAX;
-    best_c[p] = 0;
-  }
+  reset_nearest(best, best_c);
 
   for (int c0 = 0; c0 < k; c0 += chunk_size) {
     const int count = min(chunk_size, k - c0);
@@ -214,10 +212,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_expand
         real dist = chunk[c * (DIM + 1) + DIM];  // |x - c|^2 - |x|^2 = |c|^2 - 2 x.c
         UNROLL_DIM
         for (int d = 0; d < DIM; ++d) dist += x[p][d] * chunk[c * (DIM + 1) + d];
-        if (dist < best[p]) {
-          best[p] = dist;
-          best_c[p] = c0 + c;
-        }
+        keep_nearer(dist, c0 + c, &best[p], &best_c[p]);
       }
     }
   }

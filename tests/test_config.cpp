@@ -17,25 +17,16 @@
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "itercl/experiment.hpp"
+#include "test_support.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-// A fresh folder under the system's temporary folder with a 6 x 2 data set, removed afterwards.
-struct ConfigFolder {
-  fs::path path;
-  ConfigFolder() {
-    std::random_device random;
-    do path = fs::temp_directory_path() / ("itercl-test-config-" + std::to_string(random()));
-    while (!fs::create_directory(path));
-    std::ofstream(path / "points.csv") << "x,y\n0,0\n0,1\n1,0\n10,10\n10,11\n11,10\n";
-  }
-  ~ConfigFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
+// A fresh folder with a 6 x 2 data set, removed afterwards.
+struct ConfigFolder : test::TempDir {
+  ConfigFolder() { std::ofstream(path / "points.csv") << "x,y\n0,0\n0,1\n1,0\n10,10\n10,11\n11,10\n"; }
 };
 
 // A config that passes every check; each case below breaks one thing in it.

@@ -34,9 +34,9 @@ std::string slurp(const std::filesystem::path& p) {
 
 TEST_CASE("a K-Means config runs, writes its results and labels, and agrees with the library call") {
   test::TempDir tmp;
-  const auto outcome = itercl::run_experiment(s1_config(tmp.path()), "s1.json", tmp.path());
+  const auto outcome = itercl::run_experiment(s1_config(tmp.path), "s1.json", tmp.path);
   const json& r = outcome.results;
-  CHECK(outcome.results_path == tmp.path() / "s1.json");
+  CHECK(outcome.results_path == tmp.path / "s1.json");
   CHECK(json::parse(slurp(outcome.results_path)) == r);
   for (const char* key : {"config", "device", "data", "kernel", "result", "timings", "gflops", "started_at"})
     CHECK(r.contains(key));
@@ -59,7 +59,7 @@ TEST_CASE("a K-Means config runs, writes its results and labels, and agrees with
   CHECK(r["gflops"]["assignment"].get<double>() > 0);
 
   // Labels: relative paths in "output" resolve against the config's folder; .npy of int32.
-  const std::string npy = slurp(tmp.path() / "s1-labels.npy");
+  const std::string npy = slurp(tmp.path / "s1-labels.npy");
   REQUIRE(npy.size() > 128);
   CHECK(npy.find("'descr': '<i4'") != std::string::npos);
   CHECK(npy.find("'shape': (5000,)") != std::string::npos);
@@ -68,7 +68,7 @@ TEST_CASE("a K-Means config runs, writes its results and labels, and agrees with
   std::vector<std::int32_t> labels(5000);
   std::memcpy(labels.data(), npy.data() + header, 5000 * 4);
   CHECK(labels == direct.labels);
-  CHECK(r["result"]["labels"] == (tmp.path() / "s1-labels.npy").string());
+  CHECK(r["result"]["labels"] == (tmp.path / "s1-labels.npy").string());
 }
 
 TEST_CASE("a drawn random_state is recorded, and the recorded config reproduces the run") {
@@ -77,16 +77,16 @@ TEST_CASE("a drawn random_state is recorded, and the recorded config reproduces 
                  {"data", {{"generator", "blobs"}, {"n_samples", 2000}, {"n_features", 3}, {"centers", 5}}},
                  {"params", {{"n_clusters", 5}}},
                  {"repeat", 2},
-                 {"output", (tmp.path() / "a.json").string()}};
-  const auto first = itercl::run_experiment(config, "gen.json", tmp.path());
+                 {"output", (tmp.path / "a.json").string()}};
+  const auto first = itercl::run_experiment(config, "gen.json", tmp.path);
   const json& recorded = first.results["config"];
   REQUIRE(recorded["params"].contains("random_state"));
   CHECK(first.results["result"]["random_state"] == recorded["params"]["random_state"]);
   CHECK(first.results["timings"]["repeat_wall_ms"].size() == 2);
 
   json again = recorded;
-  again["output"] = (tmp.path() / "b.json").string();
-  const auto second = itercl::run_experiment(again, "gen.json", tmp.path());
+  again["output"] = (tmp.path / "b.json").string();
+  const auto second = itercl::run_experiment(again, "gen.json", tmp.path);
   CHECK(second.results["result"]["centroids"] == first.results["result"]["centroids"]);
   CHECK(second.results["result"]["inertia"] == first.results["result"]["inertia"]);
 }
@@ -100,7 +100,7 @@ TEST_CASE("overrides, large centroids to a file, and a failed run leaving the ea
                  {"output", {{"path", "r.json"}}}};
   itercl::RunOverrides overrides;
   overrides.precision = "double";
-  const auto outcome = itercl::run_experiment(config, "big.json", tmp.path(), overrides);
+  const auto outcome = itercl::run_experiment(config, "big.json", tmp.path, overrides);
   CHECK(outcome.results["precision"] == "double");
   CHECK(outcome.results["config"]["precision"] == "double");
   const json& centroids = outcome.results["result"]["centroids"];
@@ -110,9 +110,9 @@ TEST_CASE("overrides, large centroids to a file, and a failed run leaving the ea
   CHECK(written.cols() == 40);
 
   // The same results path, a config that fails while running: the earlier file stays as it was.
-  const std::string before = slurp(tmp.path() / "r.json");
+  const std::string before = slurp(tmp.path / "r.json");
   config["params"]["kernel"] = {{"work_group_size", 1 << 30}};
-  CHECK_THROWS_WITH_AS(itercl::run_experiment(config, "big.json", tmp.path()),
+  CHECK_THROWS_WITH_AS(itercl::run_experiment(config, "big.json", tmp.path),
                        doctest::Contains("params.kernel.work_group_size"), itercl::InputError);
-  CHECK(slurp(tmp.path() / "r.json") == before);
+  CHECK(slurp(tmp.path / "r.json") == before);
 }

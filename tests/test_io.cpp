@@ -18,6 +18,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
+#include "test_support.hpp"
 
 namespace fs = std::filesystem;
 using itercl::Matrix;
@@ -26,20 +27,7 @@ static_assert(std::endian::native == std::endian::little, "the hand-made .npy by
 
 namespace {
 
-// A fresh folder under the system's temporary folder, removed with everything in it.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device random;
-    do path = fs::temp_directory_path() / ("itercl-test-io-" + std::to_string(random()));
-    while (!fs::create_directory(path));
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  fs::path operator/(const std::string& name) const { return path / name; }
-};
+using test::TempDir;
 
 void write_bytes(const fs::path& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

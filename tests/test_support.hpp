@@ -38,21 +38,21 @@ inline std::filesystem::path source_dir() {
   return moved && *moved ? moved : ITERCL_SOURCE_DIR;
 }
 
-// A fresh folder under the system's temporary folder, removed with the object.
-class TempDir {
- public:
+// A fresh folder under the system's temporary folder, removed with everything in it.
+struct TempDir {
+  std::filesystem::path path;
   TempDir() {
-    path_ = std::filesystem::temp_directory_path() / ("itercl-test-" + std::to_string(std::random_device{}()));
-    std::filesystem::create_directories(path_);
+    std::random_device random;
+    do path = std::filesystem::temp_directory_path() / ("itercl-test-" + std::to_string(random()));
+    while (!std::filesystem::create_directory(path));
   }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
   ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
   }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+  std::filesystem::path operator/(const std::string& name) const { return path / name; }
 };
 
 }  // namespace test
