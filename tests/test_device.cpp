@@ -40,7 +40,8 @@ TEST_CASE("selection by auto, type, index and name substring") {
     std::transform(part.begin(), part.end(), part.begin(), [](unsigned char c) { return std::toupper(c); });
     CHECK(Device::select(part).info().name.find(d.name.substr(0, 6)) == 0);
   }
-  CHECK_THROWS_WITH_AS(Device::select("no-such-device"), doctest::Contains(devices.front().name.c_str()), itercl::InputError);
+  CHECK_THROWS_WITH_AS(Device::select("no-such-device"), doctest::Contains(devices.front().name.c_str()),
+                       itercl::InputError);
   CHECK_THROWS_WITH_AS(Device::select("7:7"), doctest::Contains("'7:7': no such device"), itercl::InputError);
 }
 

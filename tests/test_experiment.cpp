@@ -93,11 +93,12 @@ TEST_CASE("a drawn random_state is recorded, and the recorded config reproduces 
 
 TEST_CASE("overrides, large centroids to a file, and a failed run leaving the earlier results intact") {
   test::TempDir tmp;
-  json config = {{"algorithm", "kmeans"},
-                 {"precision", "float"},
-                 {"data", {{"generator", "uniform"}, {"n_samples", 3000}, {"n_features", 40}, {"random_state", 2}}},
-                 {"params", {{"n_clusters", 300}, {"init", "random"}, {"n_init", 1}, {"max_iter", 3}, {"random_state", 1}}},
-                 {"output", {{"path", "r.json"}}}};
+  json config = {
+      {"algorithm", "kmeans"},
+      {"precision", "float"},
+      {"data", {{"generator", "uniform"}, {"n_samples", 3000}, {"n_features", 40}, {"random_state", 2}}},
+      {"params", {{"n_clusters", 300}, {"init", "random"}, {"n_init", 1}, {"max_iter", 3}, {"random_state", 1}}},
+      {"output", {{"path", "r.json"}}}};
   itercl::RunOverrides overrides;
   overrides.precision = "double";
   const auto outcome = itercl::run_experiment(config, "big.json", tmp.path, overrides);

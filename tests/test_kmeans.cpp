@@ -79,8 +79,8 @@ TEST_CASE("UEF s1 from its published centroids keeps 15 clusters and converges a
 }
 
 TEST_CASE("every variant follows the reference Lloyd loop iteration by iteration") {
-  const Matrix X = itercl::make_blobs({.n_samples = 3001, .n_features = 3, .centers = 8, .cluster_std = 1.5,
-                                       .random_state = 3});
+  const Matrix X =
+      itercl::make_blobs({.n_samples = 3001, .n_features = 3, .centers = 8, .cluster_std = 1.5, .random_state = 3});
   Matrix init(8, 3);
   for (Eigen::Index j = 0; j < 8; ++j) init.row(j) = X.row(j * 17);  // spread over the blobs (i % 8)
   const auto expected = reference::lloyd(X, {}, init, 300, itercl::kmeans_scaled_tol(X, 1e-4));
@@ -91,8 +91,7 @@ TEST_CASE("every variant follows the reference Lloyd loop iteration by iteration
       const auto r = KMeans(test::device(), given(init, p, variant)).fit(X);
       REQUIRE(r.n_iter == expected.n_iter);
       for (int it = 0; it < r.n_iter; ++it)
-        CHECK(r.iterations[it].inertia ==
-              doctest::Approx(expected.inertia_trace[it]).epsilon(tolerance::objective(p)));
+        CHECK(r.iterations[it].inertia == doctest::Approx(expected.inertia_trace[it]).epsilon(tolerance::objective(p)));
       CHECK(r.inertia == doctest::Approx(expected.inertia).epsilon(tolerance::objective(p)));
       check_close(r.centroids, expected.centroids, tolerance::objective(p));
       CHECK(r.kernel.variant == variant);

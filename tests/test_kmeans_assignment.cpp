@@ -29,8 +29,9 @@ void check_labels(const Matrix& X, const Matrix& C, std::span<const std::int32_t
     const double magnitude = in_range ? (X.row(ii).cwiseAbs() + C.row(got[i]).cwiseAbs()).squaredNorm() +
                                             (X.row(ii).cwiseAbs() + C.row(expected[i]).cwiseAbs()).squaredNorm()
                                       : 0;
-    if (!in_range || reference::squared_distance(X, ii, C, got[i]) - reference::squared_distance(X, ii, C, expected[i]) >
-                         tolerance::tie(p, X.cols(), magnitude)) {
+    if (!in_range ||
+        reference::squared_distance(X, ii, C, got[i]) - reference::squared_distance(X, ii, C, expected[i]) >
+            tolerance::tie(p, X.cols(), magnitude)) {
       if (!wrong++)
         first_wrong = "point " + std::to_string(i) + ": device label " + std::to_string(got[i]) + ", reference " +
                       std::to_string(expected[i]);
@@ -147,6 +148,9 @@ TEST_CASE("invalid centroids, data and tuning are rejected with the field named"
 
   CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "fast"}),
                        doctest::Contains("kernel.variant"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "naive", .points_per_item = 4}),
+      doctest::Contains("naive takes one point per work-item"), itercl::ParamError);
   const auto too_big = static_cast<int>(test::device().info().max_work_group_size) * 2;
   CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.work_group_size = too_big}),
                        doctest::Contains("kernel.work_group_size"), itercl::ParamError);

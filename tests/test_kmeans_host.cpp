@@ -98,8 +98,8 @@ TEST_CASE("update relocates several empty clusters, farthest first, never to zer
   CHECK(u.n_relocated == 3);
   CHECK(next(1, 0) == 20.0);  // the farthest point to the lowest empty cluster
   CHECK(next(2, 0) == 10.0);
-  CHECK(next(3, 0) == 2.0);   // 0 and 2 are equally far from 1: the later point moves
-  CHECK(next(0, 0) == 0.5);   // what remains: 0 and 1 (30 weighs nothing)
+  CHECK(next(3, 0) == 2.0);  // 0 and 2 are equally far from 1: the later point moves
+  CHECK(next(0, 0) == 0.5);  // what remains: 0 and 1 (30 weighs nothing)
 }
 
 TEST_CASE("scaled tolerance is tol times the mean per-feature variance") {
@@ -110,8 +110,8 @@ TEST_CASE("scaled tolerance is tol times the mean per-feature variance") {
 }
 
 TEST_CASE("k-means++ picks distinct data points, one per blob, reproducibly") {
-  const Matrix X = itercl::make_blobs({.n_samples = 3000, .n_features = 2, .centers = 6, .cluster_std = 0.2,
-                                       .random_state = 5});
+  const Matrix X =
+      itercl::make_blobs({.n_samples = 3000, .n_features = 2, .centers = 6, .cluster_std = 0.2, .random_state = 5});
   itercl::Rng a(7), b(7), c(8);
   const Matrix first = itercl::init_kmeans_plus_plus(X, {}, 6, a);
   CHECK(first == itercl::init_kmeans_plus_plus(X, {}, 6, b));
@@ -122,7 +122,7 @@ TEST_CASE("k-means++ picks distinct data points, one per blob, reproducibly") {
   std::set<int> blobs;
   for (Eigen::Index j = 0; j < 6; ++j) {
     const auto nearest = reference::nearest(first.row(j), X);  // index of the data row it is
-    blobs.insert(nearest[0] % 6);                               // make_blobs: sample i is in blob i % centers
+    blobs.insert(nearest[0] % 6);                              // make_blobs: sample i is in blob i % centers
   }
   CHECK(blobs.size() == 6);
 }
@@ -159,7 +159,8 @@ TEST_CASE("parameters are validated with scikit-learn's names") {
   CHECK_THROWS_WITH_AS(p.validate(), "init: has 3 centroids for n_clusters = 2", itercl::ParamError);
   p.init_centroids = Matrix::Zero(2, 2);
   p.n_init = 3;
-  CHECK_THROWS_WITH_AS(p.validate(), doctest::Contains("n_init: 3 runs from the same given centroids"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(p.validate(), doctest::Contains("n_init: 3 runs from the same given centroids"),
+                       itercl::ParamError);
 }
 
 TEST_CASE("generators are reproducible and shaped as asked") {

@@ -17,8 +17,8 @@ inline double objective(itercl::Precision p) { return p == itercl::Precision::f3
 // Two squared distances the device may rank either way: they differ by no more than the rounding
 // of computing them in precision p, bounded by 4 D ulps of sum_d (|x_d| + |c_d|)^2.
 inline double tie(itercl::Precision p, Eigen::Index dim, double magnitude_sq) {
-  const double eps = p == itercl::Precision::f32 ? std::numeric_limits<float>::epsilon()
-                                                 : std::numeric_limits<double>::epsilon();
+  const double eps =
+      p == itercl::Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
   return 4.0 * static_cast<double>(dim) * eps * magnitude_sq;
 }
 

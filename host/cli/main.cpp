@@ -33,9 +33,9 @@ int list_devices(bool as_json) {
   std::printf("%-5s %-5s %-40s %-28s %4s %10s %9s %6s %4s  %s\n", "P:D", "type", "name", "platform", "CUs", "global",
               "local", "max WG", "fp64", "version");
   for (const auto& d : devices)
-    std::printf("%-5s %-5s %-40.40s %-28.28s %4u %10s %9s %6zu %4s  %s\n", d.id().c_str(), d.type.c_str(), d.name.c_str(),
-                d.platform.c_str(), d.compute_units, bytes(d.global_memory).c_str(), bytes(d.local_memory).c_str(),
-                d.max_work_group_size, d.fp64 ? "yes" : "no", d.version.c_str());
+    std::printf("%-5s %-5s %-40.40s %-28.28s %4u %10s %9s %6zu %4s  %s\n", d.id().c_str(), d.type.c_str(),
+                d.name.c_str(), d.platform.c_str(), d.compute_units, bytes(d.global_memory).c_str(),
+                bytes(d.local_memory).c_str(), d.max_work_group_size, d.fp64 ? "yes" : "no", d.version.c_str());
   return 0;
 }
 

@@ -43,7 +43,7 @@ struct AlgorithmReport {
   nlohmann::json result;   // the algorithm's outputs
   nlohmann::json timings;  // kernel / transfer / host / wall, totals and per iteration
   nlohmann::json gflops;
-  std::string summary;     // lines for stdout
+  std::string summary;  // lines for stdout
 };
 
 AlgorithmReport run_kmeans(ExperimentContext& context);

@@ -43,8 +43,8 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
     const auto seed = data.integer("random_state").value_or(0);
     if (seed < 0) data.fail("random_state", "expected an integer >= 0, got " + std::to_string(seed));
     if (*generator == "blobs") {
-      BlobsParams p{n, d, static_cast<int>(count("centers", 3)), data.number("cluster_std").value_or(1.0), -10, 10,
-                    static_cast<std::uint64_t>(seed)};
+      BlobsParams p{n,   d,  static_cast<int>(count("centers", 3)), data.number("cluster_std").value_or(1.0),
+                    -10, 10, static_cast<std::uint64_t>(seed)};
       if (!(p.cluster_std >= 0)) data.fail("cluster_std", "expected a number >= 0");
       X = make_blobs(p);
     } else if (*generator == "uniform") {
@@ -76,7 +76,8 @@ Matrix read_matrix_value(ConfigObject& section, const std::string& field, const 
   for (std::size_t i = 0; i < v->size(); ++i) {
     const auto& row = (*v)[i];
     if (!row.is_array() || row.size() != cols)
-      section.fail(field, "row " + std::to_string(i) + " is " + row.dump() + "; expected " + std::to_string(cols) + " numbers");
+      section.fail(
+          field, "row " + std::to_string(i) + " is " + row.dump() + "; expected " + std::to_string(cols) + " numbers");
     for (std::size_t j = 0; j < cols; ++j) {
       if (!row[j].is_number() || !std::isfinite(row[j].get<double>()))
         section.fail(field, "row " + std::to_string(i) + " holds " + row[j].dump() + "; expected finite numbers");

@@ -4,7 +4,10 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <regex>
+#include <sstream>
+#include <utility>
 
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
@@ -98,10 +101,15 @@ Matrix parse_npy(const std::string& bytes, const std::filesystem::path& path) {
 
 namespace {
 
-void write_npy(const std::filesystem::path& path, const char* descr, const std::string& shape, const void* data,
-               std::size_t bytes) {
+void write_npy(const std::filesystem::path& path, const char* descr, std::initializer_list<std::size_t> shape,
+               const void* data, std::size_t bytes) {
   static_assert(std::endian::native == std::endian::little, "save_npy writes the host's bytes as little-endian");
-  std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::ostringstream dict;
+  dict << "{'descr': '" << descr << "', 'fortran_order': False, 'shape': (";
+  const char* separator = "";
+  for (std::size_t extent : shape) dict << std::exchange(separator, ", ") << extent;
+  dict << (shape.size() == 1 ? ",), }" : "), }");  // Python's tuple syntax: (5,) and (3, 2)
+  std::string header = dict.str();
   // Pad so that the data starts on a 64-byte boundary, the header ending in '\n'.
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
@@ -119,12 +127,12 @@ void write_npy(const std::filesystem::path& path, const char* descr, const std::
 }  // namespace
 
 void save_npy(const std::filesystem::path& path, const Matrix& m) {
-  write_npy(path, "<f8", "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")", m.data(),
+  write_npy(path, "<f8", {static_cast<std::size_t>(m.rows()), static_cast<std::size_t>(m.cols())}, m.data(),
             static_cast<std::size_t>(m.size()) * sizeof(double));
 }
 
 void save_npy(const std::filesystem::path& path, std::span<const std::int32_t> v) {
-  write_npy(path, "<i4", "(" + std::to_string(v.size()) + ",)", v.data(), v.size_bytes());
+  write_npy(path, "<i4", {v.size()}, v.data(), v.size_bytes());
 }
 
 }  // namespace itercl

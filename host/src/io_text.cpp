@@ -71,9 +71,14 @@ Matrix parse_text(const std::string& text, const std::filesystem::path& path, co
     if (line.empty() || line.front() == '#') continue;
 
     if (delimiter == 0) {
-      if (options.format == "csv") delimiter = line.find(';') != std::string_view::npos && line.find(',') == std::string_view::npos ? ';' : ',';
-      else if (options.format == "text") delimiter = ' ';
-      else delimiter = line.find(',') != std::string_view::npos ? ',' : line.find(';') != std::string_view::npos ? ';' : ' ';
+      if (options.format == "csv")
+        delimiter = line.find(';') != std::string_view::npos && line.find(',') == std::string_view::npos ? ';' : ',';
+      else if (options.format == "text")
+        delimiter = ' ';
+      else
+        delimiter = line.find(',') != std::string_view::npos   ? ','
+                    : line.find(';') != std::string_view::npos ? ';'
+                                                               : ' ';
     }
     const auto fields = split(line, delimiter);
     if (header_pending) {
@@ -86,13 +91,15 @@ Matrix parse_text(const std::string& text, const std::filesystem::path& path, co
       first_line = line_number;
     } else if (fields.size() != columns) {
       throw InputError(name + ":" + std::to_string(line_number) + ": expected " + std::to_string(columns) +
-                       " values (as on line " + std::to_string(first_line) + "), found " + std::to_string(fields.size()));
+                       " values (as on line " + std::to_string(first_line) + "), found " +
+                       std::to_string(fields.size()));
     }
     for (std::size_t c = 0; c < fields.size(); ++c) {
       double v;
       const std::string where = name + ":" + std::to_string(line_number) + ", column " + std::to_string(c + 1);
       if (!parse_number(fields[c], v)) throw InputError(where + ": '" + std::string(fields[c]) + "' is not a number");
-      if (!std::isfinite(v)) throw InputError(where + ": " + std::string(fields[c]) + " is not allowed (values must be finite)");
+      if (!std::isfinite(v))
+        throw InputError(where + ": " + std::string(fields[c]) + " is not allowed (values must be finite)");
       values.push_back(v);
     }
     ++rows;
@@ -110,7 +117,8 @@ Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options
     throw ParamError("format", "expected one of auto, npy, csv, text; got '" + options.format + "'");
   const std::string bytes = read_file(path);
   const bool npy = detail::is_npy(bytes);
-  if (options.format == "npy" && !npy) throw InputError(path.string() + ": not a NumPy .npy file (no \\x93NUMPY magic)");
+  if (options.format == "npy" && !npy)
+    throw InputError(path.string() + ": not a NumPy .npy file (no \\x93NUMPY magic)");
   if (npy && options.format != "auto" && options.format != "npy")
     throw InputError(path.string() + ": is a NumPy .npy file, but format '" + options.format + "' was asked for");
   return npy ? detail::parse_npy(bytes, path) : parse_text(bytes, path, options);

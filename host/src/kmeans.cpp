@@ -27,8 +27,8 @@ void KMeansParams::validate(const Matrix& X, std::span<const double> w) const {
   Eigen::Index usable = X.rows();
   if (!w.empty()) {
     if (static_cast<Eigen::Index>(w.size()) != X.rows())
-      throw ParamError("sample_weight", "has " + std::to_string(w.size()) + " weights for " +
-                                            std::to_string(X.rows()) + " samples");
+      throw ParamError("sample_weight",
+                       "has " + std::to_string(w.size()) + " weights for " + std::to_string(X.rows()) + " samples");
     usable = 0;
     for (std::size_t i = 0; i < w.size(); ++i) {
       if (!std::isfinite(w[i]) || w[i] < 0)
@@ -114,11 +114,12 @@ void KMeansParams::validate() const {
   kernel.validate();
   if (init == KMeansInit::given) {
     if (init_centroids.rows() != n_clusters)
-      throw ParamError("init", "has " + std::to_string(init_centroids.rows()) + " centroids for n_clusters = " +
-                                   std::to_string(n_clusters));
+      throw ParamError("init", "has " + std::to_string(init_centroids.rows()) +
+                                   " centroids for n_clusters = " + std::to_string(n_clusters));
     if (!init_centroids.allFinite()) throw ParamError("init", "centroids contain NaN or infinity");
     if (n_init > 1)
-      throw ParamError("n_init", std::to_string(n_init) + " runs from the same given centroids would be identical; use 1");
+      throw ParamError("n_init",
+                       std::to_string(n_init) + " runs from the same given centroids would be identical; use 1");
   }
 }
 
@@ -148,9 +149,9 @@ KMeansResult KMeans::fit(const Matrix& X, std::span<const double> sample_weight)
   Rng rng(p.random_state);
   for (int r = 0; r < n_init; ++r) {
     Stopwatch init_wall;
-    Matrix start = p.init == KMeansInit::given ? p.init_centroids
+    Matrix start = p.init == KMeansInit::given    ? p.init_centroids
                    : p.init == KMeansInit::random ? init_random(X, sample_weight, p.n_clusters, rng)
-                                                   : init_kmeans_plus_plus(X, sample_weight, p.n_clusters, rng);
+                                                  : init_kmeans_plus_plus(X, sample_weight, p.n_clusters, rng);
     const double init_s = init_wall.seconds();
     Run run = lloyd(assignment, X, sample_weight, std::move(start), p, scaled_tol);
     run.timings.host_s += init_s;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
+#include <vector>
 
 #include "device_data.hpp"
 #include "itercl/error.hpp"
@@ -18,9 +19,9 @@ namespace {
 const char* const kVariants[] = {"naive", "local_centroids", "local_centroids_points", "expanded"};
 
 // Defaults per device type: the fastest correct tuning of benchmarks/kmeans (group "tuning": N = 4,194,304,
-// D = 4, K = 300, float; results under benchmarks/results/). NVIDIA H200: expanded, 128 work-items,
-// 8 points each, 0.456 ms (local_centroids at best 0.537 ms, naive 0.765 ms). PoCL on 16 Xeon cores:
-// expanded, 64 work-items, 4 points each, 121.5 ms (local_centroids at best 137 ms, naive 172 ms).
+// D = 4, K = 300, float; benchmarks/results/, README.md). NVIDIA H200: expanded, 128 work-items, 8 points
+// each, 0.464 ms (local_centroids at best 0.540 ms, naive 0.761 ms). PoCL on 16 Xeon cores: expanded,
+// 64 work-items, 4 points each, 109 ms (local_centroids at best 137 ms, naive 154 ms).
 struct TypeDefaults {
   const char* variant;
   int work_group_size;
@@ -41,7 +42,13 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, Eigen::Index dim, P
   if (k.variant == "auto") k.variant = defaults.variant;
   const bool explicit_wg = k.work_group_size != 0;
 
-  if (k.variant == "naive") k.points_per_item = 1;  // the seed's baseline: one point per work-item
+  if (k.variant == "naive") {  // the seed's baseline: one point per work-item, nothing staged
+    if (k.points_per_item > 1 || k.local_memory_bytes || k.centroids_per_chunk)
+      throw ParamError("kernel.variant",
+                       "naive takes one point per work-item and stages nothing: leave "
+                       "points_per_item, local_memory_bytes and centroids_per_chunk unset");
+    k.points_per_item = 1;
+  }
   // Short vectors: several points per work-item, so each staged centroid is reused from registers;
   // long ones: one, the registers being better spent on the vector itself.
   if (k.points_per_item == 0)
@@ -49,7 +56,7 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, Eigen::Index dim, P
   if (k.work_group_size == 0) k.work_group_size = defaults.work_group_size;
   if (static_cast<std::size_t>(k.work_group_size) > info.max_work_group_size)
     throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
-                                            std::to_string(info.max_work_group_size));
+                                                   std::to_string(info.max_work_group_size));
 
   // A staged centroid: its DIM values, plus |c|^2 for the expanded variant.
   const std::size_t real = real_size(precision);
@@ -65,18 +72,18 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, Eigen::Index dim, P
   while (!explicit_wg && k.work_group_size > 1 && tile_bytes() + centroid_bytes > local) k.work_group_size /= 2;
   if (k.variant != "naive") {
     if (tile_bytes() + centroid_bytes > local)
-      throw ParamError("kernel.work_group_size", "variant " + k.variant + " needs " + std::to_string(tile_bytes() + centroid_bytes) +
-                                              " bytes of local memory for " + std::to_string(dim) +
-                                              " features; the device has " + std::to_string(local) +
-                                              ". Use a smaller work group or variant local_centroids");
+      throw ParamError("kernel.work_group_size",
+                       "variant " + k.variant + " needs " + std::to_string(tile_bytes() + centroid_bytes) +
+                           " bytes of local memory for " + std::to_string(dim) + " features; the device has " +
+                           std::to_string(local) + ". Use a smaller work group or variant local_centroids");
     const std::size_t available = local - tile_bytes();
     std::size_t budget = k.local_memory_bytes ? static_cast<std::size_t>(k.local_memory_bytes)
                                               : std::max<std::size_t>(kDefaultLocalBudget, centroid_bytes);
     budget = std::min(budget, available);
     if (budget < centroid_bytes)
       throw ParamError("kernel.local_memory_bytes", std::to_string(budget) + " bytes cannot hold one centroid of " +
-                                                 std::to_string(dim) + " features (" + std::to_string(centroid_bytes) +
-                                                 " bytes)");
+                                                        std::to_string(dim) + " features (" +
+                                                        std::to_string(centroid_bytes) + " bytes)");
     k.local_memory_bytes = static_cast<int>(budget);
     const int fits = static_cast<int>(budget / centroid_bytes);
     k.centroids_per_chunk = k.centroids_per_chunk ? std::min(k.centroids_per_chunk, fits) : fits;
@@ -98,17 +105,20 @@ std::string options_for(const KMeansKernel& k, Eigen::Index dim, Precision preci
 
 void KMeansKernel::validate() const {
   if (variant != "auto" && std::find(std::begin(kVariants), std::end(kVariants), variant) == std::end(kVariants))
-    throw ParamError("kernel.variant",
-                     "expected one of auto, naive, local_centroids, local_centroids_points, expanded; got \"" + variant +
-                         "\"");
+    throw ParamError(
+        "kernel.variant",
+        "expected one of auto, naive, local_centroids, local_centroids_points, expanded; got \"" + variant + "\"");
   auto non_negative = [](const char* field, int value) {
-    if (value < 0) throw ParamError(std::string("kernel.") + field, "expected a positive integer (or 0 for the default), got " + std::to_string(value));
+    if (value < 0)
+      throw ParamError(std::string("kernel.") + field,
+                       "expected a positive integer (or 0 for the default), got " + std::to_string(value));
   };
   non_negative("work_group_size", work_group_size);
   non_negative("local_memory_bytes", local_memory_bytes);
   non_negative("centroids_per_chunk", centroids_per_chunk);
   if (points_per_item < 0 || points_per_item > 16)
-    throw ParamError("kernel.points_per_item", "expected an integer from 1 to 16 (or 0 for the default), got " + std::to_string(points_per_item));
+    throw ParamError("kernel.points_per_item",
+                     "expected an integer from 1 to 16 (or 0 for the default), got " + std::to_string(points_per_item));
 }
 
 void to_json(nlohmann::json& j, const KMeansKernel& k) {
@@ -138,8 +148,9 @@ void from_json(const nlohmann::json& j, KMeansKernel& k) {
     } else if (key == "centroids_per_chunk") {
       integer(k.centroids_per_chunk);
     } else {
-      throw ParamError("kernel." + key, "unknown field (expected variant, work_group_size, points_per_item, "
-                            "local_memory_bytes, centroids_per_chunk)");
+      throw ParamError("kernel." + key,
+                       "unknown field (expected variant, work_group_size, points_per_item, "
+                       "local_memory_bytes, centroids_per_chunk)");
     }
   }
 }
@@ -147,7 +158,8 @@ void from_json(const nlohmann::json& j, KMeansKernel& k) {
 std::ostream& operator<<(std::ostream& out, const KMeansKernel& k) { return out << nlohmann::json(k).dump(); }
 
 struct KMeansAssignment::Impl {
-  Impl(Device d, Precision p, Eigen::Index rows, Eigen::Index cols) : device(std::move(d)), precision(p), n(rows), dim(cols) {}
+  Impl(Device d, Precision p, Eigen::Index rows, Eigen::Index cols)
+      : device(std::move(d)), precision(p), n(rows), dim(cols) {}
 
   Device device;
   Precision precision;
@@ -167,7 +179,8 @@ struct KMeansAssignment::Impl {
 KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, Precision precision,
                                    KMeansKernel kernel) {
   const Eigen::Index n = points.rows(), dim = points.cols();
-  if (n < 1 || dim < 1) throw InputError("data: no points (shape " + std::to_string(n) + " x " + std::to_string(dim) + ")");
+  if (n < 1 || dim < 1)
+    throw InputError("data: no points (shape " + std::to_string(n) + " x " + std::to_string(dim) + ")");
   device.require(precision);
   const std::size_t bytes = static_cast<std::size_t>(n) * dim * real_size(precision);
   if (static_cast<std::uint64_t>(n) * dim > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
@@ -182,9 +195,10 @@ KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, P
   // centroids at infinity and silently label everything 0).
   const Eigen::RowVectorXd mean = points.colwise().mean();
   const double largest = (points.rowwise() - mean).cwiseAbs().maxCoeff();
-  const double limit = std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max()
-                                                              : std::numeric_limits<double>::max()) /
-                                 static_cast<double>(dim)) / 2;
+  const double limit =
+      std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) /
+                static_cast<double>(dim)) /
+      2;
   if (largest >= limit)
     throw InputError("data: values up to " + std::to_string(largest) + " overflow squared distances in " +
                      std::string(precision_name(precision)) + "; rescale the data or use precision double");
@@ -198,11 +212,13 @@ KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, P
     const auto limit_wg = impl_->kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());
     if (static_cast<std::size_t>(impl_->kernel_config.work_group_size) > limit_wg)
       throw ParamError("kernel.work_group_size", std::to_string(impl_->kernel_config.work_group_size) +
-                                              " exceeds what this kernel can launch on the device (" +
-                                              std::to_string(limit_wg) + ")");
+                                                     " exceeds what this kernel can launch on the device (" +
+                                                     std::to_string(limit_wg) + ")");
 
     Stopwatch wall;
-    PinnedHostBuffer staging(device, bytes);
+    // Ordinary memory for the one-time upload: pinning a copy of the whole data set could fail for
+    // large data, and would save only milliseconds once.
+    std::vector<unsigned char> staging(bytes);
     pack_column_major(points, precision, staging.data(), impl_->shift);
     impl_->points = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
     cl::Event upload;
@@ -225,8 +241,8 @@ std::span<const std::int32_t> KMeansAssignment::assign(const Matrix& centroids, 
   const Eigen::Index k = centroids.rows();
   if (k < 1) throw ParamError("centroids", "expected at least one centroid");
   if (centroids.cols() != s.dim)
-    throw ParamError("centroids", "have " + std::to_string(centroids.cols()) + " features, the points " +
-                                      std::to_string(s.dim));
+    throw ParamError("centroids",
+                     "have " + std::to_string(centroids.cols()) + " features, the points " + std::to_string(s.dim));
   if (k > std::numeric_limits<int>::max() / s.dim) throw ParamError("centroids", "too many centroids");
   try {
     Stopwatch wall;

@@ -42,7 +42,8 @@ Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, 
   const double total_weight = accumulate_weighted(closest);
   centers.row(0) = X.row(search_cumulative(cumulative, uniform01(rng) * total_weight));
   parallel_blocks(un, workers, [&](std::size_t b, std::size_t e, int) {
-    for (std::size_t i = b; i < e; ++i) closest[i] = (X.row(static_cast<Eigen::Index>(i)) - centers.row(0)).squaredNorm();
+    for (std::size_t i = b; i < e; ++i)
+      closest[i] = (X.row(static_cast<Eigen::Index>(i)) - centers.row(0)).squaredNorm();
   });
   double potential = accumulate_weighted(closest);
 

@@ -113,7 +113,8 @@ std::string ms(double seconds) {
 
 AlgorithmReport run_kmeans(ExperimentContext& c) {
   AlgorithmReport report;
-  const Matrix X = with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
+  const Matrix X =
+      with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
   std::vector<double> weights;
   const KMeansParams params = read_params(c, X, weights);
   const auto labels_path = c.output.path("labels", c.base);

@@ -34,7 +34,8 @@ inline double inertia(const Matrix& X, const std::vector<double>& w, const std::
                       const Matrix& C) {
   double s = 0;
   for (Eigen::Index i = 0; i < X.rows(); ++i)
-    s += (w.empty() ? 1.0 : w[static_cast<std::size_t>(i)]) * squared_distance(X, i, C, labels[static_cast<std::size_t>(i)]);
+    s += (w.empty() ? 1.0 : w[static_cast<std::size_t>(i)]) *
+         squared_distance(X, i, C, labels[static_cast<std::size_t>(i)]);
   return s;
 }
 

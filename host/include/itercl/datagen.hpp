@@ -10,7 +10,7 @@ namespace itercl {
 
 struct BlobsParams {
   Eigen::Index n_samples = 100, n_features = 2;
-  int centers = 3;            // Gaussian clusters, centres uniform in [center_low, center_high)^d
+  int centers = 3;  // Gaussian clusters, centres uniform in [center_low, center_high)^d
   double cluster_std = 1.0;
   double center_low = -10, center_high = 10;
   std::uint64_t random_state = 0;

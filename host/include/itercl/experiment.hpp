@@ -9,15 +9,15 @@ namespace itercl {
 
 // Command-line values that replace the config's (empty: keep the config's).
 struct RunOverrides {
-  std::string device;     // --device (else ITERCL_DEVICE, else the config's "device")
-  std::string precision;  // --precision
+  std::string device;            // --device (else ITERCL_DEVICE, else the config's "device")
+  std::string precision;         // --precision
   std::filesystem::path output;  // --out: the results file
 };
 
 struct ExperimentOutcome {
-  nlohmann::json results;             // what was written
+  nlohmann::json results;  // what was written
   std::filesystem::path results_path;
-  std::string summary;                // a few lines for a human
+  std::string summary;  // a few lines for a human
 };
 
 // Reads the config, runs the experiment and writes its results file atomically (an earlier file is

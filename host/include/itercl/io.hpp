@@ -34,7 +34,7 @@ std::string read_file(const std::filesystem::path& path);
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
 
 // NumPy .npy files (format 1.0, little-endian, C order), written atomically.
-void save_npy(const std::filesystem::path& path, const Matrix& m);                // float64, n x d
+void save_npy(const std::filesystem::path& path, const Matrix& m);                  // float64, n x d
 void save_npy(const std::filesystem::path& path, std::span<const std::int32_t> v);  // int32, n
 
 // A matrix as CSV text with full double precision (what `.csv` outputs contain).

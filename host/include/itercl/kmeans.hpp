@@ -38,25 +38,25 @@ struct KMeansParams {
 };
 
 struct KMeansIteration {
-  double inertia;  // of the labels this iteration assigned, against the centroids it started from
+  double inertia;   // of the labels this iteration assigned, against the centroids it started from
   int n_relocated;  // empty clusters moved to far points in this iteration's update
   Timings timings;  // assignment kernel, its transfers, the host update, wall
 };
 
 struct KMeansResult {
-  Matrix centroids;                   // n_clusters x n_features
-  std::vector<std::int32_t> labels;   // each sample's cluster under `centroids`
-  double inertia = 0;                 // sum of w_i * squared distance to the own centroid, for `centroids`
+  Matrix centroids;                  // n_clusters x n_features
+  std::vector<std::int32_t> labels;  // each sample's cluster under `centroids`
+  double inertia = 0;                // sum of w_i * squared distance to the own centroid, for `centroids`
   int n_iter = 0;
-  bool converged = false;             // labels stopped changing or the shift fell to tol before max_iter
-  int n_relocated = 0;                // empty clusters relocated, over all iterations of the returned run
+  bool converged = false;                   // labels stopped changing or the shift fell to tol before max_iter
+  int n_relocated = 0;                      // empty clusters relocated, over all iterations of the returned run
   std::vector<KMeansIteration> iterations;  // of the returned run
-  std::vector<double> init_inertia;   // final inertia of every run (n_init of them)
-  int best_init = 0;                  // which run was returned
-  KMeansKernel kernel;                // the assignment kernel's variant and tuning, resolved
+  std::vector<double> init_inertia;         // final inertia of every run (n_init of them)
+  int best_init = 0;                        // which run was returned
+  KMeansKernel kernel;                      // the assignment kernel's variant and tuning, resolved
   std::string build_options;
-  Timings upload;                     // points to the device, once
-  Timings total;                      // everything after the upload, all runs
+  Timings upload;  // points to the device, once
+  Timings total;   // everything after the upload, all runs
 };
 
 class KMeans {

@@ -22,9 +22,9 @@ struct KMeansKernel {
   // fastest correct variant measured for the device type (README.md, "Choosing the assignment kernel").
   std::string variant = "auto";
   int work_group_size = 0;
-  int points_per_item = 0;        // points each work-item keeps (local-memory variants)
-  int local_memory_bytes = 0;     // budget for staged centroids; larger K * D is staged in chunks
-  int centroids_per_chunk = 0;    // centroids staged at once (0: as many as the budget holds)
+  int points_per_item = 0;      // points each work-item keeps (local-memory variants)
+  int local_memory_bytes = 0;   // budget for staged centroids; larger K * D is staged in chunks
+  int centroids_per_chunk = 0;  // centroids staged at once (0: as many as the budget holds)
 
   void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
 };
