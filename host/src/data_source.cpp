@@ -87,4 +87,24 @@ Matrix read_matrix_value(ConfigObject& section, const std::string& field, const 
   return m;
 }
 
+std::vector<double> read_vector_value(ConfigObject& section, const std::string& field,
+                                      const std::filesystem::path& base) {
+  const nlohmann::json* v = section.get(field);
+  if (v && v->is_array() && !v->empty() && !v->front().is_array()) {
+    std::vector<double> values;
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const auto& x = (*v)[i];
+      if (!x.is_number() || !std::isfinite(x.get<double>()))
+        section.fail(field, "element " + std::to_string(i) + " is " + x.dump() + "; expected a finite number");
+      values.push_back(x.get<double>());
+    }
+    return values;
+  }
+  const Matrix m = read_matrix_value(section, field, base);
+  if (m.cols() != 1 && m.rows() != 1)
+    section.fail(field, "expected one row or one column, got " + std::to_string(m.rows()) + " x " +
+                            std::to_string(m.cols()) + " values");
+  return {m.data(), m.data() + m.size()};
+}
+
 }  // namespace itercl

@@ -59,22 +59,11 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
   p.random_state = seed ? static_cast<std::uint64_t>(*seed) : std::random_device{}() & 0x7fffffff;
   c.config_as_run["params"]["random_state"] = p.random_state;
 
-  if (P.has("sample_weight")) {
-    const nlohmann::json* w = P.get("sample_weight");
-    Matrix m;
-    if (w->is_array() && !w->empty() && w->front().is_number()) {
-      m.resize(static_cast<Eigen::Index>(w->size()), 1);
-      for (std::size_t i = 0; i < w->size(); ++i) {
-        if (!(*w)[i].is_number()) P.fail("sample_weight", "element " + std::to_string(i) + " is " + (*w)[i].dump());
-        m(static_cast<Eigen::Index>(i), 0) = (*w)[i].get<double>();
-      }
-    } else {
-      m = read_matrix_value(P, "sample_weight", c.base);
-    }
-    if (m.cols() != 1 && m.rows() != 1) P.fail("sample_weight", "expected one weight per sample, got a matrix");
-    if (m.size() != n_samples)
-      P.fail("sample_weight", std::to_string(m.size()) + " weights for " + std::to_string(n_samples) + " samples");
-    weights.assign(m.data(), m.data() + m.size());
+  if (P.get("sample_weight")) {
+    weights = read_vector_value(P, "sample_weight", c.base);
+    if (static_cast<Eigen::Index>(weights.size()) != n_samples)
+      P.fail("sample_weight",
+             std::to_string(weights.size()) + " weights for " + std::to_string(n_samples) + " samples");
   }
 
   if (const nlohmann::json* kernel = P.get("kernel"))
