@@ -302,3 +302,54 @@ TEST_CASE("write_file_atomically replaces content, creates folders, and cleans u
   CHECK(names_in(dir.path) == std::vector<std::string>{"a", "blocker", "out.txt", "taken"});
   CHECK(names_in(dir.path / "taken") == std::vector<std::string>{"inside"});
 }
+
+namespace {
+
+// An IDX file's bytes: magic (0, 0, type, rank), big-endian extents, then the payload as given.
+std::string idx_bytes(unsigned char type, std::vector<std::uint32_t> extents, const std::string& payload) {
+  std::string b = {'\0', '\0', static_cast<char>(type), static_cast<char>(extents.size())};
+  for (std::uint32_t e : extents)
+    for (int shift = 24; shift >= 0; shift -= 8) b += static_cast<char>((e >> shift) & 0xff);
+  return b + payload;
+}
+
+}  // namespace
+
+TEST_CASE("IDX files: bytes as rows of flattened images, big-endian integers and floats, gzip") {
+  TempDir dir;
+  // 2 images of 2 x 3 unsigned bytes.
+  write_bytes(dir / "images.idx", idx_bytes(0x08, {2, 2, 3},
+                                            std::string("\x00\x01\x02\x03\x04\xff"
+                                                        "\x0a\x0b\x0c\x0d\x0e\x0f",
+                                                        12)));
+  const Matrix images = itercl::load_matrix(dir / "images.idx");
+  REQUIRE(images.rows() == 2);
+  REQUIRE(images.cols() == 6);
+  CHECK(images(0, 5) == 255);
+  CHECK(images(1, 0) == 10);
+  // Labels: 1-D int32, big-endian; -2 and 70000.
+  write_bytes(dir / "labels.idx", idx_bytes(0x0C, {2}, std::string("\xff\xff\xff\xfe\x00\x01\x11\x70", 8)));
+  const Matrix labels = itercl::load_matrix(dir / "labels.idx", {.format = "idx", .header = {}});
+  CHECK(labels.cols() == 1);
+  CHECK(labels(0, 0) == -2);
+  CHECK(labels(1, 0) == 70000);
+  // float32 1.5 is 0x3fc00000.
+  write_bytes(dir / "f.idx", idx_bytes(0x0D, {1, 1}, std::string("\x3f\xc0\x00\x00", 4)));
+  CHECK(itercl::load_matrix(dir / "f.idx")(0, 0) == 1.5);
+
+  CHECK_THROWS_WITH_AS(itercl::load_matrix(dir / "images.idx", {.format = "csv", .header = {}}),
+                       doctest::Contains("is an IDX file, but format 'csv'"), itercl::InputError);
+  write_bytes(dir / "short.idx", idx_bytes(0x08, {2, 2, 3}, std::string(11, '\x01')));
+  CHECK_THROWS_WITH_AS(itercl::load_matrix(dir / "short.idx"),
+                       doctest::Contains("IDX header promises 28 bytes, the file holds 27"), itercl::InputError);
+
+  // MNIST's test images, where the shared datasets are beside the checkout (as in CI).
+  const fs::path mnist = test::source_dir() / "../shared/datasets/vectors/t10k-images-idx3-ubyte.gz";
+  if (fs::exists(mnist)) {
+    const Matrix m = itercl::load_matrix(mnist);
+    CHECK(m.rows() == 10000);
+    CHECK(m.cols() == 784);
+    CHECK(m.minCoeff() == 0);
+    CHECK(m.maxCoeff() == 255);
+  }
+}

@@ -29,7 +29,7 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
   Matrix X;
   if (path) {
     LoadOptions options;
-    options.format = data.choice("format", "auto", {"auto", "npy", "csv", "text"});
+    options.format = data.choice("format", "auto", {"auto", "npy", "idx", "csv", "text"});
     options.header = data.boolean("header");
     X = with_file_prefix(data, "path", [&] { return load_matrix(*path, options); });
     description = {{"path", path->string()}};

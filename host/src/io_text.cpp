@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "io_idx.hpp"
 #include "io_npy.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
@@ -113,15 +114,18 @@ Matrix parse_text(const std::string& text, const std::filesystem::path& path, co
 }  // namespace
 
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options) {
-  if (options.format != "auto" && options.format != "npy" && options.format != "csv" && options.format != "text")
-    throw ParamError("format", "expected one of auto, npy, csv, text; got '" + options.format + "'");
+  const std::string& f = options.format;
+  if (f != "auto" && f != "npy" && f != "idx" && f != "csv" && f != "text")
+    throw ParamError("format", "expected one of auto, npy, idx, csv, text; got '" + f + "'");
   const std::string bytes = read_file(path);
-  const bool npy = detail::is_npy(bytes);
-  if (options.format == "npy" && !npy)
-    throw InputError(path.string() + ": not a NumPy .npy file (no \\x93NUMPY magic)");
-  if (npy && options.format != "auto" && options.format != "npy")
-    throw InputError(path.string() + ": is a NumPy .npy file, but format '" + options.format + "' was asked for");
-  return npy ? detail::parse_npy(bytes, path) : parse_text(bytes, path, options);
+  const std::string found = detail::is_npy(bytes) ? "npy" : detail::is_idx(bytes) ? "idx" : "text";
+  auto named = [](const std::string& kind) { return kind == "npy" ? "a NumPy .npy file" : "an IDX file"; };
+  if ((f == "npy" || f == "idx") && found != f) throw InputError(path.string() + ": not " + named(f));
+  if ((f == "csv" || f == "text") && found != "text")
+    throw InputError(path.string() + ": is " + named(found) + ", but format '" + f + "' was asked for");
+  if (found == "npy") return detail::parse_npy(bytes, path);
+  if (found == "idx") return detail::parse_idx(bytes, path);
+  return parse_text(bytes, path, options);
 }
 
 std::string to_csv(const Matrix& m) {

@@ -13,7 +13,8 @@
 namespace itercl {
 
 struct LoadOptions {
-  // "auto" (by content: NumPy magic, else text), "npy", "csv" or "text" (whitespace-separated).
+  // "auto" (by content: NumPy magic, IDX header, else text), "npy", "idx", "csv" or "text"
+  // (whitespace-separated).
   std::string format = "auto";
   // Whether the first data line names the columns. Unset: a first line that does not parse as
   // numbers is taken as a header.
@@ -21,8 +22,9 @@ struct LoadOptions {
 };
 
 // A matrix, samples as rows, from CSV or whitespace text (lines starting with '#' and blank lines are
-// skipped) or NumPy .npy (float32/float64, C or Fortran order, 1-D read as a column), each optionally
-// gzip-compressed (detected by content, whatever the extension). NaN and infinity are rejected.
+// skipped), NumPy .npy (float32/float64, C or Fortran order, 1-D read as a column) or IDX (MNIST's
+// format: the first dimension as rows, the rest flattened), each optionally gzip-compressed (detected
+// by content, whatever the extension). NaN and infinity are rejected.
 // Throws InputError naming the file, and the line for text.
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
 
