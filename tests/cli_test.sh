@@ -133,6 +133,12 @@ run_itercl run "$tmp/good.json" --precision double --out "$tmp/double.json"
 expect_rc 0 "itercl run --precision double"
 check_results "$tmp/double.json" 'r["precision"] == "double" and r["config"]["precision"] == "double"'
 
+# --no-cache and --quiet, before or after the subcommand; no progress line when stderr is not a terminal
+run_itercl --no-cache run "$tmp/good.json" --quiet --out "$tmp/nocache.json"
+expect_rc 0 "itercl --no-cache run --quiet"
+check_results "$tmp/nocache.json" 'r["result"]["n_iter"] >= 1'
+grep -q "iteration" "$tmp/stderr" && fail "a progress line went to a stderr that is not a terminal"
+
 # --- bad input: exit code 2, "error:" and the culprit on stderr ---
 cp "$results" "$tmp/results.before"
 cat >"$tmp/bad.json" <<'EOF'

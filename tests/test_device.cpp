@@ -3,10 +3,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "kernel_source.hpp"
+#include "program_build.hpp"
 #include "test_support.hpp"
 
 using itercl::Device;
@@ -80,4 +84,44 @@ TEST_CASE("double precision on a device without fp64 is a clear error") {
   CHECK_THROWS_WITH_AS(itercl::require_precision(info, itercl::Precision::f64),
                        doctest::Contains("'Imaginary GPU' has no double-precision support"), itercl::InputError);
   CHECK_NOTHROW(itercl::require_precision(info, itercl::Precision::f32));
+}
+
+TEST_CASE("compiled programs are cached on disk; a corrupt entry is rebuilt, never fatal") {
+  test::TempDir dir;
+  setenv("ITERCL_CACHE_DIR", dir.path.c_str(), 1);
+  const itercl::Device& d = test::device();
+  const std::string source = itercl::kernel_source("kmeans.cl"), options = "-cl-std=CL1.2 -D REAL=float -D DIM=5";
+  auto build = [&] {
+    bool from_disk = true;
+    const cl::Program p =
+        itercl::build_program(d.context(), d.device(), d.info(), "kmeans.cl", source, options, &from_disk);
+    CHECK_NOTHROW(cl::Kernel(p, "assign_naive"));  // a usable program either way
+    return from_disk;
+  };
+  auto entries = [&] {
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path)) files.push_back(e.path());
+    return files;
+  };
+
+  CHECK_FALSE(build());  // compiled, then stored
+  REQUIRE(entries().size() == 1);
+  CHECK(build());  // loaded
+
+  {  // flip a byte of the stored binary: its checksum no longer matches
+    std::fstream f(entries().front(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(40);
+    f.put('\x5a');
+  }
+  CHECK_FALSE(build());
+  CHECK(build());  // the rebuilt entry was stored again
+
+  std::ofstream(entries().front(), std::ios::trunc) << "not a binary";
+  CHECK_FALSE(build());
+
+  itercl::set_program_disk_cache(false);
+  CHECK_FALSE(build());
+  CHECK_FALSE(build());
+  itercl::set_program_disk_cache(true);
+  unsetenv("ITERCL_CACHE_DIR");
 }

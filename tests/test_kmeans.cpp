@@ -186,3 +186,26 @@ TEST_CASE("K = N gives inertia 0; bad data and parameters are rejected by name")
   bad(3, 1) = std::numeric_limits<double>::quiet_NaN();
   CHECK_THROWS_AS(KMeans(test::device(), p).fit(bad), itercl::InputError);
 }
+
+TEST_CASE("progress is reported after every iteration of every run") {
+  const Matrix X = itercl::make_blobs({.n_samples = 800, .n_features = 2, .centers = 4, .random_state = 12});
+  KMeansParams p;
+  p.n_clusters = 4;
+  p.init = KMeansInit::random;
+  p.n_init = 3;
+  std::vector<itercl::ProgressEvent> events;
+  p.progress = [&](const itercl::ProgressEvent& e) { events.push_back(e); };
+  const auto r = KMeans(test::device(), p).fit(X);
+  REQUIRE_FALSE(events.empty());
+  CHECK(events.back().run == 3);
+  CHECK(events.front().iteration == 1);
+  CHECK(events.front().max_iterations == 300);
+  CHECK(events.front().objective_name == "inertia");
+  // The returned run's events carry its inertia trace, in order.
+  std::vector<double> trace;
+  for (const auto& e : events)
+    if (e.run == r.best_init + 1) trace.push_back(e.objective);
+  REQUIRE(trace.size() == r.iterations.size());
+  for (std::size_t i = 0; i < trace.size(); ++i) CHECK(trace[i] == r.iterations[i].inertia);
+  for (std::size_t i = 1; i < events.size(); ++i) CHECK(events[i].elapsed_s >= events[i - 1].elapsed_s);
+}

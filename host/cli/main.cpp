@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "itercl/itercl.hpp"
+#include "progress_line.hpp"
 
 namespace {
 
@@ -45,6 +46,10 @@ int main(int argc, char** argv) {
   CLI::App app{"itercl: OpenCL kernels for iterative statistics (K-Means, ...) on any device"};
   app.set_version_flag("--version", std::string(ITERCL_VERSION));
   app.require_subcommand(1);
+  app.fallthrough();  // the options below work before or after the subcommand
+  bool no_cache = false, quiet = false;
+  app.add_flag("--no-cache", no_cache, "Compile every kernel afresh instead of loading it from the disk cache");
+  app.add_flag("--quiet", quiet, "No progress line on stderr");
 
   bool as_json = false;
   auto* devices = app.add_subcommand("devices", "List OpenCL platforms and devices");
@@ -67,9 +72,13 @@ int main(int argc, char** argv) {
   }
 
   try {
+    itercl::set_program_disk_cache(!no_cache);
     if (*devices) return list_devices(as_json);
     overrides.output = out;
+    itercl::cli::ProgressLine line;
+    if (itercl::cli::ProgressLine::wanted(quiet)) overrides.progress = std::ref(line);
     const auto outcome = itercl::run_experiment_file(config, overrides);
+    line.finish();
     std::cout << outcome.summary;
     return 0;
   } catch (const itercl::InputError& e) {

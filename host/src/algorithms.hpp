@@ -11,6 +11,7 @@
 
 #include "config.hpp"
 #include "itercl/device.hpp"
+#include "itercl/progress.hpp"
 
 namespace itercl {
 
@@ -35,6 +36,7 @@ struct ExperimentContext {
   ConfigObject& params;                // "params", unread
   ConfigObject& output;                // "output" with "path" read: the algorithm's extra files
   nlohmann::json& config_as_run;       // the recorded config; an algorithm adds values it drew (seeds)
+  ProgressCallback progress;           // pass on to the algorithm's params; may be empty
 };
 
 struct AlgorithmReport {

@@ -71,7 +71,7 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
 
   const std::string started = utc_now();
   ExperimentContext context{spec,   std::nullopt, precision, static_cast<int>(repeat), base, results_path, data,
-                            params, output,       as_run};
+                            params, output,       as_run,    overrides.progress};
   AlgorithmReport report = algorithms().at(algorithm)(context);
   const Device& device = context.device();
 

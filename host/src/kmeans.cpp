@@ -57,9 +57,10 @@ struct Run {
   Timings timings;
 };
 
-// Lloyd's iterations from `centroids`, with scikit-learn's stopping rules.
+// Lloyd's iterations from `centroids`, with scikit-learn's stopping rules. `report` is the progress
+// event of this run, completed and sent after every iteration.
 Run lloyd(KMeansAssignment& assignment, const Matrix& X, std::span<const double> w, Matrix centroids,
-          const KMeansParams& p, double scaled_tol) {
+          const KMeansParams& p, double scaled_tol, ProgressEvent report, const Stopwatch& fit_clock) {
   Run run;
   std::vector<std::int32_t> previous(static_cast<std::size_t>(X.rows()), -1);
   Matrix next;
@@ -77,6 +78,12 @@ Run lloyd(KMeansAssignment& assignment, const Matrix& X, std::span<const double>
     run.timings += t;
     run.n_relocated += u.n_relocated;
     run.n_iter = it + 1;
+    if (p.progress) {
+      report.iteration = run.n_iter;
+      report.objective = u.inertia;
+      report.elapsed_s = fit_clock.seconds();
+      p.progress(report);
+    }
     std::swap(centroids, next);
     if (u.n_changed == 0) {  // strict convergence: the update reproduced the centroids just used
       labels_stable = run.converged = true;
@@ -147,13 +154,16 @@ KMeansResult KMeans::fit(const Matrix& X, std::span<const double> sample_weight)
   best.kernel = assignment.kernel();
   best.build_options = assignment.build_options();
   Rng rng(p.random_state);
+  const Stopwatch fit_clock;
   for (int r = 0; r < n_init; ++r) {
     Stopwatch init_wall;
     Matrix start = p.init == KMeansInit::given    ? p.init_centroids
                    : p.init == KMeansInit::random ? init_random(X, sample_weight, p.n_clusters, rng)
                                                   : init_kmeans_plus_plus(X, sample_weight, p.n_clusters, rng);
     const double init_s = init_wall.seconds();
-    Run run = lloyd(assignment, X, sample_weight, std::move(start), p, scaled_tol);
+    const ProgressEvent report{
+        .algorithm = "kmeans", .run = r + 1, .runs = n_init, .max_iterations = p.max_iter, .objective_name = "inertia"};
+    Run run = lloyd(assignment, X, sample_weight, std::move(start), p, scaled_tol, report, fit_clock);
     run.timings.host_s += init_s;
     run.timings.wall_s += init_s;
     best.init_inertia.push_back(run.inertia);

@@ -1,11 +1,12 @@
-// The program cache: an embedded kernel file plus an option string is compiled once per device and
-// process, then reused by every driver and every iteration.
+// The program cache: an embedded kernel file plus an option string is built once per device and
+// process (from the disk cache when an earlier run compiled it), then reused by every driver and
+// every iteration.
 #include <cstdlib>
 #include <iostream>
 
 #include "device_state.hpp"
-#include "itercl/error.hpp"
 #include "kernel_source.hpp"
+#include "program_build.hpp"
 
 namespace itercl {
 
@@ -20,18 +21,7 @@ const cl::Program& Device::program(const std::string& file, const std::string& o
   if (const char* print = std::getenv("ITERCL_PRINT_SOURCE"); print && *print)
     std::cerr << "// itercl: " << file << " built with " << all_options << "\n" << source << "\n";
 
-  cl::Program program(state_->context, source);
-  try {
-    program.build({state_->device}, all_options.c_str());
-  } catch (const cl::Error&) {
-    std::string log;
-    try {
-      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(state_->device);
-    } catch (const cl::Error&) {
-      log = "(no build log)";
-    }
-    throw BuildError(file, all_options, log);
-  }
+  cl::Program program = build_program(state_->context, state_->device, state_->info, file, source, all_options);
   return state_->programs.emplace(std::move(key), std::move(program)).first->second;
 }
 

@@ -28,6 +28,7 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
   const Eigen::Index n_samples = X.rows();
   KMeansParams p;
   p.precision = c.precision;
+  p.progress = c.progress;
 
   const auto k = P.integer("n_clusters");
   if (!k) P.fail("n_clusters", "missing: expected an integer >= 1");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
@@ -30,6 +31,12 @@ void to_json(nlohmann::json& j, const DeviceInfo& info);
 // Every OpenCL device on every platform, in platform then device order. An empty list when no ICD
 // is registered (never an exception for that: `itercl devices` reports it).
 std::vector<DeviceInfo> list_devices();
+
+// Compiled programs are kept on disk between runs (keyed by device, driver version, source and
+// options) in program_cache_dir(): $ITERCL_CACHE_DIR, else $XDG_CACHE_HOME/itercl, else ~/.cache/itercl.
+// set_program_disk_cache(false) (the CLI's --no-cache) compiles everything afresh in this process.
+void set_program_disk_cache(bool enabled);
+std::filesystem::path program_cache_dir();
 
 // Throws InputError if `p` needs fp64 and the device has none.
 void require_precision(const DeviceInfo& info, Precision p);

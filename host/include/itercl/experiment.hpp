@@ -5,13 +5,17 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "itercl/progress.hpp"
+
 namespace itercl {
 
-// Command-line values that replace the config's (empty: keep the config's).
+// Command-line choices: values that replace the config's (empty: keep the config's), and where
+// progress goes.
 struct RunOverrides {
   std::string device;            // --device (else ITERCL_DEVICE, else the config's "device")
   std::string precision;         // --precision
   std::filesystem::path output;  // --out: the results file
+  ProgressCallback progress;     // empty: silent
 };
 
 struct ExperimentOutcome {

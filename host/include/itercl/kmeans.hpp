@@ -10,6 +10,7 @@
 #include "itercl/device.hpp"
 #include "itercl/kmeans_assignment.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/progress.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {
@@ -30,6 +31,7 @@ struct KMeansParams {
   std::uint64_t random_state = 0;
   Precision precision = Precision::f32;  // of the device's arithmetic; the host works in double
   KMeansKernel kernel;
+  ProgressCallback progress;  // told after every iteration (objective: the iteration's inertia)
 
   void validate() const;  // throws ParamError naming the field
   // validate(), plus the checks against the data: n_clusters against the samples of positive weight,
