@@ -3,6 +3,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/kmeans_assignment.hpp"
+#include "itercl/tune.hpp"
 #include "reference/kmeans_reference.hpp"
 #include "test_support.hpp"
 #include "tolerances.hpp"
@@ -154,4 +155,31 @@ TEST_CASE("invalid centroids, data and tuning are rejected with the field named"
   const auto too_big = static_cast<int>(test::device().info().max_work_group_size) * 2;
   CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.work_group_size = too_big}),
                        doctest::Contains("kernel.work_group_size"), itercl::ParamError);
+}
+
+TEST_CASE("tuning sweeps the declared space, checks every candidate and proposes the fastest correct one") {
+  itercl::TuneOptions options;
+  options.problem = {{"n_samples", 3000}, {"n_features", 3}, {"n_clusters", 20}};
+  options.repeats = 1;
+  const itercl::TuneReport r = itercl::tune("kmeans", test::device(), options);
+  CHECK(r.problem["n_samples"] == 3000);
+  REQUIRE(r.candidates.size() > 10);
+  for (const auto& c : r.candidates) {
+    CAPTURE(c.parameters.dump());
+    if (c.rejected.empty()) CHECK(c.median_ms > 0);
+    CHECK(c.rejected.find("label") == std::string::npos);  // every variant is correct on this device
+  }
+  const auto& best = r.candidates[r.best];
+  for (const auto& c : r.candidates)
+    if (c.rejected.empty()) CHECK(best.median_ms <= c.median_ms);
+  CHECK(r.entry["variant"] == best.parameters["variant"]);
+  CHECK(r.entry["tuned"]["candidates"] == r.candidates.size());
+
+  options.problem = {{"n_samples", 10}, {"n_clusters", 20}};
+  CHECK_THROWS_WITH_AS(itercl::tune("kmeans", test::device(), options), doctest::Contains("n_clusters"),
+                       itercl::InputError);
+  options.problem = {{"n_sample", 10}};
+  CHECK_THROWS_WITH_AS(itercl::tune("kmeans", test::device(), options), doctest::Contains("n_sample: unknown field"),
+                       itercl::InputError);
+  CHECK_THROWS_AS(itercl::tune("bogus", test::device(), options), itercl::InputError);
 }

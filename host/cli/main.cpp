@@ -40,6 +40,37 @@ int list_devices(bool as_json) {
   return 0;
 }
 
+int tune_kernel(const std::string& kernel, const std::string& device_spec, const itercl::TuneOptions& options,
+                const std::string& out, bool dry_run) {
+  const itercl::Device device = itercl::Device::select(itercl::device_spec(device_spec, ""));
+  const itercl::TuneReport report = itercl::tune(kernel, device, options);
+  std::printf("tune %s on %s (%s), %s, problem %s\n", kernel.c_str(), device.info().name.c_str(),
+              device.info().type.c_str(), std::string(itercl::precision_name(options.precision)).c_str(),
+              report.problem.dump().c_str());
+  std::vector<std::size_t> order(report.candidates.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const auto &ca = report.candidates[a], &cb = report.candidates[b];
+    return ca.rejected.empty() != cb.rejected.empty() ? ca.rejected.empty() : ca.median_ms < cb.median_ms;
+  });
+  for (std::size_t i : order) {
+    const auto& c = report.candidates[i];
+    const char* mark = i == report.best ? "best " : i == report.baseline ? "before" : "";
+    if (c.rejected.empty())
+      std::printf("  %-6s %9.4f ms (%.4f-%.4f)  %s\n", mark, c.median_ms, c.min_ms, c.max_ms,
+                  c.parameters.dump().c_str());
+    else
+      std::printf("  %-6s %9s  %s: %s\n", mark, "rejected", c.parameters.dump().c_str(), c.rejected.c_str());
+  }
+  const double before = report.candidates[report.baseline].median_ms, best = report.candidates[report.best].median_ms;
+  std::printf("tuning gained: %.4f ms before, %.4f ms tuned (%.2fx)\n", before, best, before / best);
+  if (!dry_run) {
+    itercl::store_tuned_parameters(out, kernel, device.info(), report.entry);
+    std::printf("stored as devices/%s in %s/%s.json\n", device.info().name.c_str(), out.c_str(), kernel.c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,6 +96,19 @@ int main(int argc, char** argv) {
   run->add_option("--precision", overrides.precision, "float or double (default: the config's)");
   run->add_option("--out", out, "Results file (default: the config's output)");
 
+  std::string tune_kernel_name, tune_device, tune_precision = "float", tune_problem = "{}", tune_out = "tuning";
+  itercl::TuneOptions tune_options;
+  bool dry_run = false;
+  auto* tune = app.add_subcommand("tune", "Sweep a kernel's tuning space on a device and store the fastest correct");
+  tune->add_option("kernel", tune_kernel_name, "Kernel family to tune")->required();
+  tune->add_option("--device", tune_device,
+                   "auto, gpu, cpu, P:D or a name substring (default: $ITERCL_DEVICE or auto)");
+  tune->add_option("--precision", tune_precision, "float or double");
+  tune->add_option("--problem", tune_problem, "The problem's size as JSON, e.g. '{\"n_samples\": 4194304}'");
+  tune->add_option("--repeats", tune_options.repeats, "Timed runs per candidate (median)");
+  tune->add_option("--out", tune_out, "Folder of the tuning database to update (<out>/<kernel>.json)");
+  tune->add_flag("--dry-run", dry_run, "Report only; store nothing");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -74,6 +118,15 @@ int main(int argc, char** argv) {
   try {
     itercl::set_program_disk_cache(!no_cache);
     if (*devices) return list_devices(as_json);
+    if (*tune) {
+      tune_options.precision = itercl::parse_precision(tune_precision);
+      try {
+        tune_options.problem = nlohmann::json::parse(tune_problem);
+      } catch (const nlohmann::json::parse_error& e) {
+        throw itercl::InputError(std::string("--problem: not valid JSON: ") + e.what());
+      }
+      return tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run);
+    }
     overrides.output = out;
     itercl::cli::ProgressLine line;
     if (itercl::cli::ProgressLine::wanted(quiet)) overrides.progress = std::ref(line);

@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "embedded_kernels.hpp"
+#include "embedded_files.hpp"
 #include "itercl/error.hpp"
 
 namespace itercl {

@@ -153,6 +153,7 @@ KMeansResult KMeans::fit(const Matrix& X, std::span<const double> sample_weight)
   best.upload = assignment.upload_timings();
   best.kernel = assignment.kernel();
   best.build_options = assignment.build_options();
+  best.tuning_sources = assignment.tuning_sources();
   Rng rng(p.random_state);
   const Stopwatch fit_clock;
   for (int r = 0; r < n_init; ++r) {

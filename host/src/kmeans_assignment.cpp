@@ -11,6 +11,7 @@
 
 #include "device_data.hpp"
 #include "itercl/error.hpp"
+#include "itercl/tuning.hpp"
 #include "pinned_buffer.hpp"
 
 namespace itercl {
@@ -18,42 +19,42 @@ namespace {
 
 const char* const kVariants[] = {"naive", "local_centroids", "local_centroids_points", "expanded"};
 
-// Defaults per device type: the fastest correct tuning of benchmarks/kmeans (group "tuning": N = 4,194,304,
-// D = 4, K = 300, float; benchmarks/results/, README.md). NVIDIA H200: expanded, 128 work-items, 8 points
-// each, 0.464 ms (local_centroids at best 0.540 ms, naive 0.761 ms). PoCL on 16 Xeon cores: expanded,
-// 64 work-items, 4 points each, 109 ms (local_centroids at best 137 ms, naive 154 ms).
-struct TypeDefaults {
-  const char* variant;
-  int work_group_size;
-  int register_values;  // point values a work-item keeps: points_per_item = this / DIM
-};
-
-TypeDefaults defaults_for(const DeviceInfo& info) {
-  if (info.type == "gpu") return {"expanded", 128, 32};
-  return {"expanded", 64, 16};
-}
-
-constexpr int kDefaultLocalBudget = 16 * 1024;  // bytes of staged centroids; leaves room for occupancy
-
-// Fills in every zero / "auto" field of `k` for this device and problem, and checks the rest.
-KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, Eigen::Index dim, Precision precision) {
+// Fills in every zero / "auto" field of `k` from the tuning database for this device (tuning/kmeans.json:
+// the defaults there cite the measurements behind them), derives the problem-dependent ones, and checks
+// them all. `sources` receives the database entries used.
+KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, Eigen::Index dim, Precision precision,
+                     std::vector<std::string>& sources) {
   k.validate();
-  const TypeDefaults defaults = defaults_for(info);
-  if (k.variant == "auto") k.variant = defaults.variant;
-  const bool explicit_wg = k.work_group_size != 0;
+  if (k.variant == "naive" &&
+      (k.points_per_item > 1 || k.register_values || k.local_memory_bytes || k.centroids_per_chunk))
+    throw ParamError("kernel.variant",
+                     "naive takes one point per work-item and stages nothing: leave points_per_item, "
+                     "register_values, local_memory_bytes and centroids_per_chunk unset");
 
-  if (k.variant == "naive") {  // the seed's baseline: one point per work-item, nothing staged
-    if (k.points_per_item > 1 || k.local_memory_bytes || k.centroids_per_chunk)
-      throw ParamError("kernel.variant",
-                       "naive takes one point per work-item and stages nothing: leave "
-                       "points_per_item, local_memory_bytes and centroids_per_chunk unset");
-    k.points_per_item = 1;
+  const TunedParameters tuned = tuned_parameters("kmeans", info);
+  sources = tuned.sources;
+  KMeansKernel db;
+  try {
+    from_json(tuned.values, db);
+    db.validate();
+    if (db.variant == "auto" || !db.work_group_size || !db.register_values || !db.local_memory_bytes)
+      throw ParamError("kmeans", "needs variant, work_group_size, register_values and local_memory_bytes");
+  } catch (const ParamError& e) {
+    throw RuntimeError("tuning database, kmeans entries " + nlohmann::json(sources).dump() + ": " + e.what());
   }
-  // Short vectors: several points per work-item, so each staged centroid is reused from registers;
-  // long ones: one, the registers being better spent on the vector itself.
-  if (k.points_per_item == 0)
-    k.points_per_item = static_cast<int>(std::clamp<Eigen::Index>(defaults.register_values / dim, 1, 8));
-  if (k.work_group_size == 0) k.work_group_size = defaults.work_group_size;
+  const bool explicit_wg = k.work_group_size != 0;
+  if (k.variant == "auto") k.variant = db.variant;
+  if (!k.work_group_size) k.work_group_size = db.work_group_size;
+  if (k.variant == "naive") {  // the seed's baseline: one point per work-item, nothing staged
+    k.points_per_item = 1;
+  } else {
+    if (!k.register_values) k.register_values = db.register_values;
+    if (!k.local_memory_bytes) k.local_memory_bytes = db.local_memory_bytes;
+    // Short vectors: several points per work-item, so each staged centroid is reused from registers;
+    // long ones: one, the registers being better spent on the vector itself.
+    if (!k.points_per_item)
+      k.points_per_item = static_cast<int>(std::clamp<Eigen::Index>(k.register_values / dim, 1, 16));
+  }
   if (static_cast<std::size_t>(k.work_group_size) > info.max_work_group_size)
     throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
                                                    std::to_string(info.max_work_group_size));
@@ -77,9 +78,9 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, Eigen::Index dim, P
                            " bytes of local memory for " + std::to_string(dim) + " features; the device has " +
                            std::to_string(local) + ". Use a smaller work group or variant local_centroids");
     const std::size_t available = local - tile_bytes();
-    std::size_t budget = k.local_memory_bytes ? static_cast<std::size_t>(k.local_memory_bytes)
-                                              : std::max<std::size_t>(kDefaultLocalBudget, centroid_bytes);
-    budget = std::min(budget, available);
+    // The budget bounds the staged centroids (for occupancy), but always fits at least one.
+    const std::size_t budget =
+        std::min(std::max<std::size_t>(static_cast<std::size_t>(k.local_memory_bytes), centroid_bytes), available);
     if (budget < centroid_bytes)
       throw ParamError("kernel.local_memory_bytes", std::to_string(budget) + " bytes cannot hold one centroid of " +
                                                         std::to_string(dim) + " features (" +
@@ -88,8 +89,7 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, Eigen::Index dim, P
     const int fits = static_cast<int>(budget / centroid_bytes);
     k.centroids_per_chunk = k.centroids_per_chunk ? std::min(k.centroids_per_chunk, fits) : fits;
   } else {
-    k.local_memory_bytes = 0;
-    k.centroids_per_chunk = 0;
+    k.register_values = k.local_memory_bytes = k.centroids_per_chunk = 0;
   }
   return k;
 }
@@ -114,6 +114,7 @@ void KMeansKernel::validate() const {
                        "expected a positive integer (or 0 for the default), got " + std::to_string(value));
   };
   non_negative("work_group_size", work_group_size);
+  non_negative("register_values", register_values);
   non_negative("local_memory_bytes", local_memory_bytes);
   non_negative("centroids_per_chunk", centroids_per_chunk);
   if (points_per_item < 0 || points_per_item > 16)
@@ -125,6 +126,7 @@ void to_json(nlohmann::json& j, const KMeansKernel& k) {
   j = {{"variant", k.variant},
        {"work_group_size", k.work_group_size},
        {"points_per_item", k.points_per_item},
+       {"register_values", k.register_values},
        {"local_memory_bytes", k.local_memory_bytes},
        {"centroids_per_chunk", k.centroids_per_chunk}};
 }
@@ -143,13 +145,15 @@ void from_json(const nlohmann::json& j, KMeansKernel& k) {
       integer(k.work_group_size);
     } else if (key == "points_per_item") {
       integer(k.points_per_item);
+    } else if (key == "register_values") {
+      integer(k.register_values);
     } else if (key == "local_memory_bytes") {
       integer(k.local_memory_bytes);
     } else if (key == "centroids_per_chunk") {
       integer(k.centroids_per_chunk);
     } else {
       throw ParamError("kernel." + key,
-                       "unknown field (expected variant, work_group_size, points_per_item, "
+                       "unknown field (expected variant, work_group_size, points_per_item, register_values, "
                        "local_memory_bytes, centroids_per_chunk)");
     }
   }
@@ -168,6 +172,7 @@ struct KMeansAssignment::Impl {
   // precision: distances do not change, and their rounding error shrinks with the magnitudes.
   Eigen::RowVectorXd shift;
   KMeansKernel kernel_config;
+  std::vector<std::string> tuning_sources;
   std::string options;
   cl::Kernel kernel;
   cl::Buffer points, centroids, labels;
@@ -206,7 +211,7 @@ KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, P
   try {
     impl_ = std::make_unique<Impl>(device, precision, n, dim);
     impl_->shift = mean;
-    impl_->kernel_config = resolve(std::move(kernel), device.info(), dim, precision);
+    impl_->kernel_config = resolve(std::move(kernel), device.info(), dim, precision, impl_->tuning_sources);
     impl_->options = options_for(impl_->kernel_config, dim, precision);
     impl_->kernel = device.kernel("kmeans.cl", impl_->options, ("assign_" + impl_->kernel_config.variant).c_str());
     const auto limit_wg = impl_->kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());
@@ -294,6 +299,7 @@ std::span<const std::int32_t> KMeansAssignment::assign(const Matrix& centroids, 
 
 const KMeansKernel& KMeansAssignment::kernel() const { return impl_->kernel_config; }
 const std::string& KMeansAssignment::build_options() const { return impl_->options; }
+const std::vector<std::string>& KMeansAssignment::tuning_sources() const { return impl_->tuning_sources; }
 Timings KMeansAssignment::upload_timings() const { return impl_->upload; }
 Eigen::Index KMeansAssignment::n_samples() const { return impl_->n; }
 Eigen::Index KMeansAssignment::n_features() const { return impl_->dim; }

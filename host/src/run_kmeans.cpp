@@ -145,7 +145,10 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
     res["labels"] = labels_path->string();
   }
 
-  report.kernel = {{"file", "kmeans.cl"}, {"tuning", r.kernel}, {"build_options", r.build_options}};
+  report.kernel = {{"file", "kmeans.cl"},
+                   {"tuning", r.kernel},
+                   {"tuning_sources", r.tuning_sources},
+                   {"build_options", r.build_options}};
 
   const Timings typical = median(per_iteration);
   report.timings = {{"upload", r.upload},

@@ -9,4 +9,7 @@
 #include "itercl/kmeans.hpp"
 #include "itercl/kmeans_assignment.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/progress.hpp"
 #include "itercl/timing.hpp"
+#include "itercl/tune.hpp"
+#include "itercl/tuning.hpp"

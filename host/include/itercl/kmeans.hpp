@@ -56,6 +56,7 @@ struct KMeansResult {
   std::vector<double> init_inertia;         // final inertia of every run (n_init of them)
   int best_init = 0;                        // which run was returned
   KMeansKernel kernel;                      // the assignment kernel's variant and tuning, resolved
+  std::vector<std::string> tuning_sources;  // the tuning database entries used
   std::string build_options;
   Timings upload;  // points to the device, once
   Timings total;   // everything after the upload, all runs

@@ -8,6 +8,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
@@ -15,14 +16,15 @@
 
 namespace itercl {
 
-// The assignment kernel's variant and tuning parameters. Zero (and "auto") mean "the default for this
-// device and problem"; KMeansAssignment::kernel() reports the values actually used.
+// The assignment kernel's variant and tuning parameters. Zero (and "auto") mean "the tuned value for this
+// device" (tuning/kmeans.json, itercl/tuning.hpp); KMeansAssignment::kernel() reports the values used.
 struct KMeansKernel {
   // "naive", "local_centroids", "local_centroids_points", "expanded" (cl/kmeans.cl), or "auto": the
   // fastest correct variant measured for the device type (README.md, "Choosing the assignment kernel").
   std::string variant = "auto";
   int work_group_size = 0;
   int points_per_item = 0;      // points each work-item keeps (local-memory variants)
+  int register_values = 0;      // sets points_per_item = register_values / D when that is 0
   int local_memory_bytes = 0;   // budget for staged centroids; larger K * D is staged in chunks
   int centroids_per_chunk = 0;  // centroids staged at once (0: as many as the budget holds)
 
@@ -48,6 +50,7 @@ class KMeansAssignment {
 
   const KMeansKernel& kernel() const;  // the variant and tuning in use, all values resolved
   const std::string& build_options() const;
+  const std::vector<std::string>& tuning_sources() const;  // the database entries the defaults came from
   Timings upload_timings() const;  // the one-time upload of the points
   Eigen::Index n_samples() const;
   Eigen::Index n_features() const;
