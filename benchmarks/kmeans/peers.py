@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Peers for the K-Means benchmark, timed on the same machine: PyTorch on the GPU (the assignment as
-users write it: ||x||^2 - 2 x C^T + ||c||^2, then argmin) and scikit-learn's Lloyd on the CPU cores.
-Each is skipped when its package is missing. Prints JSON with median times.
+"""Peers for the K-Means suite, timed on the same machine: PyTorch on the GPU (the assignment as users
+write it: ||x||^2 - 2 x C^T + ||c||^2, then argmin) and scikit-learn's Lloyd on all CPU cores. Each is
+skipped when its package (or a GPU) is missing. Prints a JSON list of records:
+{"peer", "device", "n_samples", "n_features", "n_clusters", "metric", "ms"}, where metric names the
+itercl metric it compares with (iteration_kernel_ms: one assignment; iteration_wall_ms: a whole Lloyd
+iteration).
 
-    benchmarks/kmeans/peers.py [--n 4194304] [--d 4] [--k 300] [--sklearn-n 1048576]
+    peers.py [--n 4194304] [--d 4] [--k 300] [--sklearn-n 1048576]
 """
 import argparse
 import json
@@ -13,8 +16,11 @@ import time
 import numpy as np
 
 
-def torch_assignment(n, d, k, repeats):
-    import torch
+def torch_assignment(n, d, k, repeats=20):
+    try:
+        import torch
+    except ImportError:
+        return None
     if not torch.cuda.is_available():
         return None
     g = torch.Generator(device="cuda").manual_seed(1)
@@ -22,8 +28,7 @@ def torch_assignment(n, d, k, repeats):
     c = torch.rand(k, d, device="cuda", generator=g)
 
     def step():
-        dist = (x * x).sum(1, keepdim=True) - 2 * x @ c.T + (c * c).sum(1)
-        return dist.argmin(1)
+        return ((x * x).sum(1, keepdim=True) - 2 * x @ c.T + (c * c).sum(1)).argmin(1)
 
     for _ in range(3):
         step()
@@ -35,14 +40,14 @@ def torch_assignment(n, d, k, repeats):
         end.record()
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end))
-    return {"peer": f"PyTorch {torch.__version__} ({torch.cuda.get_device_name()})", "n": n, "d": d, "k": k,
-            "median_ms_per_assignment": statistics.median(times)}
+    return {"peer": f"PyTorch {torch.__version__}", "device": torch.cuda.get_device_name(), "n_samples": n,
+            "n_features": d, "n_clusters": k, "metric": "iteration_kernel_ms", "ms": statistics.median(times)}
 
 
-def sklearn_lloyd(n, d, k, iterations):
+def sklearn_lloyd(n, d, k, iterations=10):
     try:
-        from sklearn.cluster import KMeans
         import sklearn
+        from sklearn.cluster import KMeans
     except ImportError:
         return None
     x = np.random.default_rng(1).random((n, d), dtype=np.float32)
@@ -50,24 +55,19 @@ def sklearn_lloyd(n, d, k, iterations):
     start = time.perf_counter()
     km.fit(x)
     seconds = time.perf_counter() - start
-    return {"peer": f"scikit-learn {sklearn.__version__} Lloyd (all CPU cores)", "n": n, "d": d, "k": k,
-            "n_iter": int(km.n_iter_), "ms_per_iteration": seconds / km.n_iter_ * 1e3}
+    return {"peer": f"scikit-learn {sklearn.__version__} Lloyd", "device": "all CPU cores", "n_samples": n,
+            "n_features": d, "n_clusters": k, "metric": "iteration_wall_ms", "ms": seconds / km.n_iter_ * 1e3}
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__)
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--n", type=int, default=4194304)
     p.add_argument("--d", type=int, default=4)
     p.add_argument("--k", type=int, default=300)
     p.add_argument("--sklearn-n", type=int, default=1048576)
     a = p.parse_args()
-    results = []
-    try:
-        results.append(torch_assignment(a.n, a.d, a.k, 20))
-    except ImportError:
-        pass
-    results.append(sklearn_lloyd(a.sklearn_n, a.d, a.k, 10))
-    print(json.dumps([r for r in results if r], indent=1))
+    records = [torch_assignment(a.n, a.d, a.k), sklearn_lloyd(a.sklearn_n, a.d, a.k)]
+    print(json.dumps([r for r in records if r], indent=1))
 
 
 if __name__ == "__main__":

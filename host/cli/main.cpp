@@ -96,6 +96,17 @@ int main(int argc, char** argv) {
   run->add_option("--precision", overrides.precision, "float or double (default: the config's)");
   run->add_option("--out", out, "Results file (default: the config's output)");
 
+  std::string suite;
+  itercl::BenchOptions bench_options;
+  std::string bench_out;
+  bool no_peers = false;
+  auto* bench = app.add_subcommand("bench", "Run a benchmark suite on one or several devices: medians, spreads, peers");
+  bench->add_option("suite", suite, "Suite (JSON), e.g. benchmarks/kmeans/suite.json")->required();
+  bench->add_option("--device", bench_options.devices, "Device spec(s), replacing the suite's \"devices\"");
+  bench->add_option("--groups", bench_options.groups, "Run only these groups of the suite")->delimiter(',');
+  bench->add_option("--out", bench_out, "Results JSON (CSV beside it; default: the suite's \"output\")");
+  bench->add_flag("--no-peers", no_peers, "Skip the suite's peer programs");
+
   std::string tune_kernel_name, tune_device, tune_precision = "float", tune_problem = "{}", tune_out = "tuning";
   itercl::TuneOptions tune_options;
   bool dry_run = false;
@@ -118,6 +129,15 @@ int main(int argc, char** argv) {
   try {
     itercl::set_program_disk_cache(!no_cache);
     if (*devices) return list_devices(as_json);
+    if (*bench) {
+      bench_options.output = bench_out;
+      bench_options.peers = !no_peers;
+      if (!quiet) bench_options.log = [](const std::string& line) { std::cerr << line << std::endl; };
+      const auto outcome = itercl::run_bench_file(suite, bench_options);
+      std::cout << "bench: " << outcome.results["cases"].size() << " cases, " << outcome.failed << " failed; "
+                << outcome.json_path.string() << ", " << outcome.csv_path.string() << "\n";
+      return outcome.failed ? 1 : 0;
+    }
     if (*tune) {
       tune_options.precision = itercl::parse_precision(tune_precision);
       try {

@@ -43,7 +43,11 @@ struct AlgorithmReport {
   nlohmann::json data;     // a description of the input (shape, source)
   nlohmann::json kernel;   // variant and tuning used, build options
   nlohmann::json result;   // the algorithm's outputs
-  nlohmann::json timings;  // kernel / transfer / host / wall, totals and per iteration
+  // kernel / transfer / host / wall in ms (Timings' JSON), with at least "total" and "median_iteration"
+  // (what `itercl bench` compares), then anything the algorithm adds ("per_iteration", ...).
+  nlohmann::json timings;
+  // Rates with at least "kernel" (GFLOPS in the kernels, by the algorithm's documented flop count) and,
+  // where bytes are counted, "kernel_gbs"; "iteration" for GFLOPS over a whole iteration.
   nlohmann::json gflops;
   std::string summary;  // lines for stdout
 };

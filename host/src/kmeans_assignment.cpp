@@ -117,6 +117,8 @@ void KMeansKernel::validate() const {
   non_negative("register_values", register_values);
   non_negative("local_memory_bytes", local_memory_bytes);
   non_negative("centroids_per_chunk", centroids_per_chunk);
+  if (launches < 1 || launches > 64)
+    throw ParamError("kernel.launches", "expected an integer from 1 to 64, got " + std::to_string(launches));
   if (points_per_item < 0 || points_per_item > 16)
     throw ParamError("kernel.points_per_item",
                      "expected an integer from 1 to 16 (or 0 for the default), got " + std::to_string(points_per_item));
@@ -128,7 +130,8 @@ void to_json(nlohmann::json& j, const KMeansKernel& k) {
        {"points_per_item", k.points_per_item},
        {"register_values", k.register_values},
        {"local_memory_bytes", k.local_memory_bytes},
-       {"centroids_per_chunk", k.centroids_per_chunk}};
+       {"centroids_per_chunk", k.centroids_per_chunk},
+       {"launches", k.launches}};
 }
 
 void from_json(const nlohmann::json& j, KMeansKernel& k) {
@@ -151,10 +154,12 @@ void from_json(const nlohmann::json& j, KMeansKernel& k) {
       integer(k.local_memory_bytes);
     } else if (key == "centroids_per_chunk") {
       integer(k.centroids_per_chunk);
+    } else if (key == "launches") {
+      integer(k.launches);
     } else {
       throw ParamError("kernel." + key,
                        "unknown field (expected variant, work_group_size, points_per_item, register_values, "
-                       "local_memory_bytes, centroids_per_chunk)");
+                       "local_memory_bytes, centroids_per_chunk, launches)");
     }
   }
 }
@@ -280,14 +285,16 @@ std::span<const std::int32_t> KMeansAssignment::assign(const Matrix& centroids, 
     const std::size_t per_group = static_cast<std::size_t>(cfg.work_group_size) * cfg.points_per_item;
     const std::size_t groups = (static_cast<std::size_t>(s.n) + per_group - 1) / per_group;
     cl::CommandQueue& q = s.device.queue();
-    cl::Event write, run, read;
+    cl::Event write, read;
+    std::vector<cl::Event> runs(static_cast<std::size_t>(cfg.launches));
     q.enqueueWriteBuffer(s.centroids, CL_FALSE, 0, bytes, s.centroids_host.data(), nullptr, &write);
-    q.enqueueNDRangeKernel(s.kernel, cl::NullRange, cl::NDRange(groups * cfg.work_group_size),
-                           cl::NDRange(cfg.work_group_size), nullptr, &run);
+    for (cl::Event& run : runs)
+      q.enqueueNDRangeKernel(s.kernel, cl::NullRange, cl::NDRange(groups * cfg.work_group_size),
+                             cl::NDRange(cfg.work_group_size), nullptr, &run);
     q.enqueueReadBuffer(s.labels, CL_TRUE, 0, static_cast<std::size_t>(s.n) * sizeof(std::int32_t),
                         s.labels_host.data(), nullptr, &read);
     if (timings) {
-      timings->kernel_s += event_seconds(run);
+      for (const cl::Event& run : runs) timings->kernel_s += event_seconds(run);
       timings->transfer_s += event_seconds(write) + event_seconds(read);
       timings->wall_s += wall.seconds();
     }

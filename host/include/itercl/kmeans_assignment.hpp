@@ -27,6 +27,9 @@ struct KMeansKernel {
   int register_values = 0;      // sets points_per_item = register_values / D when that is 0
   int local_memory_bytes = 0;   // budget for staged centroids; larger K * D is staged in chunks
   int centroids_per_chunk = 0;  // centroids staged at once (0: as many as the budget holds)
+  // Times the kernel runs per assignment (same labels): 2 doubles the compute for the seed's overhead
+  // model (section 4.2: T = c + o; T' = 2c + o gives c and o). Not a tuning field.
+  int launches = 1;
 
   void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
 };
