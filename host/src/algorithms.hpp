@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config.hpp"
 #include "itercl/device.hpp"
@@ -47,5 +48,9 @@ struct AlgorithmReport {
 };
 
 AlgorithmReport run_kmeans(ExperimentContext& context);
+AlgorithmReport run_pairwise(ExperimentContext& context);
+
+// params.devices: the device specs of a run spread over several devices (empty: the run's device).
+std::vector<std::string> read_device_list(ConfigObject& params);
 
 }  // namespace itercl
