@@ -46,7 +46,8 @@ void check_counts(const std::vector<std::uint64_t>& got, const reference::Histog
   REQUIRE(got.size() == ref.counts.size());
   std::uint64_t moved = 0;
   for (std::size_t b = 0; b < got.size(); ++b) {
-    const auto diff = static_cast<std::uint64_t>(std::llabs(static_cast<long long>(got[b]) - static_cast<long long>(ref.counts[b])));
+    const auto diff =
+        static_cast<std::uint64_t>(std::llabs(static_cast<long long>(got[b]) - static_cast<long long>(ref.counts[b])));
     CAPTURE(b);
     CHECK(diff <= ref.near_edge[b]);
     moved += diff;

@@ -49,6 +49,8 @@ struct AlgorithmReport {
 
 AlgorithmReport run_kmeans(ExperimentContext& context);
 AlgorithmReport run_pairwise(ExperimentContext& context);
+AlgorithmReport run_distance_histogram(ExperimentContext& context);
+AlgorithmReport run_pair_counts(ExperimentContext& context);
 
 // params.devices: the device specs of a run spread over several devices (empty: the run's device).
 std::vector<std::string> read_device_list(ConfigObject& params);

@@ -28,7 +28,9 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, int buc
                             Precision precision) {
   k.validate();
   const DeviceInfo& info = device.info();
-  if (!k.work_group_size) k.work_group_size = static_cast<int>(std::min<std::size_t>(info.type == "gpu" ? 256 : 64, info.max_work_group_size));
+  if (!k.work_group_size)
+    k.work_group_size =
+        static_cast<int>(std::min<std::size_t>(info.type == "gpu" ? 256 : 64, info.max_work_group_size));
   if (static_cast<std::size_t>(k.work_group_size) > info.max_work_group_size)
     throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) +
                                                    " exceeds the device's maximum work-group of " +
@@ -46,7 +48,8 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, int buc
   const bool int64 = has_int64_atomics(device);
   if (!k.global_counter_bits) k.global_counter_bits = int64 ? 64 : 32;
   if (k.global_counter_bits == 64 && !int64)
-    throw ParamError("kernel.global_counter_bits", "64 needs cl_khr_int64_base_atomics, which '" + info.name + "' lacks");
+    throw ParamError("kernel.global_counter_bits",
+                     "64 needs cl_khr_int64_base_atomics, which '" + info.name + "' lacks");
   return k;
 }
 
@@ -78,7 +81,8 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
   params.validate(points.cols());
   if (devices.empty()) throw ParamError("devices", "expected at least one device");
   if (points.rows() < 1 || points.cols() < 1)
-    throw InputError("data: no points (shape " + std::to_string(points.rows()) + " x " + std::to_string(points.cols()) + ")");
+    throw InputError("data: no points (shape " + std::to_string(points.rows()) + " x " + std::to_string(points.cols()) +
+                     ")");
   if (static_cast<std::uint64_t>(points.size()) > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
     throw InputError("data: " + std::to_string(points.size()) + " values exceed the kernels' 32-bit indexing");
   const Precision precision = params.precision;
@@ -94,9 +98,10 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
   // Centred before rounding: differences (and minimum images) do not change, their rounding shrinks.
   const Eigen::RowVectorXd shift = points.colwise().mean();
   const double largest = (points.rowwise() - shift).cwiseAbs().maxCoeff();
-  const double limit = std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max()
-                                                              : std::numeric_limits<double>::max()) /
-                                 static_cast<double>(s->dim)) / 2;
+  const double limit =
+      std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) /
+                static_cast<double>(s->dim)) /
+      2;
   if (largest >= limit)
     throw InputError("data: coordinates up to " + std::to_string(largest) + " overflow squared distances in " +
                      std::string(precision_name(precision)) + "; rescale the data or use precision double");
@@ -112,7 +117,8 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
   Matrix table_m = Eigen::Map<const Matrix>(table.data(), 1, static_cast<Eigen::Index>(table.size()));
   std::vector<unsigned char> table_bytes(table.size() * real_size(precision));
   pack_row_major(table_m, precision, table_bytes.data());
-  std::vector<double> box = params.box.empty() ? std::vector<double>(static_cast<std::size_t>(s->dim), 1.0) : params.box;
+  std::vector<double> box =
+      params.box.empty() ? std::vector<double>(static_cast<std::size_t>(s->dim), 1.0) : params.box;
   Matrix box_m = Eigen::Map<const Matrix>(box.data(), 1, static_cast<Eigen::Index>(box.size()));
   std::vector<unsigned char> box_bytes(box.size() * real_size(precision));
   pack_row_major(box_m, precision, box_bytes.data());
@@ -125,13 +131,15 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
       w.share.device = d.info().name + " (" + d.info().id() + ")";
       if (const int k = ++seen[d.device()()]; k > 1) w.share.device += " #" + std::to_string(k);
       w.kernel = resolve(params.kernel, d, s->buckets, static_cast<int>(table.size()), s->dim, precision);
-      const char* binning = b.kind == Binning::Kind::uniform ? "BIN_UNIFORM" : b.kind == Binning::Kind::edges ? "BIN_EDGES" : "BIN_RADII";
+      const char* binning = b.kind == Binning::Kind::uniform ? "BIN_UNIFORM"
+                            : b.kind == Binning::Kind::edges ? "BIN_EDGES"
+                                                             : "BIN_RADII";
       std::ostringstream o;
       o << "-D REAL=" << precision_name(precision) << " -D DIM=" << s->dim << " -D N_BINS=" << s->buckets
-        << " -D BINNING=" << binning << " -D PERIODIC=" << !params.box.empty() << " -D WG_SIZE=" << w.kernel.work_group_size
-        << " -D GLOBAL64=" << (w.kernel.global_counter_bits == 64);
+        << " -D BINNING=" << binning << " -D PERIODIC=" << !params.box.empty()
+        << " -D WG_SIZE=" << w.kernel.work_group_size << " -D GLOBAL64=" << (w.kernel.global_counter_bits == 64);
       w.options = o.str();
-      const std::string name = w.kernel.variant == "private_hist" ? "hist_private"
+      const std::string name = w.kernel.variant == "private_hist"            ? "hist_private"
                                : w.kernel.variant == "private_hist_balanced" ? "hist_private_balanced"
                                                                              : "hist_" + w.kernel.variant;
       w.count = d.kernel("pair_histogram.cl", w.options, name.c_str());
@@ -144,7 +152,8 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
       if (w.kernel.global_counter_bits == 32 && !w.kernel.variant.starts_with("private"))
         limit = std::min<Eigen::Index>(limit, static_cast<Eigen::Index>(std::sqrt(static_cast<double>(kCounterMax))));
       if (w.kernel.variant.starts_with("private"))
-        limit = std::min<Eigen::Index>(limit, static_cast<Eigen::Index>(kPartialBudget / (static_cast<std::size_t>(s->buckets) * 4)) * wg);
+        limit = std::min<Eigen::Index>(
+            limit, static_cast<Eigen::Index>(kPartialBudget / (static_cast<std::size_t>(s->buckets) * 4)) * wg);
       side_limit = std::min(side_limit, std::max(wg, limit / wg * wg));
       s->workers.push_back(std::move(w));
     }
@@ -152,15 +161,20 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
     Eigen::Index align = 1;
     for (const Worker& w : s->workers) align = std::lcm(align, static_cast<Eigen::Index>(w.kernel.work_group_size));
     side_limit = std::max(align, side_limit / align * align);
-    const Eigen::Index fallback = default_block(s->n, s->n, true, static_cast<double>(side_limit) * static_cast<double>(side_limit),
-                                                static_cast<int>(s->workers.size()), align);
+    const Eigen::Index fallback =
+        default_block(s->n, s->n, true, static_cast<double>(side_limit) * static_cast<double>(side_limit),
+                      static_cast<int>(s->workers.size()), align);
     s->block = std::min(params.block ? params.block : fallback, s->n);
     if (s->block < s->n && s->block % align)
-      throw ParamError("block", std::to_string(s->block) + " is not a multiple of the work-group size " + std::to_string(align));
+      throw ParamError("block",
+                       std::to_string(s->block) + " is not a multiple of the work-group size " + std::to_string(align));
     if (s->block > side_limit)
-      throw ParamError("block", std::to_string(s->block) + " exceeds the counters' limit of " + std::to_string(side_limit));
-    if (b.kind == Binning::Kind::uniform) s->uniform_frame = {b.lo, b.hi, b.bins / (b.hi - b.lo)};
-    else s->uniform_frame = {0, 0, 0};
+      throw ParamError("block",
+                       std::to_string(s->block) + " exceeds the counters' limit of " + std::to_string(side_limit));
+    if (b.kind == Binning::Kind::uniform)
+      s->uniform_frame = {b.lo, b.hi, b.bins / (b.hi - b.lo)};
+    else
+      s->uniform_frame = {0, 0, 0};
 
     Stopwatch wall;
     for (Worker& w : s->workers) {
@@ -177,7 +191,8 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
       w.box = upload(box_bytes);
       w.table = upload(table_bytes);
       const auto buckets = static_cast<std::size_t>(s->buckets);
-      const std::size_t groups = static_cast<std::size_t>((s->block + w.kernel.work_group_size - 1) / w.kernel.work_group_size);
+      const std::size_t groups =
+          static_cast<std::size_t>((s->block + w.kernel.work_group_size - 1) / w.kernel.work_group_size);
       const bool private_hist = w.kernel.variant.starts_with("private");
       const std::size_t counter_bytes = w.kernel.global_counter_bits == 64 ? 8 : 4;
       w.totals = cl::Buffer(ctx, CL_MEM_READ_WRITE, buckets * 8);
@@ -235,8 +250,9 @@ void PairHistogram::Impl::work(Worker& w, RectangleQueue& queue) {
       w.merge.setArg(0, private_hist ? w.partial : w.counters);
       w.merge.setArg(1, static_cast<cl_int>(private_hist ? groups : 1));
       w.merge.setArg(2, w.totals);
-      w.queue.enqueueNDRangeKernel(w.merge, cl::NullRange, cl::NDRange((static_cast<std::size_t>(buckets) + 63) / 64 * 64),
-                                   cl::NDRange(64), nullptr, &merged);
+      w.queue.enqueueNDRangeKernel(w.merge, cl::NullRange,
+                                   cl::NDRange((static_cast<std::size_t>(buckets) + 63) / 64 * 64), cl::NDRange(64),
+                                   nullptr, &merged);
     }
     w.queue.finish();
     w.share.timings.kernel_s += event_seconds(run) + (merged() ? event_seconds(merged) : 0.0);

@@ -17,11 +17,12 @@ const char* const kVariants[] = {"naive", "tiled", "private_hist", "private_hist
 
 void PairHistogramKernel::validate() const {
   if (variant != "auto" && std::find(std::begin(kVariants), std::end(kVariants), variant) == std::end(kVariants))
-    throw ParamError("kernel.variant",
-                     "expected one of auto, naive, tiled, private_hist, private_hist_balanced; got \"" + variant + "\"");
+    throw ParamError(
+        "kernel.variant",
+        "expected one of auto, naive, tiled, private_hist, private_hist_balanced; got \"" + variant + "\"");
   if (work_group_size < 0 || work_group_size > 4096)
-    throw ParamError("kernel.work_group_size",
-                     "expected an integer from 1 to 4096 (or 0 for the default), got " + std::to_string(work_group_size));
+    throw ParamError("kernel.work_group_size", "expected an integer from 1 to 4096 (or 0 for the default), got " +
+                                                   std::to_string(work_group_size));
   if (global_counter_bits != 0 && global_counter_bits != 32 && global_counter_bits != 64)
     throw ParamError("kernel.global_counter_bits",
                      "expected 32, 64 (or 0 for the device's best), got " + std::to_string(global_counter_bits));
@@ -65,8 +66,8 @@ void Binning::validate() const {
   constexpr int kMaxBuckets = 1 << 20;
   if (kind == Kind::uniform) {
     if (bins < 1 || bins > kMaxBuckets)
-      throw ParamError("bins", "expected an integer from 1 to " + std::to_string(kMaxBuckets) + ", got " +
-                                   std::to_string(bins));
+      throw ParamError(
+          "bins", "expected an integer from 1 to " + std::to_string(kMaxBuckets) + ", got " + std::to_string(bins));
     if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo))
       throw ParamError("range", "expected [low, high] with finite low < high, got [" + std::to_string(lo) + ", " +
                                     std::to_string(hi) + "]");
@@ -92,8 +93,8 @@ void PairHistogramParams::validate(Eigen::Index dim) const {
   kernel.validate();
   if (!box.empty()) {
     if (static_cast<Eigen::Index>(box.size()) != dim)
-      throw ParamError("box", std::to_string(box.size()) + " side lengths for points of " + std::to_string(dim) +
-                                  " coordinates");
+      throw ParamError(
+          "box", std::to_string(box.size()) + " side lengths for points of " + std::to_string(dim) + " coordinates");
     for (double side : box)
       if (!(side > 0) || !std::isfinite(side))
         throw ParamError("box", "side lengths must be finite and > 0, got " + std::to_string(side));

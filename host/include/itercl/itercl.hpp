@@ -9,4 +9,7 @@
 #include "itercl/kmeans.hpp"
 #include "itercl/kmeans_assignment.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/pair_histogram.hpp"
+#include "itercl/pairwise.hpp"
+#include "itercl/particles.hpp"
 #include "itercl/timing.hpp"
