@@ -63,7 +63,8 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     params.block_cols = P.integer("block_cols").value_or(0);
     if (const nlohmann::json* kernel = P.get("kernel")) from_json(*kernel, params.kernel);
   });
-  const std::string form = P.choice("form", "dense", {"dense", "condensed"});
+  // "none": every rectangle computed and brought to the host, nothing kept (for timing the device).
+  const std::string form = P.choice("form", "dense", {"dense", "condensed", "none"});
   if (P.has("Y")) {
     ConfigObject second = P.object("Y");
     nlohmann::json described;
@@ -81,7 +82,8 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
 
   const auto n1 = static_cast<std::size_t>(X.rows()), n2 = static_cast<std::size_t>(Y ? Y->rows() : X.rows());
   const std::size_t values = form == "condensed" ? n1 * (n1 - 1) / 2 : n1 * n2;
-  if (!matrix_path && static_cast<double>(values) > kInlineValues)
+  if (form == "none" && matrix_path) c.output.fail("matrix", "form none keeps no matrix to write");
+  if (!matrix_path && form != "none" && static_cast<double>(values) > kInlineValues)
     matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
 
   const std::vector<Device> devices = read_devices(c, specs);
@@ -93,7 +95,9 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   nlohmann::json& res = report.result;
   for (int r = 0; r < c.repeat; ++r) {
     Stopwatch wall;
-    if (matrix_path) {
+    if (form == "none") {
+      run = pairwise.run([](const PairTile&) {});
+    } else if (matrix_path) {
       NpyStream file(*matrix_path, params.precision,
                      form == "condensed" ? std::vector<std::size_t>{values} : std::vector<std::size_t>{n1, n2});
       run = pairwise.run([&](const PairTile& t) {
