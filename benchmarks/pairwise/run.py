@@ -2,7 +2,8 @@
 """Runs the pairwise benchmark suite (suite.json) with the itercl CLI on one device: all-pairs distances
 (seed 001's table), distance histograms and pair counts (seed 000). Python's standard library only.
 
-    benchmarks/pairwise/run.py --device gpu [--groups table,sdh] [--max-n 262144] [--max-d 40000] [--out DIR]
+    benchmarks/pairwise/run.py --device gpu [--groups table,sdh] [--max-n 262144] [--max-d 40000] [--sizes 1000]
+                               [--repeat 3] [--out DIR]
 
 Writes DIR/pairwise.json (every case with the device) and DIR/pairwise.md (the tables). DIR defaults to
 benchmarks/results/<device name>/.
@@ -28,7 +29,8 @@ def cases(suite, groups, max_n, max_d):
         for precision in g["precision"]:
             for kernel in g["kernels"]:
                 for n in g["n"]:
-                    if n > max_n or (kernel["variant"] == "naive" and n > g.get("max_naive_n", n)):
+                    # global atomics per pair (naive, tiled) are kept to sizes where they finish in seconds
+                    if n > max_n or n > g.get("max_n_by_variant", {}).get(kernel["variant"], n):
                         continue
                     if g["algorithm"] == "pairwise_distances":
                         for d in g["d"]:
@@ -103,12 +105,16 @@ def main():
     parser.add_argument("--max-n", type=int, default=1 << 62, help="skip sizes above this")
     parser.add_argument("--max-d", type=int, default=1 << 62, help="skip dimensions above this")
     parser.add_argument("--repeat", type=int, default=0, help="runs per case (default: the suite's)")
+    parser.add_argument("--sizes", default="", help="comma-separated n replacing every group's (quick checks)")
     parser.add_argument("--out", default="", help="results folder (default: benchmarks/results/<device>)")
     args = parser.parse_args()
 
     with open(args.suite) as f:
         suite = json.load(f)
     groups = [g for g in args.groups.split(",") if g]
+    if args.sizes:
+        for g in suite["groups"].values():
+            g["n"] = [int(n) for n in args.sizes.split(",")]
     rows, skipped, device = [], [], None
     with tempfile.TemporaryDirectory() as tmp:
         for case in cases(suite, groups, args.max_n, args.max_d):
