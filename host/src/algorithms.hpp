@@ -12,6 +12,7 @@
 
 #include "config.hpp"
 #include "itercl/device.hpp"
+#include "itercl/pairwise.hpp"
 
 namespace itercl {
 
@@ -54,5 +55,10 @@ AlgorithmReport run_pair_counts(ExperimentContext& context);
 
 // params.devices: the device specs of a run spread over several devices (empty: the run's device).
 std::vector<std::string> read_device_list(ConfigObject& params);
+// The devices those specs name (each checked for the run's precision), or the run's device for none.
+std::vector<Device> select_devices(ExperimentContext& context, const std::vector<std::string>& specs);
+// Each device's share of a pair-space run, for the results file and for the summary (empty for one device).
+nlohmann::json shares_json(const std::vector<DeviceShare>& shares, double pairs);
+std::string shares_summary(const std::vector<DeviceShare>& shares, double pairs);
 
 }  // namespace itercl

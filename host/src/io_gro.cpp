@@ -48,16 +48,10 @@ Particles parse_gro(const std::string& text, const std::filesystem::path& path) 
     }
   }
   std::vector<double> box;
-  std::string_view rest = lines[n + 2];
-  while (!rest.empty()) {
-    const auto start = rest.find_first_not_of(" \t");
-    if (start == std::string_view::npos) break;
-    const auto end = rest.find_first_of(" \t", start);
+  for (std::string_view word : words(lines[n + 2])) {
     double v;
-    if (!parse_field(rest.substr(start, end - start), v))
-      throw InputError(where(n + 2) + "the box line holds a non-number");
+    if (!parse_field(word, v)) throw InputError(where(n + 2) + "the box line holds a non-number");
     box.push_back(v);
-    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
   }
   if (box.size() != 3 && box.size() != 9)
     throw InputError(where(n + 2) + "expected 3 or 9 box values, got " + std::to_string(box.size()));

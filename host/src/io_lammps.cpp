@@ -10,23 +10,6 @@
 #include "itercl/error.hpp"
 
 namespace itercl::detail {
-namespace {
-
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    std::size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-}  // namespace
-
 Particles parse_lammps_dump(const std::string& text, const std::filesystem::path& path, int frame) {
   const auto lines = text_lines(text);
   auto fail = [&](std::size_t k, const std::string& what) -> void {

@@ -16,6 +16,8 @@ Particles parse_lammps_dump(const std::string& text, const std::filesystem::path
 
 // Splits text into lines (without '\n' or '\r').
 std::vector<std::string_view> text_lines(const std::string& text);
+// The blank-separated words of a line.
+std::vector<std::string_view> words(std::string_view line);
 // A number filling the whole field (blanks around it allowed); false if it is not one or not finite.
 bool parse_field(std::string_view field, double& value);
 

@@ -98,15 +98,7 @@ Common read_common(ExperimentContext& c, AlgorithmReport& report,
   P.finish();
   c.output.finish();
   with_field_prefix(P.source(), "params", [&] { params.validate(out.X.cols()); });
-  if (specs.empty()) {
-    out.devices = {c.device()};
-  } else {
-    for (const auto& spec : specs) {
-      out.devices.push_back(Device::select(spec));
-      out.devices.back().require(c.precision);
-    }
-    c.selected = out.devices.front();
-  }
+  out.devices = select_devices(c, specs);
   return out;
 }
 
@@ -128,14 +120,7 @@ void report_run(AlgorithmReport& report, const Common& in, const PairHistogramRe
   res["pairs"] = r.pairs;
   res["block"] = r.block;
   if (!in.params.box.empty()) res["box"] = in.params.box;
-  nlohmann::json shares = nlohmann::json::array();
-  for (const DeviceShare& s : r.shares)
-    shares.push_back({{"device", s.device},
-                      {"rectangles", s.rectangles},
-                      {"pairs", s.pairs},
-                      {"share", r.pairs > 0 ? s.pairs / r.pairs : 0.0},
-                      {"timings", s.timings}});
-  res["shares"] = shares;
+  res["shares"] = shares_json(r.shares, r.pairs);
   report.kernel = {{"file", "pair_histogram.cl"}, {"tuning", r.kernel}, {"build_options", r.build_options}};
   report.timings = {{"upload", r.upload}, {"total", r.total}, {"repeat_wall_ms", repeat_wall_ms}};
   const double kernel_s = r.shares.size() == 1 ? r.total.kernel_s : 0.0;
@@ -148,12 +133,7 @@ void report_run(AlgorithmReport& report, const Common& in, const PairHistogramRe
                 static_cast<long long>(in.X.rows()), r.pairs, r.kernel.variant.c_str(), r.total.kernel_s * 1e3,
                 r.total.wall_s * 1e3, report.gflops["pairs_per_second"].get<double>() * 1e-9);
   s << line;
-  if (r.shares.size() > 1)
-    for (const DeviceShare& d : r.shares) {
-      std::snprintf(line, sizeof line, "    %s: %d rectangles, %.1f%% of the pairs, busy %.4g ms\n", d.device.c_str(),
-                    d.rectangles, r.pairs > 0 ? 100 * d.pairs / r.pairs : 0.0, d.timings.wall_s * 1e3);
-      s << line;
-    }
+  s << shares_summary(r.shares, r.pairs);
   report.summary += s.str();
 }
 

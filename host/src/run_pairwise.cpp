@@ -21,10 +21,11 @@ double flops_per_dimension(Metric m, const std::string& variant) {
   return 3;
 }
 
-// The devices of a hybrid run: params.devices, each a spec as --device takes; else the run's device.
-std::vector<Device> read_devices(ExperimentContext& c, std::vector<std::string>& specs) {
-  std::vector<Device> devices;
+}  // namespace
+
+std::vector<Device> select_devices(ExperimentContext& c, const std::vector<std::string>& specs) {
   if (specs.empty()) return {c.device()};
+  std::vector<Device> devices;
   for (const auto& spec : specs) {
     devices.push_back(Device::select(spec));
     devices.back().require(c.precision);
@@ -33,7 +34,28 @@ std::vector<Device> read_devices(ExperimentContext& c, std::vector<std::string>&
   return devices;
 }
 
-}  // namespace
+nlohmann::json shares_json(const std::vector<DeviceShare>& shares, double pairs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const DeviceShare& s : shares)
+    out.push_back({{"device", s.device},
+                   {"rectangles", s.rectangles},
+                   {"pairs", s.pairs},
+                   {"share", pairs > 0 ? s.pairs / pairs : 0.0},
+                   {"timings", s.timings}});
+  return out;
+}
+
+std::string shares_summary(const std::vector<DeviceShare>& shares, double pairs) {
+  std::string out;
+  if (shares.size() < 2) return out;
+  for (const DeviceShare& d : shares) {
+    char line[200];
+    std::snprintf(line, sizeof line, "    %s: %d rectangles, %.1f%% of the pairs, busy %.4g ms\n", d.device.c_str(),
+                  d.rectangles, pairs > 0 ? 100 * d.pairs / pairs : 0.0, d.timings.wall_s * 1e3);
+    out += line;
+  }
+  return out;
+}
 
 std::vector<std::string> read_device_list(ConfigObject& P) {
   std::vector<std::string> specs;
@@ -86,7 +108,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   if (!matrix_path && form != "none" && static_cast<double>(values) > kInlineValues)
     matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
 
-  const std::vector<Device> devices = read_devices(c, specs);
+  const std::vector<Device> devices = select_devices(c, specs);
   PairwiseDistances pairwise =
       with_field_prefix(P.source(), "params", [&] { return PairwiseDistances(devices, X, Y ? &*Y : nullptr, params); });
 
@@ -153,14 +175,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   res["shape"] = {n1, n2};
   res["pairs"] = run.pairs;
   res["block"] = {run.block_rows, run.block_cols};
-  nlohmann::json shares = nlohmann::json::array();
-  for (const DeviceShare& s : run.shares)
-    shares.push_back({{"device", s.device},
-                      {"rectangles", s.rectangles},
-                      {"pairs", s.pairs},
-                      {"share", run.pairs > 0 ? s.pairs / run.pairs : 0.0},
-                      {"timings", s.timings}});
-  res["shares"] = shares;
+  res["shares"] = shares_json(run.shares, run.pairs);
   report.kernel = {{"file", "pairwise.cl"}, {"tuning", run.kernel}, {"build_options", run.build_options}};
   report.timings = {{"upload", run.upload}, {"total", run.total}, {"repeat_wall_ms", repeat_wall_ms}};
   const double flops =
@@ -178,12 +193,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
                 std::string(metric_name(params.metric)).c_str(), form.c_str(), run.pairs, run.kernel.variant.c_str(),
                 run.total.kernel_s * 1e3, run.total.wall_s * 1e3);
   s << line;
-  if (run.shares.size() > 1)
-    for (const DeviceShare& d : run.shares) {
-      std::snprintf(line, sizeof line, "    %s: %d rectangles, %.1f%% of the pairs, busy %.4g ms\n", d.device.c_str(),
-                    d.rectangles, run.pairs > 0 ? 100 * d.pairs / run.pairs : 0.0, d.timings.wall_s * 1e3);
-      s << line;
-    }
+  s << shares_summary(run.shares, run.pairs);
   report.summary = s.str();
   return report;
 }
