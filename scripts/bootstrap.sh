@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config python3                 # python3: the CLI test and benchmark scripts
   ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers  # OpenCL ICD loader and C++ bindings
   pocl-opencl-icd clinfo                                    # PoCL: the CPU device, always present
-  libeigen3-dev doctest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
+  libeigen3-dev doctest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libbz2-dev
 )
 
 missing=()

@@ -102,11 +102,11 @@ TEST_CASE("the top level of a config") {
   }
   SUBCASE("no algorithm") {
     c.erase("algorithm");
-    check_config_error(c, dir.path, "cfg.json: algorithm: missing; expected one of kmeans");
+    check_config_error(c, dir.path, "cfg.json: algorithm: missing; expected one of ");
   }
   SUBCASE("an unknown algorithm") {
     c["algorithm"] = "kmedoids";
-    check_config_error(c, dir.path, "cfg.json: algorithm: unknown algorithm \"kmedoids\"; expected one of kmeans");
+    check_config_error(c, dir.path, "cfg.json: algorithm: unknown algorithm \"kmedoids\"; expected one of ");
   }
   SUBCASE("precision half") {
     c["precision"] = "half";

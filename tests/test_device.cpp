@@ -88,6 +88,8 @@ TEST_CASE("double precision on a device without fp64 is a clear error") {
 
 TEST_CASE("compiled programs are cached on disk; a corrupt entry is rebuilt, never fatal") {
   test::TempDir dir;
+  const char* before = std::getenv("ITERCL_CACHE_DIR");
+  const std::string previous = before ? before : "";
   setenv("ITERCL_CACHE_DIR", dir.path.c_str(), 1);
   const itercl::Device& d = test::device();
   const std::string source = itercl::kernel_source("kmeans.cl"), options = "-cl-std=CL1.2 -D REAL=float -D DIM=5";
@@ -123,5 +125,8 @@ TEST_CASE("compiled programs are cached on disk; a corrupt entry is rebuilt, nev
   CHECK_FALSE(build());
   CHECK_FALSE(build());
   itercl::set_program_disk_cache(true);
-  unsetenv("ITERCL_CACHE_DIR");
+  if (before)
+    setenv("ITERCL_CACHE_DIR", previous.c_str(), 1);
+  else
+    unsetenv("ITERCL_CACHE_DIR");
 }

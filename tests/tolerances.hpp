@@ -23,3 +23,27 @@ inline double tie(itercl::Precision p, Eigen::Index dim, double magnitude_sq) {
 }
 
 }  // namespace tolerance
+
+namespace tolerance {
+
+inline double epsilon(itercl::Precision p) {
+  return p == itercl::Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+}
+
+// All-pairs values compared before their root (Σ terms for euclidean, minkowski; the value itself for
+// the others). The inputs are rounded to p (relative eps), each term adds the rounding of the difference
+// and of raising it to `power`, OpenCL's pow up to 16 ulps (minkowski), and a sum of dim terms at most
+// dim eps of itself: all bounded by (8 + 4 power + pow_ulps) dim eps times `bound`, the same sum over
+// |x_k| + |y_k|. Measured errors on the tests' data stay below a tenth of this.
+inline double pair_sum(itercl::Precision p, Eigen::Index dim, double power, double bound, bool uses_pow = false) {
+  return (8 + 4 * power + (uses_pow ? 16 : 0)) * static_cast<double>(dim) * epsilon(p) * bound;
+}
+
+// How far from a bucket edge a pair's distance can be computed on the other side of it: the distance's
+// rounding in p, (8 + 4 dim) eps of the coordinates' magnitude (the box's length included, for the
+// minimum image), and the square root's 3 ulps.
+inline double edge_band(itercl::Precision p, Eigen::Index dim, double magnitude) {
+  return (11 + 4 * static_cast<double>(dim)) * epsilon(p) * magnitude;
+}
+
+}  // namespace tolerance

@@ -8,10 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config.hpp"
 #include "itercl/device.hpp"
 #include "itercl/progress.hpp"
+#include "itercl/pairwise.hpp"
 
 namespace itercl {
 
@@ -53,5 +55,16 @@ struct AlgorithmReport {
 };
 
 AlgorithmReport run_kmeans(ExperimentContext& context);
+AlgorithmReport run_pairwise(ExperimentContext& context);
+AlgorithmReport run_distance_histogram(ExperimentContext& context);
+AlgorithmReport run_pair_counts(ExperimentContext& context);
+
+// params.devices: the device specs of a run spread over several devices (empty: the run's device).
+std::vector<std::string> read_device_list(ConfigObject& params);
+// The devices those specs name (each checked for the run's precision), or the run's device for none.
+std::vector<Device> select_devices(ExperimentContext& context, const std::vector<std::string>& specs);
+// Each device's share of a pair-space run, for the results file and for the summary (empty for one device).
+nlohmann::json shares_json(const std::vector<DeviceShare>& shares, double pairs);
+std::string shares_summary(const std::vector<DeviceShare>& shares, double pairs);
 
 }  // namespace itercl

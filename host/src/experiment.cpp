@@ -17,7 +17,10 @@ namespace {
 using Runner = AlgorithmReport (*)(ExperimentContext&);
 
 const std::map<std::string, Runner>& algorithms() {
-  static const std::map<std::string, Runner> registry = {{"kmeans", run_kmeans}};
+  static const std::map<std::string, Runner> registry = {{"kmeans", run_kmeans},
+                                                         {"pairwise_distances", run_pairwise},
+                                                         {"distance_histogram", run_distance_histogram},
+                                                         {"pair_counts", run_pair_counts}};
   return registry;
 }
 

@@ -97,12 +97,7 @@ Matrix parse_npy(const std::string& bytes, const std::filesystem::path& path) {
   return m;
 }
 
-}  // namespace detail
-
-namespace {
-
-void write_npy(const std::filesystem::path& path, const char* descr, std::initializer_list<std::size_t> shape,
-               const void* data, std::size_t bytes) {
+std::string npy_header(const char* descr, std::initializer_list<std::size_t> shape) {
   static_assert(std::endian::native == std::endian::little, "save_npy writes the host's bytes as little-endian");
   std::ostringstream dict;
   dict << "{'descr': '" << descr << "', 'fortran_order': False, 'shape': (";
@@ -114,12 +109,21 @@ void write_npy(const std::filesystem::path& path, const char* descr, std::initia
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::string out(detail::kMagic, 6);
+  std::string out(kMagic, 6);
   out += '\x01';
   out += '\x00';
   out += static_cast<char>(header.size() & 0xff);
   out += static_cast<char>(header.size() >> 8);
-  out += header;
+  return out + header;
+}
+
+}  // namespace detail
+
+namespace {
+
+void write_npy(const std::filesystem::path& path, const char* descr, std::initializer_list<std::size_t> shape,
+               const void* data, std::size_t bytes) {
+  std::string out = detail::npy_header(descr, shape);
   out.append(static_cast<const char*>(data), bytes);
   write_file_atomically(path, out);
 }

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "io_bz2.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 
@@ -67,7 +68,8 @@ std::string read_file(const std::filesystem::path& path) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   std::string contents = std::move(bytes).str();
-  return is_gzip(contents) ? gunzip(contents, path) : contents;
+  if (is_gzip(contents)) return gunzip(contents, path);
+  return detail::is_bzip2(contents) ? detail::bunzip2(contents, path) : contents;
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents) {

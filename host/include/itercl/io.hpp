@@ -28,7 +28,8 @@ struct LoadOptions {
 // Throws InputError naming the file, and the line for text.
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
 
-// The whole file, gunzipped if it is gzip. Throws InputError for a missing file or a corrupt stream.
+// The whole file, decompressed if it is gzip or bzip2 (by content). Throws InputError for a missing file or a corrupt
+// stream.
 std::string read_file(const std::filesystem::path& path);
 
 // Writes `contents` to a temporary file beside `path`, then renames it over `path`: a reader never

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Peers for the pairwise benchmark, timed on the same machine: PyTorch on the GPU (torch.cdist with p = 1
+for cityblock; euclidean through cuBLAS, the ||x||^2 - 2 x y^T + ||y||^2 form; the SDH as cdist + histc over
+row blocks of the pairs i < j) and scipy on the CPU (cdist / pdist). Each is skipped when its package is
+missing. Prints JSON with median times.
+
+    benchmarks/pairwise/peers.py [--n 6000] [--d 5419] [--sdh-n 262144] [--bins 256] [--scipy-n 1000]
+"""
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+
+
+def cuda_ms(torch, step, repeats):
+    for _ in range(2):
+        step()
+    times = []
+    for _ in range(repeats):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        step()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def torch_peers(n, d, sdh_n, bins, repeats):
+    import torch
+    if not torch.cuda.is_available():
+        return []
+    name = f"PyTorch {torch.__version__} ({torch.cuda.get_device_name()})"
+    g = torch.Generator(device="cuda").manual_seed(1)
+    out = []
+    for precision, dtype in (("float", torch.float32), ("double", torch.float64)):
+        x = torch.rand(n, d, device="cuda", generator=g, dtype=dtype)
+        out.append({"peer": name, "what": "cityblock, torch.cdist(p=1)", "n": n, "d": d, "precision": precision,
+                    "median_ms": cuda_ms(torch, lambda: torch.cdist(x, x, p=1), repeats)})
+        out.append({"peer": name, "what": "euclidean, cuBLAS (torch.cdist, use_mm_for_euclid_dist)", "n": n, "d": d,
+                    "precision": precision,
+                    "median_ms": cuda_ms(torch, lambda: torch.cdist(x, x, compute_mode="use_mm_for_euclid_dist"), repeats)})
+        del x
+    # SDH of uniform 3-D points in the unit cube over [0, sqrt(3)]: the pairs i < j, a block of rows at a time.
+    p = torch.rand(sdh_n, 3, device="cuda", generator=g)
+    block = 4096
+
+    def sdh():
+        h = torch.zeros(bins, device="cuda")
+        for a in range(0, sdh_n, block):
+            dist = torch.cdist(p[a:a + block], p[a:])
+            rows = torch.arange(dist.shape[0], device="cuda").unsqueeze(1)
+            cols = torch.arange(dist.shape[1], device="cuda").unsqueeze(0)
+            h += torch.histc(dist[cols > rows], bins=bins, min=0, max=3 ** 0.5)
+        return h
+
+    ms = cuda_ms(torch, sdh, max(1, repeats // 4))
+    pairs = sdh_n * (sdh_n - 1) / 2
+    out.append({"peer": name, "what": f"SDH, cdist + histc, {bins} buckets", "n": sdh_n, "d": 3, "precision": "float",
+                "median_ms": ms, "pairs_per_s": pairs / (ms * 1e-3)})
+    return out
+
+
+def scipy_peers(n, d, repeats):
+    try:
+        import scipy
+        from scipy.spatial.distance import pdist
+    except ImportError:
+        return []
+    x = np.random.default_rng(1).random((n, d))
+    out = []
+    for metric in ("cityblock", "euclidean"):
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            pdist(x, metric)
+            times.append((time.perf_counter() - start) * 1e3)
+        out.append({"peer": f"scipy {scipy.__version__} pdist (one core)", "what": metric, "n": n, "d": d,
+                    "precision": "double", "median_ms": statistics.median(times)})
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--n", type=int, default=6000)
+    p.add_argument("--d", type=int, default=5419)
+    p.add_argument("--sdh-n", type=int, default=262144)
+    p.add_argument("--bins", type=int, default=256)
+    p.add_argument("--scipy-n", type=int, default=1000)
+    p.add_argument("--repeats", type=int, default=10)
+    a = p.parse_args()
+    results = []
+    try:
+        results += torch_peers(a.n, a.d, a.sdh_n, a.bins, a.repeats)
+    except ImportError:
+        pass
+    results += scipy_peers(a.scipy_n, a.d, 3)
+    print(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

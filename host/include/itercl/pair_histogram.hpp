@@ -1,0 +1,96 @@
+// 2-body statistics of seed 000 on the device: the spatial distance histogram of all pairs i < j
+// (numpy.histogram's bins and range, or explicit edges), the radial distribution function g(r) derived
+// from it, and pair counts within radii (the 2-point correlation's counts); in a periodic box with the
+// minimum-image convention if one is given. Counts are exact 64-bit integers.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "itercl/device.hpp"
+#include "itercl/matrix.hpp"
+#include "itercl/pairwise.hpp"
+#include "itercl/timing.hpp"
+
+namespace itercl {
+
+// The histogram kernel's variant and tuning (cl/pair_histogram.cl). Zero and "auto": the default.
+struct PairHistogramKernel {
+  // "naive" (global atomics per pair), "tiled" (a block of points in local memory, global atomics),
+  // "private_hist" (a histogram per work-group in local memory, merged by a second kernel),
+  // "private_hist_balanced" (plus the load-balanced intra-block pairs of seed 000, section IV-E), or
+  // "auto": private_hist_balanced when its histogram fits local memory, else tiled.
+  std::string variant = "auto";
+  int work_group_size = 0;      // points per staged block (the seed's B)
+  int global_counter_bits = 0;  // 64 (cl_khr_int64_base_atomics) or 32; 0: 64 where the device has it
+
+  void validate() const;  // throws ParamError("kernel.<field>", ...)
+};
+void to_json(nlohmann::json& j, const PairHistogramKernel& k);
+void from_json(const nlohmann::json& j, PairHistogramKernel& k);
+std::ostream& operator<<(std::ostream& out, const PairHistogramKernel& k);
+
+// The buckets: numpy.histogram's `bins` equal bins over `range` (the last bin closed), explicit
+// increasing `edges` (n + 1 of them for n bins, the last bin closed), or `radii` (pair_counts: the
+// pairs with distance <= each radius).
+struct Binning {
+  enum class Kind { uniform, edges, radii };
+  Kind kind = Kind::uniform;
+  int bins = 10;
+  double lo = 0, hi = 1;      // uniform
+  std::vector<double> edges;  // edges, or the radii
+
+  static Binning uniform(int bins, double lo, double hi) { return {Kind::uniform, bins, lo, hi, {}}; }
+  static Binning explicit_edges(std::vector<double> e) { return {Kind::edges, 0, 0, 0, std::move(e)}; }
+  static Binning radii(std::vector<double> r) { return {Kind::radii, 0, 0, 0, std::move(r)}; }
+  int buckets() const;
+  std::vector<double> bucket_edges() const;  // uniform: numpy's linspace(lo, hi, bins + 1); else the given
+  void validate() const;                     // throws ParamError naming bins, range, edges or radii
+};
+
+struct PairHistogramParams {
+  Binning binning;
+  std::vector<double> box;  // side lengths of a periodic box, one per coordinate; empty: not periodic
+  Precision precision = Precision::f32;
+  PairHistogramKernel kernel;
+  Eigen::Index block = 0;  // side of the pair space's rectangles; 0: by the counters' limits and devices
+
+  void validate(Eigen::Index dim) const;
+};
+
+struct PairHistogramResult {
+  std::vector<std::uint64_t> counts;  // per bucket; for radii, the pairs within each radius (cumulative)
+  std::vector<double> edges;          // the bucket edges (radii: the radii)
+  double pairs = 0;                   // n (n - 1) / 2, every pair looked at
+  PairHistogramKernel kernel;         // resolved
+  std::string build_options;
+  Eigen::Index block = 0;
+  std::vector<DeviceShare> shares;
+  Timings upload, total;
+};
+
+class PairHistogram {
+ public:
+  // Uploads the points (rows, any number of coordinates; 1-3 is typical) to each device and builds the
+  // kernels. Throws InputError for data or parameters the devices cannot take.
+  PairHistogram(const std::vector<Device>& devices, const Matrix& points, PairHistogramParams params);
+  ~PairHistogram();
+  PairHistogram(PairHistogram&&) noexcept;
+  PairHistogram& operator=(PairHistogram&&) noexcept;
+
+  PairHistogramResult run();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// g(r) of a histogram over `edges` of the pairs of n points in volume V, in `dim` dimensions: each bin's
+// count over the count an ideal gas of the same density gives, n (n - 1) / 2 times the shell's volume / V.
+std::vector<double> radial_distribution(const std::vector<std::uint64_t>& counts, const std::vector<double>& edges,
+                                        Eigen::Index n, double volume, Eigen::Index dim);
+
+}  // namespace itercl

@@ -1,0 +1,124 @@
+// All-pairs distances D[i, j] = F(X[i], Y[j]) (seed 001) on one device or several at once (seed 003):
+// the pair space is cut into rectangles that stream to a sink (memory, a .npy file, a reduction) while
+// the next one computes. With one input only pairs i < j are computed and D is symmetric.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "itercl/device.hpp"
+#include "itercl/matrix.hpp"
+#include "itercl/timing.hpp"
+
+namespace itercl {
+
+// scipy.spatial.distance's definitions; dot is the plain inner product (not a distance).
+enum class Metric { euclidean, sqeuclidean, cityblock, minkowski, chebyshev, cosine, dot };
+std::string_view metric_name(Metric m);
+Metric parse_metric(std::string_view name);  // throws ParamError("metric", ...)
+
+// The all-pairs kernel's variant and tuning (cl/pairwise.cl). Zero and "auto" mean the default for the
+// device and metric; PairwiseDistances::kernel() reports the values used.
+struct PairwiseKernel {
+  // "naive" (one entry per work-item, the reference), "tiled" (seed 001's tiles, subtiles and slices),
+  // "expanded" (tiled over inner products: |x - y|^2 = |x|^2 + |y|^2 - 2 x.y, euclidean and
+  // sqeuclidean only; GEMM-like, faster, with the cancellation error of that form), or "auto".
+  std::string variant = "auto";
+  int tile_rows = 0;      // r: work-items along the rows of a tile
+  int tile_cols = 0;      // c: work-items along its columns
+  int subtiles = 0;       // s: subtiles of r rows per tile, their accumulators held in registers
+  int cols_per_item = 0;  // columns per work-item (1 is the seed's tile shape)
+  int slice = 0;          // d': dimensions staged in local memory at a time
+
+  void validate() const;  // checks that need no device; throws ParamError("kernel.<field>", ...)
+};
+void to_json(nlohmann::json& j, const PairwiseKernel& k);
+void from_json(const nlohmann::json& j, PairwiseKernel& k);  // unknown fields are ParamErrors
+std::ostream& operator<<(std::ostream& out, const PairwiseKernel& k);
+
+struct PairwiseParams {
+  Metric metric = Metric::euclidean;
+  double p = 2;  // minkowski's order, any p > 0 (p < 1 is allowed, as scipy allows it)
+  Precision precision = Precision::f32;
+  PairwiseKernel kernel;
+  // Rectangle of the pair space computed and streamed at a time; 0: the whole output if it fits the
+  // device's memory budget, else the largest square that does (several devices: smaller, so that each
+  // gets many). With one input rectangles are square (block_cols is ignored).
+  Eigen::Index block_rows = 0, block_cols = 0;
+
+  void validate() const;  // throws ParamError naming the field
+};
+
+// One computed rectangle D[row0 : row0 + rows, col0 : col0 + cols], in the device's precision,
+// row-major with leading dimension `ld`. With one input, a rectangle off the diagonal (row0 < col0)
+// stands for its mirror image too; a rectangle on the diagonal holds both triangles already.
+struct PairTile {
+  Eigen::Index row0, col0, rows, cols, ld;
+  bool symmetric;  // one input: D[j, i] = D[i, j]
+  Precision precision;
+  const void* data;
+
+  double operator()(Eigen::Index r, Eigen::Index c) const {
+    const std::size_t k = static_cast<std::size_t>(r * ld + c);
+    return precision == Precision::f32 ? static_cast<const float*>(data)[k] : static_cast<const double*>(data)[k];
+  }
+};
+
+// Receives every rectangle once, from the thread of the device that computed it: rectangles can
+// arrive concurrently and in any order, so a sink writes disjoint places or locks.
+using PairSink = std::function<void(const PairTile&)>;
+
+struct DeviceShare {
+  std::string device;  // "name (P:D)", and "#k" for a second worker on the same device
+  int rectangles = 0;
+  double pairs = 0;  // entries of D computed (mirrored ones not counted)
+  Timings timings;   // its kernels, its transfers, the sink's time on its thread, its wall time
+};
+
+struct PairwiseRun {
+  PairwiseKernel kernel;  // resolved
+  std::string build_options;
+  Eigen::Index block_rows = 0, block_cols = 0;
+  double pairs = 0;  // distinct entries computed: n (n - 1) / 2 + n for one input, n1 n2 for two
+  std::vector<DeviceShare> shares;
+  Timings upload;  // inputs to every device
+  Timings total;   // the rectangles' kernels and transfers summed over devices; wall of the whole run
+};
+
+class PairwiseDistances {
+ public:
+  // Uploads X (and Y: nullptr means Y = X, one input) to each device and builds the kernel. Several
+  // devices (or the same device twice) share the rectangles dynamically. Throws InputError for data
+  // or parameters the devices cannot take.
+  PairwiseDistances(const std::vector<Device>& devices, const Matrix& X, const Matrix* Y, PairwiseParams params);
+  ~PairwiseDistances();
+  PairwiseDistances(PairwiseDistances&&) noexcept;
+  PairwiseDistances& operator=(PairwiseDistances&&) noexcept;
+
+  // Computes every rectangle and hands it to `sink`. Rethrows the first error of any device or sink.
+  PairwiseRun run(const PairSink& sink);
+
+  // The whole matrix in host memory (n1 x n2), both triangles filled for one input.
+  Matrix matrix(PairwiseRun* run = nullptr);
+
+  const PairwiseKernel& kernel() const;
+  const std::string& build_options() const;
+  Eigen::Index rows() const;
+  Eigen::Index cols() const;
+  bool symmetric() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// scipy's pdist order: the index of pair (i, j), i < j, in the condensed upper triangle of n points.
+inline std::size_t condensed_index(std::size_t n, std::size_t i, std::size_t j) {
+  return n * i - i * (i + 1) / 2 + (j - i - 1);
+}
+
+}  // namespace itercl

@@ -1,0 +1,35 @@
+// A .npy file written piece by piece, from several threads, for outputs larger than memory (internal).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <vector>
+
+#include "itercl/matrix.hpp"
+
+namespace itercl {
+
+// A C-order float32 or float64 array of `shape`: the header is written and the file sized at once, the
+// data arrive by element offset in any order (pwrite: threads may write at the same time), and the file
+// appears at `path` only on commit(); an uncommitted file is removed, so a failed run leaves no partial
+// output behind and an earlier file intact.
+class NpyStream {
+ public:
+  NpyStream(std::filesystem::path path, Precision dtype, const std::vector<std::size_t>& shape);  // 1 or 2 extents
+  ~NpyStream();
+  NpyStream(const NpyStream&) = delete;
+  NpyStream& operator=(const NpyStream&) = delete;
+
+  // `count` values of the file's dtype from `data`, at element `offset` of the array.
+  void write(std::size_t offset, const void* data, std::size_t count) const;
+  void commit();
+  Precision dtype() const { return dtype_; }
+
+ private:
+  std::filesystem::path path_, tmp_;
+  Precision dtype_;
+  std::size_t data_start_ = 0;
+  int fd_ = -1;
+};
+
+}  // namespace itercl

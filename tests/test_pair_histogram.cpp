@@ -1,0 +1,190 @@
+// Distance histograms and pair counts on the device against the double-precision reference: exact
+// counts where no distance lies near an edge, and otherwise exactly the pairs within rounding of an
+// edge allowed to move.
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+#include "itercl/error.hpp"
+#include "itercl/pair_histogram.hpp"
+#include "reference/pairwise_reference.hpp"
+#include "test_support.hpp"
+#include "tolerances.hpp"
+
+using itercl::Binning;
+using itercl::Matrix;
+using itercl::PairHistogram;
+using itercl::PairHistogramParams;
+using itercl::Precision;
+
+namespace {
+
+const char* const kHistVariants[] = {"naive", "tiled", "private_hist", "private_hist_balanced"};
+
+// Points on an integer lattice: squared distances are integers, so no distance comes within 1/600 of
+// an edge at k / 2 + 1 / 4 (and float computes them exactly).
+Matrix lattice_points(Eigen::Index n, Eigen::Index dim, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Matrix X(n, dim);
+  for (Eigen::Index k = 0; k < X.size(); ++k) X.data()[k] = static_cast<double>(rng() % 10);
+  return X;
+}
+
+std::vector<std::uint64_t> run(const Matrix& X, PairHistogramParams p, const char* variant, int workers = 1,
+                               itercl::PairHistogramResult* out = nullptr) {
+  p.kernel.variant = variant;
+  const std::vector<itercl::Device> devices(static_cast<std::size_t>(workers), test::device());
+  PairHistogram h(devices, X, p);
+  auto r = h.run();
+  CHECK(r.kernel.variant == variant);
+  if (out) *out = r;
+  return r.counts;
+}
+
+// Every bucket within the pairs near its edges of the reference, and in all no more moved than near.
+void check_counts(const std::vector<std::uint64_t>& got, const reference::Histogram& ref) {
+  REQUIRE(got.size() == ref.counts.size());
+  std::uint64_t moved = 0;
+  for (std::size_t b = 0; b < got.size(); ++b) {
+    const auto diff =
+        static_cast<std::uint64_t>(std::llabs(static_cast<long long>(got[b]) - static_cast<long long>(ref.counts[b])));
+    CAPTURE(b);
+    CHECK(diff <= ref.near_edge[b]);
+    moved += diff;
+  }
+  CHECK(moved <= 2 * ref.near_any);
+}
+
+}  // namespace
+
+TEST_CASE("histogram: exact counts on a lattice, every variant, uniform bins and explicit edges") {
+  const Matrix X = lattice_points(301, 3, 1);  // 301: no multiple of any block
+  PairHistogramParams uniform;
+  uniform.binning = Binning::uniform(24, 0.25, 12.25);
+  PairHistogramParams edges;
+  edges.binning = Binning::explicit_edges({-1.0, 0.25, 1.75, 2.25, 5.75, 9.25, 15.75});
+  const auto ref_uniform = reference::histogram(X, uniform.binning.bucket_edges(), {}, 0);
+  const auto ref_edges = reference::histogram(X, edges.binning.edges, {}, 0);
+  CHECK(std::accumulate(ref_edges.counts.begin(), ref_edges.counts.end(), std::uint64_t{0}) == 301 * 300 / 2);
+  for (Precision prec : test::kPrecisions)
+    for (const char* variant : kHistVariants) {
+      CAPTURE(variant);
+      CAPTURE(itercl::precision_name(prec));
+      uniform.precision = edges.precision = prec;
+      CHECK(run(X, uniform, variant) == ref_uniform.counts);
+      CHECK(run(X, edges, variant) == ref_edges.counts);
+    }
+}
+
+TEST_CASE("pair counts: pairs within each radius, exact on a lattice, 2-D") {
+  const Matrix X = lattice_points(500, 2, 2);
+  PairHistogramParams p;
+  // Radii whose squares are no integers, but 0: a lattice's distances are exact and never near them
+  // (the library centres the points first, so a distance equal to a radius is a rounding matter).
+  p.binning = Binning::radii({0.0, 1.2, 1.5, 3.1, 7.3, 20.0});
+  for (const char* variant : {"tiled", "private_hist_balanced"}) {
+    const auto got = run(X, p, variant);
+    for (std::size_t k = 0; k < p.binning.edges.size(); ++k) {
+      std::uint64_t within = 0;
+      for (Eigen::Index i = 0; i < X.rows(); ++i)
+        for (Eigen::Index j = i + 1; j < X.rows(); ++j)
+          within += reference::particle_distance(X, i, j, {}) <= p.binning.edges[k];
+      CAPTURE(k);
+      CHECK(got[k] == within);
+    }
+    CHECK(got.back() == 500 * 499 / 2);  // every pair lies within 20 of the others on a 10 x 10 lattice
+  }
+}
+
+TEST_CASE("pair counts: a distance equal to a radius counts (d <= r, as scipy's count_neighbors)") {
+  Matrix X(5, 1);
+  X << 0, 1, 2, 3, 4;  // the mean is 2: centred, the points stay exact
+  PairHistogramParams p;
+  p.binning = Binning::radii({1, 2, 4});
+  for (const char* variant : kHistVariants) {
+    CAPTURE(variant);
+    CHECK(run(X, p, variant) == std::vector<std::uint64_t>{4, 7, 10});
+  }
+}
+
+TEST_CASE("histogram: random points in a periodic box, minimum image, within rounding of the edges") {
+  const std::vector<double> box = {10.0, 12.0, 9.0};
+  Matrix X = test::random_matrix(700, 3, 3, 4.0, 5.0);  // some outside the box: images still apply
+  PairHistogramParams p;
+  p.box = box;
+  p.binning = Binning::uniform(50, 0.0, 4.5);
+  for (Precision prec : test::kPrecisions) {
+    p.precision = prec;
+    const double magnitude = X.cwiseAbs().maxCoeff() + 12.0;
+    const auto ref = reference::histogram(X, p.binning.bucket_edges(), box, tolerance::edge_band(prec, 3, magnitude));
+    CAPTURE(itercl::precision_name(prec));
+    for (const char* variant : {"naive", "private_hist_balanced"}) {
+      CAPTURE(variant);
+      check_counts(run(X, p, variant), ref);
+    }
+  }
+}
+
+TEST_CASE("histogram: rectangles, two workers and 32-bit global counters give the same counts") {
+  const Matrix X = lattice_points(1000, 3, 4);
+  PairHistogramParams p;
+  p.binning = Binning::uniform(30, 0.25, 15.25);
+  const auto ref = reference::histogram(X, p.binning.bucket_edges(), {}, 0);
+  itercl::PairHistogramResult r;
+  p.kernel.work_group_size = 32;
+  p.block = 96;
+  CHECK(run(X, p, "private_hist", 1, &r) == ref.counts);
+  CHECK(r.block == 96);
+  CHECK(r.shares.at(0).rectangles == 11 * 12 / 2);
+  CHECK(run(X, p, "private_hist_balanced", 2, &r) == ref.counts);
+  REQUIRE(r.shares.size() == 2);
+  CHECK(r.shares[0].rectangles + r.shares[1].rectangles == 11 * 12 / 2);
+  CHECK(r.shares[0].pairs + r.shares[1].pairs == doctest::Approx(1000.0 * 999 / 2));
+  CHECK(r.shares[0].rectangles > 0);
+  CHECK(r.shares[1].rectangles > 0);
+  p.kernel.global_counter_bits = 32;
+  CHECK(run(X, p, "tiled", 1, &r) == ref.counts);
+  CHECK(r.kernel.global_counter_bits == 32);
+  CHECK(run(X, p, "naive", 2) == ref.counts);
+}
+
+TEST_CASE("histogram: one point, two points, and a histogram too large for local memory") {
+  PairHistogramParams p;
+  p.binning = Binning::uniform(4, 0.0, 2.0);
+  CHECK(run(Matrix::Zero(1, 3), p, "tiled") == std::vector<std::uint64_t>(4, 0));
+  Matrix two(2, 1);
+  two << 0.0, 1.5;
+  CHECK(run(two, p, "private_hist_balanced") == std::vector<std::uint64_t>{0, 0, 0, 1});
+
+  const int buckets = static_cast<int>(test::device().info().local_memory / 4) + 1;
+  p.binning = Binning::uniform(buckets, 0.0, 1.0);
+  PairHistogram fallback({test::device()}, lattice_points(40, 2, 5), p);
+  CHECK(fallback.run().kernel.variant == "tiled");
+  p.kernel.variant = "private_hist";
+  CHECK_THROWS_WITH_AS(PairHistogram({test::device()}, two, p), doctest::Contains("use variant tiled"),
+                       itercl::ParamError);
+}
+
+TEST_CASE("histogram: bad binning, box and tuning are errors naming the field") {
+  const Matrix X = lattice_points(10, 3, 6);
+  auto make = [&](PairHistogramParams p) { return PairHistogram({test::device()}, X, p); };
+  PairHistogramParams p;
+  p.binning = Binning::uniform(0, 0, 1);
+  CHECK_THROWS_WITH_AS(make(p), doctest::Contains("bins: expected an integer from 1"), itercl::ParamError);
+  p.binning = Binning::uniform(5, 2, 1);
+  CHECK_THROWS_WITH_AS(make(p), doctest::Contains("range"), itercl::ParamError);
+  p.binning = Binning::explicit_edges({0, 2, 1});
+  CHECK_THROWS_WITH_AS(make(p), doctest::Contains("edges: expected increasing"), itercl::ParamError);
+  p.binning = Binning::radii({-1});
+  CHECK_THROWS_WITH_AS(make(p), doctest::Contains("radii"), itercl::ParamError);
+  p.binning = Binning::uniform(5, 0, 1);
+  p.box = {1, 2};
+  CHECK_THROWS_WITH_AS(make(p), doctest::Contains("box: 2 side lengths for points of 3"), itercl::ParamError);
+  p.box = {1, 0, 1};
+  CHECK_THROWS_WITH_AS(make(p), doctest::Contains("box"), itercl::ParamError);
+  p.box = {};
+  p.kernel.variant = "shared";
+  CHECK_THROWS_WITH_AS(make(p), doctest::Contains("kernel.variant"), itercl::ParamError);
+  p.kernel = {"tiled", 0, 16};
+  CHECK_THROWS_WITH_AS(make(p), doctest::Contains("global_counter_bits"), itercl::ParamError);
+}
