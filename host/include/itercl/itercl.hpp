@@ -9,4 +9,5 @@
 #include "itercl/kmeans.hpp"
 #include "itercl/kmeans_assignment.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/smacof.hpp"
 #include "itercl/timing.hpp"
