@@ -90,9 +90,8 @@ LabelledMatrix parse_labelled_text(const std::string& text, const std::filesyste
     double v;
     if (first_line) {
       first_line = false;
-      bool all_numbers = true;  // a leading empty field (the name column's header) does not count
-      for (std::size_t c = 0; c < f.text.size(); ++c)
-        all_numbers &= (c == 0 && f.text[c].empty()) || number(f.text[c], f.quoted[c], v);
+      bool all_numbers = true;  // past the first field, which may be a name (or the name column's header)
+      for (std::size_t c = 1; c < f.text.size(); ++c) all_numbers &= number(f.text[c], f.quoted[c], v);
       if (options.header.value_or(!all_numbers)) {
         header = f.text;
         continue;

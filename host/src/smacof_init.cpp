@@ -66,12 +66,15 @@ Matrix checked_dissimilarities(const Matrix& d, bool symmetrize, const std::vect
       if (!std::isfinite(v)) throw InputError(at + " is " + str(v) + "; values must be finite");
       if (v < 0) throw InputError(at + " is " + str(v) + "; dissimilarities must be non-negative");
       if (i == j && v != 0) throw InputError(at + " is " + str(v) + "; the diagonal must be 0");
-      if (j > i && !symmetrize && !symmetric_enough(v, d(j, i)))
-        throw InputError(at + " is " + str(v) + " but " + pair_name(j, i, names) + " is " + str(d(j, i)) +
-                         ": the matrix is not symmetric (set data.symmetrize to use (D + D^T) / 2)");
       any_positive |= v > 0;
     }
   }
+  for (Eigen::Index i = 0; i < n && !symmetrize; ++i)
+    for (Eigen::Index j = i + 1; j < n; ++j)
+      if (!symmetric_enough(d(i, j), d(j, i)))
+        throw InputError("dissimilarities: " + pair_name(i, j, names) + " is " + str(d(i, j)) + " but " +
+                         pair_name(j, i, names) + " is " + str(d(j, i)) +
+                         ": the matrix is not symmetric (set data.symmetrize to use (D + D^T) / 2)");
   if (!any_positive) throw InputError("dissimilarities: all zero, nothing to embed");
   return (d + d.transpose()) / 2;
 }

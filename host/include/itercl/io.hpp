@@ -37,10 +37,10 @@ struct LabelledMatrix {
 
 // A matrix from .npy, or from CSV or whitespace text with an optional header row and an optional name
 // column (as R's write.csv writes a distance matrix, e.g. eurodist: a header of names after an empty
-// field, then each row's name and values; quoted fields may hold the delimiter). A first line that does
-// not parse as numbers is a header unless `options.header` says otherwise; a first field that is not a
-// number makes the first column names. Without a name column, a header of one name per column names
-// the rows. NaN and infinity are rejected; errors name the file, line and column.
+// field, then each row's name and values; quoted fields may hold the delimiter). A first line whose
+// fields after the first do not all parse as numbers is a header unless `options.header` says
+// otherwise; a first field that is not a number makes the first column names. Without a name column, a header of one
+// name per column names the rows. NaN and infinity are rejected; errors name the file, line and column.
 LabelledMatrix load_labelled_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
 
 // The whole file, gunzipped if it is gzip. Throws InputError for a missing file or a corrupt stream.
