@@ -46,7 +46,7 @@ SmacofParams given(const Matrix& init, Precision p, SmacofKernel kernel = {}) {
 
 }  // namespace
 
-TEST_CASE("every variant and storage follows the reference iteration by iteration, with and without weights") {
+TEST_CASE("SMACOF: every variant and storage follows the reference iteration by iteration, with and without weights") {
   // n odd and even (packed storage keeps the pairs at k = n/2 twice for even n); 16 work-items, so
   // several groups and a partial one; 3 slices that do not divide the columns.
   for (Eigen::Index n : {67, 50}) {
@@ -86,7 +86,7 @@ TEST_CASE("every variant and storage follows the reference iteration by iteratio
   }
 }
 
-TEST_CASE("Borg & Groenen's example (scikit-learn's test_smacof): one iteration to 3 decimals") {
+TEST_CASE("SMACOF: Borg & Groenen's example (scikit-learn's test_smacof): one iteration to 3 decimals") {
   Matrix delta(4, 4), init(4, 2), expected(4, 2);
   delta << 0, 5, 3, 4, 5, 0, 2, 2, 3, 2, 0, 1, 4, 2, 1, 0;
   init << -.266, -.539, .451, .252, .016, -.238, -.200, .524;
@@ -104,7 +104,7 @@ TEST_CASE("Borg & Groenen's example (scikit-learn's test_smacof): one iteration 
     }
 }
 
-TEST_CASE("the fit stops where scikit-learn 1.7's rule stops the reference, and reports Stress-1") {
+TEST_CASE("SMACOF: the fit stops where scikit-learn 1.7's rule stops the reference, and reports Stress-1") {
   const Matrix delta = noisy_delta(60, 7);
   const Matrix x0 = test::random_matrix(60, 2, 8);
   const auto expected = reference::smacof(delta, {}, x0, 300, 1e-6);
@@ -131,7 +131,7 @@ TEST_CASE("the fit stops where scikit-learn 1.7's rule stops the reference, and 
   CHECK(!r.converged);
 }
 
-TEST_CASE("distances of 2-D points are embedded with stress near 0, and scaling delta by 100 keeps n_iter") {
+TEST_CASE("SMACOF: distances of 2-D points are embedded with stress near 0, and scaling delta by 100 keeps n_iter") {
   const Matrix points = test::random_matrix(40, 2, 11, 3.0);
   const Matrix delta = reference::distances(points);
   SmacofParams params;
@@ -158,7 +158,7 @@ TEST_CASE("distances of 2-D points are embedded with stress near 0, and scaling 
   CHECK(relative(scaled.embedding, once.embedding * 100) < 1e-9);
 }
 
-TEST_CASE("weights of 1 give the unweighted run") {
+TEST_CASE("SMACOF: weights of 1 give the unweighted run") {
   const Matrix delta = noisy_delta(45, 21);
   const Matrix x0 = test::random_matrix(45, 3, 22);
   for (const std::string variant : {"colmajor", "fused"}) {
@@ -172,7 +172,7 @@ TEST_CASE("weights of 1 give the unweighted run") {
   }
 }
 
-TEST_CASE("dissimilarities built on the device from vectors equal the CPU's, in both storages") {
+TEST_CASE("SMACOF: dissimilarities built on the device from vectors equal the CPU's, in both storages") {
   const Matrix v = test::random_matrix(37, 5, 31, 2.0, 10.0);
   for (const std::string metric : {"euclidean", "sqeuclidean", "cityblock"})
     for (Precision p : test::kPrecisions)
@@ -202,7 +202,7 @@ TEST_CASE("dissimilarities built on the device from vectors equal the CPU's, in 
   }
 }
 
-TEST_CASE("SMACOF input errors: too large for the device, overflow in float, bad init") {
+TEST_CASE("SMACOF: input errors: too large for the device, overflow in float, bad init") {
   SmacofParams params;
   // 2^20 points: 4 TiB of float dissimilarities, more than any device: refused before any upload.
   const Matrix many = Eigen::VectorXd::LinSpaced(1 << 20, 0, 1);
@@ -215,7 +215,7 @@ TEST_CASE("SMACOF input errors: too large for the device, overflow in float, bad
                        doctest::Contains("init: has 9 rows for 10 points"), itercl::ParamError);
 }
 
-TEST_CASE("a SMACOF config on eurodist writes the embedding with the cities' names") {
+TEST_CASE("SMACOF: a config on eurodist writes the embedding with the cities' names") {
   test::TempDir tmp;
   const nlohmann::json config = {
       {"algorithm", "smacof"},
