@@ -27,7 +27,9 @@
 // and past the seed:
 //   fused     one pass over delta per iteration giving both sigma(X) and B(X) X: the columns are split
 //             into slices (a 2-D range, so small N still fills a GPU); fused_finish adds the slices'
-//             partial rows.
+//             partial rows. delta is read down the columns (coalesced on GPUs).
+//   fused_rows  as fused, delta read along the rows: on a CPU each work-item then streams its own row
+//             (PoCL runs a group's work-items one after another, so column reads stride by N).
 //
 // Parameters
 //   -D REAL=float|double  (required, see common.clh)
@@ -173,10 +175,12 @@ SEED_KERNELS(colmajor, true, true)
 // partial_bx[slice][i][:], the slice's stress partials to partial_stress[slice][group][:]. Range:
 // (rows rounded up to WG_SIZE) x slices. x_j is read from global memory, the same address for the
 // whole group at once (a broadcast the caches serve); x_i stays in registers.
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused(
-    __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
-    const int n, const int per_slice, __global real* restrict partial_bx, __global real* restrict partial_stress) {
-  __local real scratch[2 * WG_SIZE];
+// along_rows (full storage only; a constant, so each kernel below gets its own loop): read delta along
+// row i, each work-item streaming its own row (what CPUs want), instead of down column i.
+inline void fused_pass(__global const real* restrict delta, __global const real* restrict weights,
+                       __global const real* restrict x, const int n, const int per_slice,
+                       __global real* restrict partial_bx, __global real* restrict partial_stress,
+                       __local real* scratch, const bool along_rows) {
   const int i = get_global_id(0), slice = get_global_id(1);
   real xi[DIM], acc[DIM], sigma = 0, eta = 0;
 #pragma unroll
@@ -206,7 +210,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused(
 #else
     const int last = min(n, first + per_slice);
     for (int j = first; j < last; ++j) {
-      const ulong at = (ulong)j * n + i;  // down column i: consecutive work-items, consecutive addresses
+      // Down column i, consecutive work-items read consecutive addresses; or along row i.
+      const ulong at = along_rows ? (ulong)i * n + j : (ulong)j * n + i;
       real diff[DIM];
 #pragma unroll
       for (int d = 0; d < DIM; ++d) diff[d] = xi[d] - x[j * DIM + d];
@@ -217,6 +222,20 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused(
     for (int d = 0; d < DIM; ++d) partial_bx[((ulong)slice * n + i) * DIM + d] = acc[d];
   }
   reduce_pair(sigma, eta, scratch, partial_stress + 2 * (slice * get_num_groups(0) + get_group_id(0)));
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused(
+    __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
+    const int n, const int per_slice, __global real* restrict partial_bx, __global real* restrict partial_stress) {
+  __local real scratch[2 * WG_SIZE];
+  fused_pass(delta, weights, x, n, per_slice, partial_bx, partial_stress, scratch, false);
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused_rows(
+    __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
+    const int n, const int per_slice, __global real* restrict partial_bx, __global real* restrict partial_stress) {
+  __local real scratch[2 * WG_SIZE];
+  fused_pass(delta, weights, x, n, per_slice, partial_bx, partial_stress, scratch, true);
 }
 
 // x_new = scale * (sum of the slices' partial rows), one value per work-item.

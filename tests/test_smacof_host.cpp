@@ -219,7 +219,9 @@ TEST_CASE("SMACOF parameters and kernel tuning are checked with the field named"
   CHECK_THROWS_WITH_AS(itercl::SmacofKernel{.variant = "tiled"}.validate(), doctest::Contains("kernel.variant"),
                        ParamError);
   CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "naive", .slices = 4}.validate()),
-                       doctest::Contains("only variant fused splits"), ParamError);
+                       doctest::Contains("only the fused variants split"), ParamError);
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "fused_rows", .packed = true}.validate()),
+                       doctest::Contains("packed storage is read down the columns"), ParamError);
   itercl::SmacofKernel k;
   CHECK_THROWS_WITH_AS(from_json(json{{"packd", true}}, k), doctest::Contains("kernel.packd: unknown field"),
                        ParamError);
@@ -263,7 +265,7 @@ TEST_CASE("SMACOF config errors name the field before any device is selected") {
   error(c, "cfg.json: params.init: has 2 rows for 3 points");
   c = good;
   c["params"]["kernel"] = {{"variant", "fast"}};
-  error(c, "cfg.json: params.kernel.variant: expected one of auto, naive, local_x, colmajor, fused");
+  error(c, "cfg.json: params.kernel.variant: expected one of auto, naive, local_x, colmajor, fused, fused_rows");
   c = good;
   c["params"]["n_component"] = 2;
   error(c, "cfg.json: params.n_component: unknown field");

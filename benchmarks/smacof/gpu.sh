@@ -3,13 +3,15 @@
 # the GPU, then the SMACOF suite on the GPU and on PoCL's CPU device, and the peers (PyTorch on the GPU,
 # scikit-learn on the CPU cores). Results land in $OUT, six files:
 #   gpu-tests.txt (devices, then the tests), gpu/smacof.{json,md}, cpu/smacof.{json,md}, peers.json
-#   BIN: folder holding the itercl and itercl_device_tests binaries built here (default .gpu)
+#   BIN: folder holding the itercl and itercl_device_tests binaries built here (default .gpu);
+#   TESTS: the test binary (default $BIN/itercl_device_tests; build/tests/itercl_device_tests in a build tree)
 #   WHAT: any of tests, gpu, cpu, peers (default all four)
 #   MAX_N_GPU, MAX_N_CPU: the largest N each device runs (default 32768 and 8192)
 #   GPU_DEVICE: the device the tests and the "gpu" suite run on (default gpu; cpu to try the script on PoCL)
 # No dataset is needed: the suite generates its vectors, and the tests use datasets/ from the checkout.
 set -euo pipefail
 BIN=${BIN:-.gpu}
+TESTS=${TESTS:-$BIN/itercl_device_tests}
 WHAT=${WHAT:-tests gpu cpu peers}
 OUT=${OUT:-/tmp/itercl-out}
 MAX_N_GPU=${MAX_N_GPU:-32768}
@@ -28,7 +30,7 @@ cat "$OUT/gpu-tests.txt"
 
 for what in $WHAT; do
   case $what in
-    tests) ITERCL_DEVICE=$GPU_DEVICE ITERCL_SOURCE_DIR=$PWD "$BIN/itercl_device_tests" -tc="SMACOF*" \
+    tests) ITERCL_DEVICE=$GPU_DEVICE ITERCL_SOURCE_DIR=$PWD "$TESTS" -tc="SMACOF*" \
              >> "$OUT/gpu-tests.txt" 2>&1 || true
            tail -4 "$OUT/gpu-tests.txt" ;;
     gpu)   python3 benchmarks/smacof/run.py --itercl "$BIN/itercl" --device "$GPU_DEVICE" --out "$OUT/gpu" \

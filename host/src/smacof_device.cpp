@@ -47,7 +47,7 @@ struct SmacofDevice::Impl {
   Timings upload;
 
   std::size_t real() const { return real_size(precision); }
-  bool is_fused() const { return k.variant == "fused"; }
+  bool is_fused() const { return k.variant == "fused" || k.variant == "fused_rows"; }
   std::size_t pair_values() const {
     const auto n = static_cast<std::size_t>(shape.n);
     return k.packed ? n * (n / 2) : n * n;
@@ -79,7 +79,7 @@ SmacofDevice::SmacofDevice(const Device& device, Precision precision, const Smac
     const std::size_t row_groups = round_up(n, k.work_group_size) / k.work_group_size;
     s.rows_global = row_groups * k.work_group_size;
     if (s.is_fused()) {
-      s.fused = device.kernel("smacof.cl", s.options, "fused");
+      s.fused = device.kernel("smacof.cl", s.options, k.variant.c_str());
       s.finish = device.kernel("smacof.cl", s.options, "fused_finish");
       s.stress_pairs = row_groups * static_cast<std::size_t>(k.slices);
       s.partial_bx =

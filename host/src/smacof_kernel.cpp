@@ -11,11 +11,13 @@
 namespace itercl {
 namespace {
 
-const char* const kVariants[] = {"naive", "local_x", "colmajor", "fused"};
+const char* const kVariants[] = {"naive", "local_x", "colmajor", "fused", "fused_rows"};
 
-// Defaults per device type. CPU: fused, 64 work-items, measured with benchmarks/smacof on PoCL (README.md,
-// "Choosing the kernel"). GPU: fused, 256 work-items, from the seed's reasoning (one pass over delta
-// instead of two) until the GPU run's numbers replace it.
+// Defaults per device type. CPU: fused_rows, 64 work-items, measured on PoCL 3.1 with 2 cores (N = 4,096,
+// float, median iteration): 90 ms against naive 187 ms, fused (column reads) 250 ms, colmajor 477 ms;
+// 16 and 256 work-items 115 and 125 ms (README.md, "Choosing the kernel"). GPU: fused (coalesced column
+// reads, one pass over delta instead of the seed's two), 256 work-items, until the GPU run's numbers
+// (benchmarks/smacof, group tuning) replace it.
 struct TypeDefaults {
   const char* variant;
   int work_group_size;
@@ -24,7 +26,7 @@ struct TypeDefaults {
 
 TypeDefaults defaults_for(const DeviceInfo& info) {
   if (info.type == "gpu") return {"fused", 256, 8};
-  return {"fused", 64, 1};
+  return {"fused_rows", 64, 1};
 }
 
 // Values delta (or the weights) occupy on the device.
@@ -85,16 +87,21 @@ const char* metric_name(Metric m) {
 void SmacofKernel::validate() const {
   if (variant != "auto" && std::find(std::begin(kVariants), std::end(kVariants), variant) == std::end(kVariants))
     throw ParamError("kernel.variant",
-                     "expected one of auto, naive, local_x, colmajor, fused; got \"" + variant + "\"");
+                     "expected one of auto, naive, local_x, colmajor, fused, fused_rows; got \"" + variant + "\"");
   if (work_group_size < 0)
     throw ParamError("kernel.work_group_size",
                      "expected a positive integer (or 0 for the default), got " + std::to_string(work_group_size));
   if (slices < 0)
     throw ParamError("kernel.slices",
                      "expected a positive integer (or 0 for the default), got " + std::to_string(slices));
-  if (slices > 0 && variant != "fused" && variant != "auto")
+  const bool fused = variant == "fused" || variant == "fused_rows" || variant == "auto";
+  if (slices > 0 && !fused)
     throw ParamError("kernel.slices",
-                     "only variant fused splits the columns into slices; leave it unset for " + variant);
+                     "only the fused variants split the columns into slices; leave it unset for " + variant);
+  if (packed && variant == "fused_rows")
+    throw ParamError("kernel.variant",
+                     "fused_rows reads full storage along its rows; packed storage is read down the columns by "
+                     "variant fused");
 }
 
 void to_json(nlohmann::json& j, const SmacofKernel& k) {
@@ -135,7 +142,7 @@ SmacofKernel resolve_smacof_kernel(SmacofKernel k, const DeviceInfo& info, Eigen
   if (static_cast<std::size_t>(k.work_group_size) > info.max_work_group_size)
     throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
                                                    std::to_string(info.max_work_group_size));
-  if (k.variant != "fused") {
+  if (k.variant != "fused" && k.variant != "fused_rows") {
     k.slices = 0;
     return k;
   }

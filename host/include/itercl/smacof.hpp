@@ -19,8 +19,9 @@ namespace itercl {
 // The kernels' variant, storage and tuning. Zero (and "auto") mean "the default for this device and
 // problem"; SmacofResult::kernel reports the values actually used.
 struct SmacofKernel {
-  // "naive", "local_x", "colmajor" (the seed's steps), "fused" (one pass over delta per iteration), or
-  // "auto": the fastest correct variant measured for the device type (README.md, "Choosing the kernel").
+  // "naive", "local_x", "colmajor" (the seed's steps), "fused" (one pass over delta per iteration, read
+  // down the columns), "fused_rows" (the same along the rows, for CPUs), or "auto": the fastest correct
+  // variant measured for the device type (README.md, "Choosing the kernel").
   std::string variant = "auto";
   // Keep each pair once on the device (N * floor(N/2) values instead of N * N): half the memory, so a
   // larger N fits. Any variant reads it.
