@@ -111,11 +111,7 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   report.kernel = {{"file", "kmeans.cl"}, {"tuning", r.kernel}, {"build_options", r.build_options}};
 
   const Timings typical = median(per_iteration);
-  report.timings = {{"upload", r.upload},
-                    {"total", r.total},
-                    {"median_iteration", typical},
-                    {"per_iteration", per_iteration},
-                    {"repeat_wall_ms", repeat_wall_ms}};
+  report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
   // The seed's count (section 6): F = 3DM + M flops per point per assignment.
   const double flops = (3.0 * X.cols() * params.n_clusters + params.n_clusters) * static_cast<double>(X.rows());
   report.gflops = {{"flops_per_iteration", flops},

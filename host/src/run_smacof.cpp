@@ -145,11 +145,7 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
 
   report.kernel = {{"file", "smacof.cl"}, {"tuning", r.kernel}, {"build_options", r.build_options}};
   const Timings typical = median(per_iteration);
-  report.timings = {{"upload", r.upload},
-                    {"total", r.total},
-                    {"median_iteration", typical},
-                    {"per_iteration", per_iteration},
-                    {"repeat_wall_ms", repeat_wall_ms}};
+  report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
   // The seed's count (section 4): F = 8DN + 7N + 3D + 1 flops per point per iteration.
   const double d = params.n_components, points = static_cast<double>(n);
   const double flops = (8 * d * points + 7 * points + 3 * d + 1) * points;

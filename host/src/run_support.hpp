@@ -11,6 +11,7 @@
 
 #include "algorithms.hpp"
 #include "itercl/io.hpp"
+#include "itercl/timing.hpp"
 
 namespace itercl {
 
@@ -44,6 +45,18 @@ inline nlohmann::json matrix_json(const Matrix& m) {
 inline void write_matrix(const std::filesystem::path& path, const Matrix& m) {
   if (path.extension() == ".npy") return save_npy(path, m);
   write_file_atomically(path, to_csv(m));
+}
+
+// The results' "timings": the one-time upload, the total, the median iteration, every iteration, and the
+// wall time of each repeat.
+inline nlohmann::json timings_json(const Timings& upload, const Timings& total,
+                                   const std::vector<Timings>& per_iteration,
+                                   const std::vector<double>& repeat_wall_ms) {
+  return {{"upload", upload},
+          {"total", total},
+          {"median_iteration", median(per_iteration)},
+          {"per_iteration", per_iteration},
+          {"repeat_wall_ms", repeat_wall_ms}};
 }
 
 inline std::string ms(double seconds) {

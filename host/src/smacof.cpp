@@ -3,20 +3,14 @@
 
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "itercl/error.hpp"
+#include "number_text.hpp"
 #include "smacof_device.hpp"
 #include "smacof_steps.hpp"
 
 namespace itercl {
 namespace {
-
-std::string str(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 
 constexpr int kMaxComponents = 32;  // the kernels keep a point's coordinates in registers
 
@@ -65,7 +59,7 @@ Run run_from(SmacofDevice& device, const Matrix& x0, const SmacofParams& p) {
 void check_range(double largest, Eigen::Index n, Precision p, const char* what) {
   const double max = p == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
   if (largest >= std::sqrt(max / (4.0 * static_cast<double>(n))))
-    throw InputError(std::string(what) + ": values up to " + str(largest) + " overflow the stress in " +
+    throw InputError(std::string(what) + ": values up to " + number_text(largest) + " overflow the stress in " +
                      std::string(precision_name(p)) + "; rescale the data or use precision double");
 }
 
@@ -108,7 +102,7 @@ void SmacofParams::validate() const {
     throw ParamError("n_components", "expected an integer from 1 to " + std::to_string(kMaxComponents) + ", got " +
                                          std::to_string(n_components));
   if (max_iter < 1) throw ParamError("max_iter", "expected an integer >= 1, got " + std::to_string(max_iter));
-  if (!(eps >= 0) || !std::isfinite(eps)) throw ParamError("eps", "expected a number >= 0, got " + str(eps));
+  if (!(eps >= 0) || !std::isfinite(eps)) throw ParamError("eps", "expected a number >= 0, got " + number_text(eps));
   if (n_init < 1) throw ParamError("n_init", "expected an integer >= 1, got " + std::to_string(n_init));
   kernel.validate();
   if (init != SmacofInit::random && n_init > 1)

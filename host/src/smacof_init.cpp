@@ -2,20 +2,14 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <cmath>
-#include <sstream>
 
 #include "itercl/error.hpp"
 #include "itercl/smacof.hpp"
+#include "number_text.hpp"
 #include "smacof_steps.hpp"
 
 namespace itercl {
 namespace {
-
-std::string str(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 
 // Makes every column's largest-magnitude entry positive (eigenvectors are defined up to sign).
 void fix_signs(Matrix& coordinates) {
@@ -63,17 +57,17 @@ Matrix checked_dissimilarities(const Matrix& d, bool symmetrize, const std::vect
     for (Eigen::Index j = 0; j < n; ++j) {
       const double v = d(i, j);
       const std::string at = "dissimilarities: " + pair_name(i, j, names);
-      if (!std::isfinite(v)) throw InputError(at + " is " + str(v) + "; values must be finite");
-      if (v < 0) throw InputError(at + " is " + str(v) + "; dissimilarities must be non-negative");
-      if (i == j && v != 0) throw InputError(at + " is " + str(v) + "; the diagonal must be 0");
+      if (!std::isfinite(v)) throw InputError(at + " is " + number_text(v) + "; values must be finite");
+      if (v < 0) throw InputError(at + " is " + number_text(v) + "; dissimilarities must be non-negative");
+      if (i == j && v != 0) throw InputError(at + " is " + number_text(v) + "; the diagonal must be 0");
       any_positive |= v > 0;
     }
   }
   for (Eigen::Index i = 0; i < n && !symmetrize; ++i)
     for (Eigen::Index j = i + 1; j < n; ++j)
       if (!symmetric_enough(d(i, j), d(j, i)))
-        throw InputError("dissimilarities: " + pair_name(i, j, names) + " is " + str(d(i, j)) + " but " +
-                         pair_name(j, i, names) + " is " + str(d(j, i)) +
+        throw InputError("dissimilarities: " + pair_name(i, j, names) + " is " + number_text(d(i, j)) + " but " +
+                         pair_name(j, i, names) + " is " + number_text(d(j, i)) +
                          ": the matrix is not symmetric (set data.symmetrize to use (D + D^T) / 2)");
   if (!any_positive) throw InputError("dissimilarities: all zero, nothing to embed");
   return (d + d.transpose()) / 2;
@@ -88,10 +82,10 @@ Matrix checked_weights(const Matrix& w, Eigen::Index n) {
       const double v = w(i, j);
       if (!std::isfinite(v) || v < 0)
         throw ParamError("weights",
-                         pair_name(i, j, {}) + " is " + str(v) + "; weights must be finite and non-negative");
+                         pair_name(i, j, {}) + " is " + number_text(v) + "; weights must be finite and non-negative");
       if (j > i && !symmetric_enough(v, w(j, i)))
-        throw ParamError("weights", pair_name(i, j, {}) + " is " + str(v) + " but " + pair_name(j, i, {}) + " is " +
-                                        str(w(j, i)) + ": weights must be symmetric");
+        throw ParamError("weights", pair_name(i, j, {}) + " is " + number_text(v) + " but " + pair_name(j, i, {}) +
+                                        " is " + number_text(w(j, i)) + ": weights must be symmetric");
     }
   Matrix sym = (w + w.transpose()) / 2;
   sym.diagonal().setZero();
