@@ -22,6 +22,11 @@ inline double tie(itercl::Precision p, Eigen::Index dim, double magnitude_sq) {
   return 4.0 * static_cast<double>(dim) * eps * magnitude_sq;
 }
 
+// SMACOF against the double-precision reference, embeddings (relative Frobenius norm) and stress
+// (relative), iteration by iteration: the targets, 1e-9 in double (only summation order
+// differs) and 1e-4 in float (delta, X and every distance rounded to float).
+inline double smacof(itercl::Precision p) { return p == itercl::Precision::f32 ? 1e-4 : 1e-9; }
+
 }  // namespace tolerance
 
 namespace tolerance {

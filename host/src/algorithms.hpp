@@ -66,5 +66,6 @@ std::vector<Device> select_devices(ExperimentContext& context, const std::vector
 // Each device's share of a pair-space run, for the results file and for the summary (empty for one device).
 nlohmann::json shares_json(const std::vector<DeviceShare>& shares, double pairs);
 std::string shares_summary(const std::vector<DeviceShare>& shares, double pairs);
+AlgorithmReport run_smacof(ExperimentContext& context);
 
 }  // namespace itercl

@@ -13,18 +13,6 @@ namespace {
 
 const char* const kVariants[] = {"naive", "tiled", "expanded"};
 
-struct MetricName {
-  Metric metric;
-  const char* name;
-};
-constexpr MetricName kMetrics[] = {{Metric::euclidean, "euclidean"},
-                                   {Metric::sqeuclidean, "sqeuclidean"},
-                                   {Metric::cityblock, "cityblock"},
-                                   {Metric::minkowski, "minkowski"},
-                                   {Metric::chebyshev, "chebyshev"},
-                                   {Metric::cosine, "cosine"},
-                                   {Metric::dot, "dot"}};
-
 // Defaults per device type, the same on both: 16 x 16 work-items, each holding an 8 x 8 block of
 // accumulators, slices of 8 dimensions. A staged value is reused from a register 8 times, so the inner
 // loop does 8 arithmetic operations per local-memory read (seed 001, section 4.6: c a multiple of 16,
@@ -39,21 +27,6 @@ Tuning defaults_for(const DeviceInfo& info) {
 }
 
 }  // namespace
-
-std::string_view metric_name(Metric m) {
-  for (const auto& [metric, name] : kMetrics)
-    if (metric == m) return name;
-  return "?";
-}
-
-Metric parse_metric(std::string_view name) {
-  std::string known;
-  for (const auto& [metric, n] : kMetrics) {
-    if (name == n) return metric;
-    known += (known.empty() ? "" : ", ") + std::string(n);
-  }
-  throw ParamError("metric", "expected one of " + known + "; got \"" + std::string(name) + "\"");
-}
 
 void PairwiseKernel::validate() const {
   if (variant != "auto" && std::find(std::begin(kVariants), std::end(kVariants), variant) == std::end(kVariants))

@@ -1,27 +1,12 @@
 // `"algorithm": "kmeans"` in a config: reads params, fits, reports.
-#include <cstdio>
-#include <limits>
-#include <random>
 #include <sstream>
 
-#include "algorithms.hpp"
 #include "data_source.hpp"
-#include "itercl/io.hpp"
 #include "itercl/kmeans.hpp"
+#include "run_support.hpp"
 
 namespace itercl {
 namespace {
-
-// Arrays larger than this go to a file instead of inline into the results JSON.
-constexpr Eigen::Index kInlineValues = 10000;
-
-// An integer field that must fit an int; range checks are left to KMeansParams::validate, which
-// reports the value as written.
-int int_field(ConfigObject& P, const std::string& key, long long value) {
-  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-    P.fail(key, std::to_string(value) + " is out of range");
-  return static_cast<int>(value);
-}
 
 KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<double>& weights) {
   ConfigObject& P = c.params;
@@ -54,11 +39,7 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
   p.max_iter = int_field(P, "max_iter", P.integer("max_iter").value_or(300));
   p.tol = P.number("tol").value_or(1e-4);
 
-  // No random_state: draw one, and record it so the recorded config reproduces this run.
-  const auto seed = P.integer("random_state");
-  if (seed && *seed < 0) P.fail("random_state", "expected an integer >= 0, got " + std::to_string(*seed));
-  p.random_state = seed ? static_cast<std::uint64_t>(*seed) : std::random_device{}() & 0x7fffffff;
-  c.config_as_run["params"]["random_state"] = p.random_state;
+  p.random_state = read_random_state(c);
 
   if (P.get("sample_weight")) {
     weights = read_vector_value(P, "sample_weight", c.base);
@@ -74,29 +55,12 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
   return p;
 }
 
-nlohmann::json matrix_json(const Matrix& m) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) rows.push_back(std::vector<double>(m.row(i).begin(), m.row(i).end()));
-  return rows;
-}
-
-// Labels and large centroids go to files: .npy by extension, else text (CSV).
+// Labels go to a file: .npy by extension, else text, one label a line.
 void write_labels(const std::filesystem::path& path, const std::vector<std::int32_t>& labels) {
   if (path.extension() == ".npy") return save_npy(path, labels);
   std::string text;
   for (auto l : labels) text += std::to_string(l) + "\n";
   write_file_atomically(path, text);
-}
-
-void write_matrix(const std::filesystem::path& path, const Matrix& m) {
-  if (path.extension() == ".npy") return save_npy(path, m);
-  write_file_atomically(path, to_csv(m));
-}
-
-std::string ms(double seconds) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g ms", seconds * 1e3);
-  return buffer;
 }
 
 }  // namespace
@@ -151,11 +115,7 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
                    {"build_options", r.build_options}};
 
   const Timings typical = median(per_iteration);
-  report.timings = {{"upload", r.upload},
-                    {"total", r.total},
-                    {"median_iteration", typical},
-                    {"per_iteration", per_iteration},
-                    {"repeat_wall_ms", repeat_wall_ms}};
+  report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
   // The seed's count (section 6): F = 3DM + M flops per point per assignment. The fewest bytes an
   // assignment moves through device memory: the points once, the labels once.
   const double flops = (3.0 * X.cols() * params.n_clusters + params.n_clusters) * static_cast<double>(X.rows());

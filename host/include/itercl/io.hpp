@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "itercl/matrix.hpp"
 
@@ -27,6 +28,20 @@ struct LoadOptions {
 // by content, whatever the extension). NaN and infinity are rejected.
 // Throws InputError naming the file, and the line for text.
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
+
+// A matrix whose rows (and columns) name points, such as a dissimilarity matrix.
+struct LabelledMatrix {
+  Matrix values;
+  std::vector<std::string> names;  // one per row, or empty when the file names none
+};
+
+// A matrix from .npy, or from CSV or whitespace text with an optional header row and an optional name
+// column (as R's write.csv writes a distance matrix, e.g. eurodist: a header of names after an empty
+// field, then each row's name and values; quoted fields may hold the delimiter). A first line whose
+// fields after the first do not all parse as numbers is a header unless `options.header` says
+// otherwise; a first field that is not a number makes the first column names. Without a name column, a header of one
+// name per column names the rows. NaN and infinity are rejected; errors name the file, line and column.
+LabelledMatrix load_labelled_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
 
 // The whole file, decompressed if it is gzip or bzip2 (by content). Throws InputError for a missing file or a corrupt
 // stream.

@@ -15,6 +15,7 @@
 #include "itercl/particles.hpp"
 #include "itercl/peak.hpp"
 #include "itercl/progress.hpp"
+#include "itercl/smacof.hpp"
 #include "itercl/timing.hpp"
 #include "itercl/tune.hpp"
 #include "itercl/tuning.hpp"

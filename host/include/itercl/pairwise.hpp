@@ -12,14 +12,10 @@
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/metric.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {
-
-// scipy.spatial.distance's definitions; dot is the plain inner product (not a distance).
-enum class Metric { euclidean, sqeuclidean, cityblock, minkowski, chebyshev, cosine, dot };
-std::string_view metric_name(Metric m);
-Metric parse_metric(std::string_view name);  // throws ParamError("metric", ...)
 
 // The all-pairs kernel's variant and tuning (cl/pairwise.cl). Zero and "auto" mean the default for the
 // device and metric; PairwiseDistances::kernel() reports the values used.

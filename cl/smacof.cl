@@ -1,0 +1,293 @@
+// smacof.cl: metric SMACOF multidimensional scaling (seed 004, section 4): the Guttman transform
+// X <- B(X) X / N (the seed's BCCalc) and the raw stress with a hierarchical reduction (StressCalc),
+// plus the kernel that computes the dissimilarities from vectors straight into their resident buffer.
+//
+// The transform is computed in its difference form, x_i <- scale * sum_j r_ij (x_i - x_j) with
+// r_ij = w_ij delta_ij / d_ij (0 where d_ij = 0, which includes j = i): the same as B(X) X because B's
+// rows sum to zero, without the cancellation of b_ii x_i + sum_j b_ij x_j far from the origin.
+//
+// Layout
+//   delta, weights  symmetric N x N, loop-invariant, uploaded (or built) once. Full storage (PACKED 0):
+//                   element (i, j) at i * N + j, which is also j * N + i: row- and column-major are the
+//                   same array, and the variants differ only in which index runs across work-items.
+//                   Packed storage (PACKED 1): each pair once, N * floor(N/2) values: the pair
+//                   (i, (i + k) mod N), 1 <= k <= N/2, at (k - 1) * N + i (for even N the pairs at
+//                   k = N/2 are stored twice). Work-items i, i+1, ... read consecutive addresses for a
+//                   given k both forwards (j = i + k) and backwards (j = i - k), so every read coalesces.
+//   x, x_new        N x DIM, row-major (the seed found row-major X faster: a work-group reads the same
+//                   x_j at once). The loop-variant data.
+//   pinv            N x N full, the Moore-Penrose inverse of V (weighted SMACOF only).
+//   stress partials two values per work-group, sum (d - delta)^2 and sum d^2 over its ordered pairs
+//                   (weighted by w); the host adds them in double and halves them.
+//
+// Variants, the seed's optimisation steps (its Figure 5a), each a bccalc_ and a stress_ kernel:
+//   naive     one row per work-item, x_i and x_j read from global memory, delta read along the row.
+//   local_x   the work-group's own X rows staged in local memory ("X(k) in shared mem").
+//   colmajor  as local_x, delta read down the columns so that a work-group's reads coalesce.
+// and past the seed:
+//   fused     one pass over delta per iteration giving both sigma(X) and B(X) X: the columns are split
+//             into slices (a 2-D range, so small N still fills a GPU); fused_finish adds the slices'
+//             partial rows. delta is read down the columns (coalesced on GPUs).
+//   fused_rows  as fused, delta read along the rows: on a CPU each work-item then streams its own row
+//             (PoCL runs a group's work-items one after another, so column reads stride by N).
+//
+// Parameters
+//   -D REAL=float|double  (required, see common.clh)
+//   -D DIM=<int>          (required) n_components, fixed at build time so the loops unroll.
+//   -D WG_SIZE=256        work-items per work-group; the host launches exactly this size.
+//   -D PACKED=0           1: delta and weights in packed storage.
+//   -D WEIGHTED=0         1: multiply by the weights buffer (else it is never read).
+#include "common.clh"
+
+#ifndef DIM
+#error "DIM (n_components) must be defined"
+#endif
+#ifndef WG_SIZE
+#define WG_SIZE 256
+#endif
+#ifndef PACKED
+#define PACKED 0
+#endif
+#ifndef WEIGHTED
+#define WEIGHTED 0
+#endif
+
+#if WEIGHTED
+#define WEIGHT(m, index) ((m)[index])
+#else
+#define WEIGHT(m, index) ((real)1)
+#endif
+
+// Where pair (i, j), i != j, lives in packed storage.
+inline ulong packed_index(const int i, const int j, const int n) {
+  int k = j - i;
+  if (k < 0) k += n;
+  return 2 * k <= n ? (ulong)(k - 1) * n + i : (ulong)(n - k - 1) * n + j;
+}
+
+// Index of (i, j) read along row i (transposed 0) or down column i (transposed 1); -1 for i == j in
+// packed storage, which keeps no diagonal (the diagonal is 0).
+inline long pair_index(const int i, const int j, const int n, const bool transposed) {
+#if PACKED
+  return i == j ? -1 : (long)packed_index(i, j, n);
+#else
+  return transposed ? (long)j * n + i : (long)i * n + j;
+#endif
+}
+
+// One ordered pair's terms: adds r_ij (x_i - x_j) to acc, w (d - delta)^2 to sigma and w d^2 to eta.
+// d_ij = 0 (j = i, or coincident points) contributes nothing to acc: any B there multiplies x_i - x_j = 0.
+#define PAIR_TERMS(DIFF, DLT, W, acc, sigma, eta)             \
+  do {                                                        \
+    real d2_ = 0;                                             \
+    _Pragma("unroll") for (int d_ = 0; d_ < DIM; ++d_) d2_ += DIFF[d_] * DIFF[d_]; \
+    const real inv_ = d2_ > 0 ? rsqrt(d2_) : (real)0;         \
+    const real ratio_ = (W) * (DLT) * inv_;                   \
+    _Pragma("unroll") for (int d_ = 0; d_ < DIM; ++d_) acc[d_] += ratio_ * DIFF[d_]; \
+    const real e_ = d2_ * inv_ - (DLT);                       \
+    sigma += (W) * e_ * e_;                                   \
+    eta += (W) * d2_;                                         \
+  } while (0)
+
+// Adds a and b over the work-group (any WG_SIZE, a fixed order, so results repeat) and stores the two
+// sums at out[0], out[1]. Every work-item of the group must call it.
+inline void reduce_pair(real a, real b, __local real* scratch, __global real* out) {
+  const int lid = get_local_id(0);
+  scratch[2 * lid] = a;
+  scratch[2 * lid + 1] = b;
+  for (int stride = 1; stride < WG_SIZE; stride *= 2) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid % (2 * stride) == 0 && lid + stride < WG_SIZE) {
+      scratch[2 * lid] += scratch[2 * (lid + stride)];
+      scratch[2 * lid + 1] += scratch[2 * (lid + stride) + 1];
+    }
+  }
+  if (lid == 0) {
+    out[0] = scratch[0];
+    out[1] = scratch[1];
+  }
+}
+
+// The seed's row loop over all j for row i; XI(d) is where x_i comes from (global or local memory).
+#define SEED_ROW_LOOP(XI, TRANSPOSED)                                                     \
+  for (int j = 0; j < n; ++j) {                                                           \
+    const long at = pair_index(i, j, n, TRANSPOSED);                                      \
+    if (at < 0) continue;                                                                 \
+    real diff[DIM];                                                                       \
+    _Pragma("unroll") for (int d = 0; d < DIM; ++d) diff[d] = XI(d) - x[j * DIM + d];     \
+    PAIR_TERMS(diff, delta[at], WEIGHT(weights, at), acc, sigma, eta);                    \
+  }
+
+#define X_GLOBAL(d) x[i * DIM + d]
+#define X_LOCAL(d) own[lid * DIM + d]
+
+// The three seed variants as one body: NAME_bccalc writes x_new = scale * B(X) X; NAME_stress writes
+// the group's stress partials. OWN_LOCAL stages the group's rows of X in local memory.
+#define SEED_KERNELS(NAME, OWN_LOCAL, TRANSPOSED)                                                            \
+  __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void bccalc_##NAME(                         \
+      __global const real* restrict delta, __global const real* restrict weights,                           \
+      __global const real* restrict x, const int n, const real scale, __global real* restrict x_new) {      \
+    const int i = get_global_id(0), lid = get_local_id(0);                                                  \
+    __local real own[WG_SIZE * DIM];                                                                         \
+    if (OWN_LOCAL) {                                                                                         \
+      _Pragma("unroll") for (int d = 0; d < DIM; ++d) own[lid * DIM + d] = i < n ? x[i * DIM + d] : 0;      \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                          \
+    }                                                                                                        \
+    if (i >= n) return;                                                                                      \
+    real acc[DIM], sigma = 0, eta = 0;                                                                       \
+    _Pragma("unroll") for (int d = 0; d < DIM; ++d) acc[d] = 0;                                             \
+    if (OWN_LOCAL) {                                                                                         \
+      SEED_ROW_LOOP(X_LOCAL, TRANSPOSED)                                                                     \
+    } else {                                                                                                 \
+      SEED_ROW_LOOP(X_GLOBAL, TRANSPOSED)                                                                    \
+    }                                                                                                        \
+    (void)sigma, (void)eta; /* the stress kernel's terms: the compiler drops them here */                   \
+    _Pragma("unroll") for (int d = 0; d < DIM; ++d) x_new[i * DIM + d] = scale * acc[d];                    \
+  }                                                                                                          \
+                                                                                                             \
+  __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void stress_##NAME(                         \
+      __global const real* restrict delta, __global const real* restrict weights,                           \
+      __global const real* restrict x, const int n, __global real* restrict partials) {                     \
+    const int i = get_global_id(0), lid = get_local_id(0);                                                  \
+    __local real own[WG_SIZE * DIM];                                                                         \
+    __local real scratch[2 * WG_SIZE];                                                                       \
+    if (OWN_LOCAL) {                                                                                         \
+      _Pragma("unroll") for (int d = 0; d < DIM; ++d) own[lid * DIM + d] = i < n ? x[i * DIM + d] : 0;      \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                          \
+    }                                                                                                        \
+    real acc[DIM], sigma = 0, eta = 0;                                                                       \
+    _Pragma("unroll") for (int d = 0; d < DIM; ++d) acc[d] = 0;                                             \
+    if (i < n) {                                                                                             \
+      if (OWN_LOCAL) {                                                                                       \
+        SEED_ROW_LOOP(X_LOCAL, TRANSPOSED)                                                                   \
+      } else {                                                                                               \
+        SEED_ROW_LOOP(X_GLOBAL, TRANSPOSED)                                                                  \
+      }                                                                                                      \
+    }                                                                                                        \
+    reduce_pair(sigma, eta, scratch, partials + 2 * get_group_id(0));                                       \
+  }
+
+SEED_KERNELS(naive, false, false)
+SEED_KERNELS(local_x, true, false)
+SEED_KERNELS(colmajor, true, true)
+
+// One pass over a slice of the columns for every row: the partial B(X) X of the slice's columns goes to
+// partial_bx[slice][i][:], the slice's stress partials to partial_stress[slice][group][:]. Range:
+// (rows rounded up to WG_SIZE) x slices. x_j is read from global memory, the same address for the
+// whole group at once (a broadcast the caches serve); x_i stays in registers.
+// along_rows (full storage only; a constant, so each kernel below gets its own loop): read delta along
+// row i, each work-item streaming its own row (what CPUs want), instead of down column i.
+inline void fused_pass(__global const real* restrict delta, __global const real* restrict weights,
+                       __global const real* restrict x, const int n, const int per_slice,
+                       __global real* restrict partial_bx, __global real* restrict partial_stress,
+                       __local real* scratch, const bool along_rows) {
+  const int i = get_global_id(0), slice = get_global_id(1);
+  real xi[DIM], acc[DIM], sigma = 0, eta = 0;
+#pragma unroll
+  for (int d = 0; d < DIM; ++d) {
+    xi[d] = i < n ? x[i * DIM + d] : 0;
+    acc[d] = 0;
+  }
+  if (i < n) {
+    const int first = slice * per_slice;
+#if PACKED
+    // k runs over this slice of 1 .. n/2; each k gives the pair forwards and, unless it is the
+    // duplicate of an even n's k = n/2, backwards.
+    const int last = min(n / 2, first + per_slice);
+    for (int k = first + 1; k <= last; ++k) {
+      const ulong row = (ulong)(k - 1) * n;
+      int j = i + k < n ? i + k : i + k - n;
+      real diff[DIM];
+#pragma unroll
+      for (int d = 0; d < DIM; ++d) diff[d] = xi[d] - x[j * DIM + d];
+      PAIR_TERMS(diff, delta[row + i], WEIGHT(weights, row + i), acc, sigma, eta);
+      if (2 * k == n) continue;
+      j = i >= k ? i - k : i - k + n;
+#pragma unroll
+      for (int d = 0; d < DIM; ++d) diff[d] = xi[d] - x[j * DIM + d];
+      PAIR_TERMS(diff, delta[row + j], WEIGHT(weights, row + j), acc, sigma, eta);
+    }
+#else
+    const int last = min(n, first + per_slice);
+    for (int j = first; j < last; ++j) {
+      // Down column i, consecutive work-items read consecutive addresses; or along row i.
+      const ulong at = along_rows ? (ulong)i * n + j : (ulong)j * n + i;
+      real diff[DIM];
+#pragma unroll
+      for (int d = 0; d < DIM; ++d) diff[d] = xi[d] - x[j * DIM + d];
+      PAIR_TERMS(diff, delta[at], WEIGHT(weights, at), acc, sigma, eta);
+    }
+#endif
+#pragma unroll
+    for (int d = 0; d < DIM; ++d) partial_bx[((ulong)slice * n + i) * DIM + d] = acc[d];
+  }
+  reduce_pair(sigma, eta, scratch, partial_stress + 2 * (slice * get_num_groups(0) + get_group_id(0)));
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused(
+    __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
+    const int n, const int per_slice, __global real* restrict partial_bx, __global real* restrict partial_stress) {
+  __local real scratch[2 * WG_SIZE];
+  fused_pass(delta, weights, x, n, per_slice, partial_bx, partial_stress, scratch, false);
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused_rows(
+    __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
+    const int n, const int per_slice, __global real* restrict partial_bx, __global real* restrict partial_stress) {
+  __local real scratch[2 * WG_SIZE];
+  fused_pass(delta, weights, x, n, per_slice, partial_bx, partial_stress, scratch, true);
+}
+
+// x_new = scale * (sum of the slices' partial rows), one value per work-item.
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused_finish(
+    __global const real* restrict partial_bx, const int slices, const int n, const real scale,
+    __global real* restrict x_new) {
+  const int t = get_global_id(0);
+  if (t >= n * DIM) return;
+  real sum = 0;
+  for (int s = 0; s < slices; ++s) sum += partial_bx[(ulong)s * n * DIM + t];
+  x_new[t] = scale * sum;
+}
+
+// Weighted SMACOF's update: x_new = V+ (B(X) X), V+ symmetric and full, read down columns.
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void apply_pinv(
+    __global const real* restrict pinv, __global const real* restrict bx, const int n,
+    __global real* restrict x_new) {
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  real acc[DIM];
+#pragma unroll
+  for (int d = 0; d < DIM; ++d) acc[d] = 0;
+  for (int j = 0; j < n; ++j) {
+    const real p = pinv[(ulong)j * n + i];
+#pragma unroll
+    for (int d = 0; d < DIM; ++d) acc[d] += p * bx[j * DIM + d];
+  }
+#pragma unroll
+  for (int d = 0; d < DIM; ++d) x_new[i * DIM + d] = acc[d];
+}
+
+// Dissimilarities from vectors (features x n, column-major: feature f of vector i at f * n + i),
+// straight into delta's storage; metric 0 euclidean, 1 squared euclidean, 2 cityblock (an argument, not
+// a -D: it runs once per fit, so one program serves all three). Range: (n rounded up to WG_SIZE) x columns, where columns is n (full
+// storage: column j) or n/2 (packed: column k - 1, j = i + k mod n). delta(i, j) and delta(j, i) are
+// computed by the same operations in the same order, so the result is exactly symmetric with a zero
+// diagonal.
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void build_delta(
+    __global const real* restrict vectors, const int n, const int features, const int metric,
+    __global real* restrict delta) {
+  const int i = get_global_id(0), c = get_global_id(1);
+  if (i >= n) return;
+#if PACKED
+  const int j = i + c + 1 < n ? i + c + 1 : i + c + 1 - n;
+#else
+  const int j = c;
+#endif
+  real acc = 0;
+  for (int f = 0; f < features; ++f) {
+    const real diff = vectors[f * n + i] - vectors[f * n + j];
+    acc += metric == 2 ? fabs(diff) : diff * diff;
+  }
+  if (metric == 0) acc = sqrt(acc);
+  delta[(ulong)c * n + i] = acc;
+}

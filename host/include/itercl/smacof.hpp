@@ -1,0 +1,108 @@
+// Metric SMACOF multidimensional scaling (seed 004, section 4; Borg & Groenen, Modern Multidimensional
+// Scaling, ch. 8) on a device: the dissimilarities stay resident, each iteration moves only the
+// embedding's stress partials. Parameters, stress and stopping rule follow scikit-learn 1.7's smacof,
+// plus weights (w_ij = 0 marks a missing dissimilarity).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "itercl/device.hpp"
+#include "itercl/matrix.hpp"
+#include "itercl/metric.hpp"
+#include "itercl/timing.hpp"
+
+namespace itercl {
+
+// The kernels' variant, storage and tuning. Zero (and "auto") mean "the default for this device and
+// problem"; SmacofResult::kernel reports the values actually used.
+struct SmacofKernel {
+  // "naive", "local_x", "colmajor" (the seed's steps), "fused" (one pass over delta per iteration, read
+  // down the columns), "fused_rows" (the same along the rows, for CPUs), or "auto": the fastest correct
+  // variant measured for the device type (README.md, "Choosing the kernel").
+  std::string variant = "auto";
+  // Keep each pair once on the device (N * floor(N/2) values instead of N * N): half the memory, so a
+  // larger N fits. Any variant reads it.
+  bool packed = false;
+  int work_group_size = 0;
+  int slices = 0;  // fused: the columns are split into this many slices, each a row of work-groups
+
+  void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
+};
+void to_json(nlohmann::json& j, const SmacofKernel& k);
+void from_json(const nlohmann::json& j, SmacofKernel& k);  // unknown fields are ParamErrors
+std::ostream& operator<<(std::ostream& out, const SmacofKernel& k);
+
+enum class SmacofInit { random, classical, given };
+
+// The metrics dissimilarities are computed from vectors with (Smacof::fit_vectors): euclidean,
+// sqeuclidean, cityblock. Throws ParamError("metric", ...) for the others.
+void check_dissimilarity_metric(Metric m);
+
+struct SmacofParams {
+  int n_components = 2;
+  int max_iter = 300;
+  // Stop when (stress_old - stress) / (1/2 sum_ij w_ij d_ij^2) < eps (scikit-learn 1.7's rule, d the
+  // embedding's distances). 0 runs exactly max_iter iterations.
+  double eps = 1e-6;
+  // random: uniform in [0, 1) (as scikit-learn); classical: Torgerson's scaling; given: init_embedding.
+  SmacofInit init = SmacofInit::random;
+  Matrix init_embedding;  // N x n_components, for init == given
+  // Runs from different random starts; the lowest final stress wins (scikit-learn 1.9's default, 1).
+  int n_init = 1;
+  std::uint64_t random_state = 0;
+  Precision precision = Precision::f32;  // of the device's arithmetic; the host works in double
+  SmacofKernel kernel;
+
+  void validate() const;  // throws ParamError naming the field
+};
+
+struct SmacofIteration {
+  double stress;    // raw stress of this iteration's embedding
+  Timings timings;  // kernels, the stress partials' transfer, wall
+};
+
+struct SmacofResult {
+  Matrix embedding;              // N x n_components
+  double stress = 0;             // 1/2 sum_{i != j} w_ij (d_ij - delta_ij)^2 of `embedding`
+  double normalized_stress = 0;  // Stress-1: sqrt(stress / (1/2 sum_{i != j} w_ij d_ij^2))
+  int n_iter = 0;
+  bool converged = false;                   // the eps rule stopped the run before max_iter
+  std::vector<SmacofIteration> iterations;  // of the returned run
+  std::vector<double> init_stress;          // final stress of every run (n_init of them)
+  int best_init = 0;                        // which run was returned
+  SmacofKernel kernel;                      // resolved
+  std::string build_options;
+  Timings upload;  // dissimilarities and weights to the device (or built there), once
+  Timings total;   // everything after the upload, all runs
+};
+
+class Smacof {
+ public:
+  Smacof(const Device& device, SmacofParams params);
+
+  // Embeds N points given their N x N dissimilarities: symmetric (up to scikit-learn's tolerance,
+  // then averaged), finite, non-negative, zero diagonal. weights: empty (all 1) or N x N, symmetric,
+  // finite, non-negative, connecting all points. Throws InputError (ParamError for parameters).
+  SmacofResult fit(const Matrix& dissimilarities, const Matrix& weights = {}) const;
+
+  // The same, with the dissimilarities computed on the device from the rows of `vectors` by `metric`,
+  // straight into their resident buffer.
+  SmacofResult fit_vectors(const Matrix& vectors, Metric metric, const Matrix& weights = {}) const;
+
+  const SmacofParams& params() const { return params_; }
+
+ private:
+  Device device_;
+  SmacofParams params_;
+};
+
+// Checks dissimilarities as Smacof::fit does and returns them symmetric: an asymmetry beyond
+// scikit-learn's check_symmetric tolerance is an error unless `symmetrize` (then (D + D^T) / 2).
+// `names` (may be empty) label the points in messages.
+Matrix checked_dissimilarities(const Matrix& d, bool symmetrize = false, const std::vector<std::string>& names = {});
+
+}  // namespace itercl

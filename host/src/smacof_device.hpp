@@ -1,0 +1,60 @@
+// The SMACOF iteration on a device (internal): dissimilarities (and weights) resident, the embedding in
+// two device buffers swapped each iteration, only the stress partials read back.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "itercl/smacof.hpp"
+
+namespace itercl {
+
+// Halved sums over ordered pairs: the raw stress and (1/2) sum w d^2, both of one embedding.
+struct StressSums {
+  double stress = 0;
+  double squared_distances = 0;
+};
+
+// What the device must hold for a problem; `features` > 0 while vectors are uploaded to build delta.
+struct SmacofShape {
+  Eigen::Index n = 0;
+  int dim = 2;
+  bool weighted = false;
+  Eigen::Index features = 0;
+};
+
+// Fills in the kernel's zero / "auto" fields for the device and problem, and checks the rest.
+SmacofKernel resolve_smacof_kernel(SmacofKernel k, const DeviceInfo& info, Eigen::Index n);
+
+// Throws InputError if the problem's buffers exceed the device's global memory or largest allocation,
+// saying which N would fit, and with packed storage or float.
+void check_smacof_memory(const DeviceInfo& info, Precision p, const SmacofKernel& k, const SmacofShape& shape);
+
+class SmacofDevice {
+ public:
+  // Resolves the kernel, checks memory, builds the kernels and allocates every buffer.
+  SmacofDevice(const Device& device, Precision precision, const SmacofKernel& kernel, const SmacofShape& shape);
+  ~SmacofDevice();
+  SmacofDevice(SmacofDevice&&) noexcept;
+
+  void upload_dissimilarities(const Matrix& delta);                  // N x N, checked and symmetric
+  void build_dissimilarities(const Matrix& vectors, Metric metric);  // N x features, on the device
+  Matrix read_dissimilarities() const;                               // N x N (classical init of vectors)
+  void upload_weights(const Matrix& weights, const Matrix& pinv);    // both N x N
+
+  // Uploads the start X_0; the fused variant also runs its first pass (X_1, and sigma(X_0) unused).
+  void start(const Matrix& x0, Timings* timings);
+  // One iteration: X_m = Guttman transform of X_{m-1}; returns the stress sums of X_m.
+  StressSums iterate(Timings* timings);
+  Matrix embedding() const;  // X_m of the last iterate()
+
+  const SmacofKernel& kernel() const;
+  const std::string& build_options() const;
+  Timings upload_timings() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace itercl
