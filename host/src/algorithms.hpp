@@ -12,8 +12,8 @@
 
 #include "config.hpp"
 #include "itercl/device.hpp"
-#include "itercl/progress.hpp"
 #include "itercl/pairwise.hpp"
+#include "itercl/progress.hpp"
 
 namespace itercl {
 
@@ -42,9 +42,9 @@ struct ExperimentContext {
 };
 
 struct AlgorithmReport {
-  nlohmann::json data;     // a description of the input (shape, source)
-  nlohmann::json kernel;   // variant and tuning used, build options
-  nlohmann::json result;   // the algorithm's outputs
+  nlohmann::json data;    // a description of the input (shape, source)
+  nlohmann::json kernel;  // variant and tuning used, build options
+  nlohmann::json result;  // the algorithm's outputs
   // kernel / transfer / host / wall in ms (Timings' JSON), with at least "total" and "median_iteration"
   // (what `itercl bench` compares), then anything the algorithm adds ("per_iteration", ...).
   nlohmann::json timings;

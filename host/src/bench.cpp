@@ -16,6 +16,7 @@
 #include "itercl/experiment.hpp"
 #include "itercl/io.hpp"
 #include "itercl/peak.hpp"
+#include "itercl/timing.hpp"
 
 namespace itercl {
 namespace {
@@ -182,15 +183,6 @@ std::string to_csv(const json& cases) {
   return out.str();
 }
 
-std::string utc_now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
-
 }  // namespace
 
 BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const BenchOptions& options) {
@@ -240,7 +232,7 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
   json results = {{"suite", name},
                   {"description", suite.value("description", "")},
                   {"itercl_version", ITERCL_VERSION},
-                  {"started_at", utc_now()},
+                  {"started_at", utc_timestamp()},
                   {"warmup", warmup},
                   {"repeat", repeat},
                   {"devices", json::array()},

@@ -10,6 +10,7 @@
 #include "algorithms.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
+#include "itercl/timing.hpp"
 
 namespace itercl {
 namespace {
@@ -23,15 +24,6 @@ const std::map<std::string, Runner>& algorithms() {
                                                          {"distance_histogram", run_distance_histogram},
                                                          {"pair_counts", run_pair_counts}};
   return registry;
-}
-
-std::string utc_now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
 }
 
 ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& config_name,
@@ -73,7 +65,7 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
     as_run["output"]["path"] = results_path.string();
   }
 
-  const std::string started = utc_now();
+  const std::string started = utc_timestamp();
   ExperimentContext context{spec,   std::nullopt, precision, static_cast<int>(repeat), base, results_path, data,
                             params, output,       as_run,    overrides.progress};
   AlgorithmReport report = algorithms().at(algorithm)(context);

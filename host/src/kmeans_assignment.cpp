@@ -12,6 +12,7 @@
 #include "device_data.hpp"
 #include "itercl/error.hpp"
 #include "itercl/tuning.hpp"
+#include "kernel_fields.hpp"
 #include "pinned_buffer.hpp"
 
 namespace itercl {
@@ -124,45 +125,25 @@ void KMeansKernel::validate() const {
                      "expected an integer from 1 to 16 (or 0 for the default), got " + std::to_string(points_per_item));
 }
 
-void to_json(nlohmann::json& j, const KMeansKernel& k) {
-  j = {{"variant", k.variant},
-       {"work_group_size", k.work_group_size},
-       {"points_per_item", k.points_per_item},
-       {"register_values", k.register_values},
-       {"local_memory_bytes", k.local_memory_bytes},
-       {"centroids_per_chunk", k.centroids_per_chunk},
-       {"launches", k.launches}};
+namespace {
+
+const std::vector<KernelField<KMeansKernel>>& fields() {
+  static const std::vector<KernelField<KMeansKernel>> table = {
+      {"variant", &KMeansKernel::variant},
+      {"work_group_size", &KMeansKernel::work_group_size},
+      {"points_per_item", &KMeansKernel::points_per_item},
+      {"register_values", &KMeansKernel::register_values},
+      {"local_memory_bytes", &KMeansKernel::local_memory_bytes},
+      {"centroids_per_chunk", &KMeansKernel::centroids_per_chunk},
+      {"launches", &KMeansKernel::launches}};
+  return table;
 }
 
-void from_json(const nlohmann::json& j, KMeansKernel& k) {
-  if (!j.is_object()) throw ParamError("kernel", "expected an object, got " + j.dump());
-  for (const auto& [key, value] : j.items()) {
-    auto integer = [&, &key = key, &value = value](int& field) {
-      if (!value.is_number_integer()) throw ParamError("kernel." + key, "expected an integer, got " + value.dump());
-      field = value.get<int>();
-    };
-    if (key == "variant") {
-      if (!value.is_string()) throw ParamError("kernel." + key, "expected a string, got " + value.dump());
-      k.variant = value.get<std::string>();
-    } else if (key == "work_group_size") {
-      integer(k.work_group_size);
-    } else if (key == "points_per_item") {
-      integer(k.points_per_item);
-    } else if (key == "register_values") {
-      integer(k.register_values);
-    } else if (key == "local_memory_bytes") {
-      integer(k.local_memory_bytes);
-    } else if (key == "centroids_per_chunk") {
-      integer(k.centroids_per_chunk);
-    } else if (key == "launches") {
-      integer(k.launches);
-    } else {
-      throw ParamError("kernel." + key,
-                       "unknown field (expected variant, work_group_size, points_per_item, register_values, "
-                       "local_memory_bytes, centroids_per_chunk, launches)");
-    }
-  }
-}
+}  // namespace
+
+void to_json(nlohmann::json& j, const KMeansKernel& k) { j = kernel_fields_json(k, fields()); }
+
+void from_json(const nlohmann::json& j, KMeansKernel& k) { read_kernel_fields(j, k, fields()); }
 
 std::ostream& operator<<(std::ostream& out, const KMeansKernel& k) { return out << nlohmann::json(k).dump(); }
 

@@ -7,6 +7,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/pair_histogram.hpp"
+#include "kernel_fields.hpp"
 
 namespace itercl {
 namespace {
@@ -28,24 +29,21 @@ void PairHistogramKernel::validate() const {
                      "expected 32, 64 (or 0 for the device's best), got " + std::to_string(global_counter_bits));
 }
 
-void to_json(nlohmann::json& j, const PairHistogramKernel& k) {
-  j = {{"variant", k.variant}, {"work_group_size", k.work_group_size}, {"global_counter_bits", k.global_counter_bits}};
+namespace {
+
+const std::vector<KernelField<PairHistogramKernel>>& fields() {
+  static const std::vector<KernelField<PairHistogramKernel>> table = {
+      {"variant", &PairHistogramKernel::variant},
+      {"work_group_size", &PairHistogramKernel::work_group_size},
+      {"global_counter_bits", &PairHistogramKernel::global_counter_bits}};
+  return table;
 }
 
-void from_json(const nlohmann::json& j, PairHistogramKernel& k) {
-  if (!j.is_object()) throw ParamError("kernel", "expected an object, got " + j.dump());
-  for (const auto& [key, value] : j.items()) {
-    if (key == "variant") {
-      if (!value.is_string()) throw ParamError("kernel.variant", "expected a string, got " + value.dump());
-      k.variant = value.get<std::string>();
-    } else if (key == "work_group_size" || key == "global_counter_bits") {
-      if (!value.is_number_integer()) throw ParamError("kernel." + key, "expected an integer, got " + value.dump());
-      (key == "work_group_size" ? k.work_group_size : k.global_counter_bits) = value.get<int>();
-    } else {
-      throw ParamError("kernel." + key, "unknown field (expected variant, work_group_size, global_counter_bits)");
-    }
-  }
-}
+}  // namespace
+
+void to_json(nlohmann::json& j, const PairHistogramKernel& k) { j = kernel_fields_json(k, fields()); }
+
+void from_json(const nlohmann::json& j, PairHistogramKernel& k) { read_kernel_fields(j, k, fields()); }
 
 std::ostream& operator<<(std::ostream& out, const PairHistogramKernel& k) { return out << nlohmann::json(k).dump(); }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "itercl/error.hpp"
+#include "kernel_fields.hpp"
 
 namespace itercl {
 namespace {
@@ -43,37 +44,23 @@ void PairwiseKernel::validate() const {
   in_range("slice", slice, 4096);
 }
 
-void to_json(nlohmann::json& j, const PairwiseKernel& k) {
-  j = {{"variant", k.variant},   {"tile_rows", k.tile_rows},         {"tile_cols", k.tile_cols},
-       {"subtiles", k.subtiles}, {"cols_per_item", k.cols_per_item}, {"slice", k.slice}};
+namespace {
+
+const std::vector<KernelField<PairwiseKernel>>& fields() {
+  static const std::vector<KernelField<PairwiseKernel>> table = {{"variant", &PairwiseKernel::variant},
+                                                                 {"tile_rows", &PairwiseKernel::tile_rows},
+                                                                 {"tile_cols", &PairwiseKernel::tile_cols},
+                                                                 {"subtiles", &PairwiseKernel::subtiles},
+                                                                 {"cols_per_item", &PairwiseKernel::cols_per_item},
+                                                                 {"slice", &PairwiseKernel::slice}};
+  return table;
 }
 
-void from_json(const nlohmann::json& j, PairwiseKernel& k) {
-  if (!j.is_object()) throw ParamError("kernel", "expected an object, got " + j.dump());
-  for (const auto& [key, value] : j.items()) {
-    auto integer = [&, &key = key, &value = value](int& field) {
-      if (!value.is_number_integer()) throw ParamError("kernel." + key, "expected an integer, got " + value.dump());
-      field = value.get<int>();
-    };
-    if (key == "variant") {
-      if (!value.is_string()) throw ParamError("kernel." + key, "expected a string, got " + value.dump());
-      k.variant = value.get<std::string>();
-    } else if (key == "tile_rows") {
-      integer(k.tile_rows);
-    } else if (key == "tile_cols") {
-      integer(k.tile_cols);
-    } else if (key == "subtiles") {
-      integer(k.subtiles);
-    } else if (key == "cols_per_item") {
-      integer(k.cols_per_item);
-    } else if (key == "slice") {
-      integer(k.slice);
-    } else {
-      throw ParamError("kernel." + key,
-                       "unknown field (expected variant, tile_rows, tile_cols, subtiles, cols_per_item, slice)");
-    }
-  }
-}
+}  // namespace
+
+void to_json(nlohmann::json& j, const PairwiseKernel& k) { j = kernel_fields_json(k, fields()); }
+
+void from_json(const nlohmann::json& j, PairwiseKernel& k) { read_kernel_fields(j, k, fields()); }
 
 std::ostream& operator<<(std::ostream& out, const PairwiseKernel& k) { return out << nlohmann::json(k).dump(); }
 

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "itercl/error.hpp"
+#include "kernel_fields.hpp"
 #include "smacof_device.hpp"
 
 namespace itercl {
@@ -93,32 +94,21 @@ void SmacofKernel::validate() const {
                      "variant fused");
 }
 
-void to_json(nlohmann::json& j, const SmacofKernel& k) {
-  j = {{"variant", k.variant}, {"packed", k.packed}, {"work_group_size", k.work_group_size}, {"slices", k.slices}};
+namespace {
+
+const std::vector<KernelField<SmacofKernel>>& fields() {
+  static const std::vector<KernelField<SmacofKernel>> table = {{"variant", &SmacofKernel::variant},
+                                                               {"packed", &SmacofKernel::packed},
+                                                               {"work_group_size", &SmacofKernel::work_group_size},
+                                                               {"slices", &SmacofKernel::slices}};
+  return table;
 }
 
-void from_json(const nlohmann::json& j, SmacofKernel& k) {
-  if (!j.is_object()) throw ParamError("kernel", "expected an object, got " + j.dump());
-  for (const auto& [key, value] : j.items()) {
-    auto integer = [&, &key = key, &value = value](int& field) {
-      if (!value.is_number_integer()) throw ParamError("kernel." + key, "expected an integer, got " + value.dump());
-      field = value.get<int>();
-    };
-    if (key == "variant") {
-      if (!value.is_string()) throw ParamError("kernel.variant", "expected a string, got " + value.dump());
-      k.variant = value.get<std::string>();
-    } else if (key == "packed") {
-      if (!value.is_boolean()) throw ParamError("kernel.packed", "expected true or false, got " + value.dump());
-      k.packed = value.get<bool>();
-    } else if (key == "work_group_size") {
-      integer(k.work_group_size);
-    } else if (key == "slices") {
-      integer(k.slices);
-    } else {
-      throw ParamError("kernel." + key, "unknown field (expected variant, packed, work_group_size, slices)");
-    }
-  }
-}
+}  // namespace
+
+void to_json(nlohmann::json& j, const SmacofKernel& k) { j = kernel_fields_json(k, fields()); }
+
+void from_json(const nlohmann::json& j, SmacofKernel& k) { read_kernel_fields(j, k, fields()); }
 
 std::ostream& operator<<(std::ostream& out, const SmacofKernel& k) { return out << nlohmann::json(k).dump(); }
 

@@ -1,6 +1,7 @@
 #include "itercl/timing.hpp"
 
 #include <algorithm>
+#include <ctime>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -24,6 +25,15 @@ Timings median(std::span<const Timings> samples) {
     return (*mid + *std::max_element(v.begin(), mid)) / 2;
   };
   return {field(&Timings::kernel_s), field(&Timings::transfer_s), field(&Timings::host_s), field(&Timings::wall_s)};
+}
+
+std::string utc_timestamp(const char* format) {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[64];
+  std::strftime(buffer, sizeof buffer, format, &tm);
+  return buffer;
 }
 
 double event_seconds(const cl::Event& e) {

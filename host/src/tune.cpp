@@ -4,6 +4,7 @@
 #include <map>
 
 #include "itercl/error.hpp"
+#include "itercl/timing.hpp"
 #include "tuners.hpp"
 
 namespace itercl {
@@ -14,15 +15,6 @@ using Tuner = void (*)(const Device&, ConfigObject&, const TuneOptions&, TuneRep
 const std::map<std::string, Tuner, std::less<>>& tuners() {
   static const std::map<std::string, Tuner, std::less<>> registry = {{"kmeans", tune_kmeans}};
   return registry;
-}
-
-std::string today() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[16];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%d", &tm);
-  return buffer;
 }
 
 }  // namespace
@@ -60,7 +52,7 @@ TuneReport tune(std::string_view kernel, const Device& device, const TuneOptions
 
   const TuneCandidate& best = report.candidates[report.best];
   report.entry = best.parameters;
-  report.entry["tuned"] = {{"date", today()},
+  report.entry["tuned"] = {{"date", utc_timestamp("%Y-%m-%d")},
                            {"platform", device.info().platform},
                            {"driver_version", device.info().driver_version},
                            {"problem", report.problem},

@@ -54,7 +54,7 @@ class KMeansAssignment {
   const KMeansKernel& kernel() const;  // the variant and tuning in use, all values resolved
   const std::string& build_options() const;
   const std::vector<std::string>& tuning_sources() const;  // the database entries the defaults came from
-  Timings upload_timings() const;  // the one-time upload of the points
+  Timings upload_timings() const;                          // the one-time upload of the points
   Eigen::Index n_samples() const;
   Eigen::Index n_features() const;
 

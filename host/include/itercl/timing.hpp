@@ -5,6 +5,7 @@
 #include <chrono>
 #include <nlohmann/json_fwd.hpp>
 #include <span>
+#include <string>
 
 #include "itercl/opencl.hpp"
 
@@ -25,6 +26,9 @@ void to_json(nlohmann::json& j, const Timings& t);  // in milliseconds: kernel_m
 
 // Each field's median over `samples` (zeros for none): what reports quote for repeated steps.
 Timings median(std::span<const Timings> samples);
+
+// The current UTC time, as strftime formats it (default ISO 8601: 2026-11-21T23:17:25Z).
+std::string utc_timestamp(const char* format = "%Y-%m-%dT%H:%M:%SZ");
 
 // Seconds between a completed event's start and end (its queue must profile).
 double event_seconds(const cl::Event& e);

@@ -1,0 +1,58 @@
+// The JSON form of every kernel tuning struct (KMeansKernel, SmacofKernel, PairwiseKernel, ...): one
+// table of named members per struct serves both directions, so a new field is named once (internal).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "itercl/error.hpp"
+
+namespace itercl {
+
+template <class K>
+struct KernelField {
+  const char* name;
+  std::variant<std::string K::*, int K::*, bool K::*> member;
+};
+
+template <class K>
+nlohmann::json kernel_fields_json(const K& k, const std::vector<KernelField<K>>& fields) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& f : fields) std::visit([&](auto member) { j[f.name] = k.*member; }, f.member);
+  return j;
+}
+
+// Sets the members `j` names; a value of the wrong type, or a name not in the table, is a ParamError
+// naming "kernel.<name>" (and listing the known names).
+template <class K>
+void read_kernel_fields(const nlohmann::json& j, K& k, const std::vector<KernelField<K>>& fields) {
+  if (!j.is_object()) throw ParamError("kernel", "expected an object, got " + j.dump());
+  for (const auto& [key, value] : j.items()) {
+    const KernelField<K>* field = nullptr;
+    std::string known;
+    for (const auto& f : fields) {
+      if (key == f.name) field = &f;
+      known += (known.empty() ? "" : ", ") + std::string(f.name);
+    }
+    if (!field) throw ParamError("kernel." + key, "unknown field (expected " + known + ")");
+    std::visit(
+        [&, &key = key, &value = value](auto member) {
+          using T = std::remove_reference_t<decltype(k.*member)>;
+          const bool fits = std::is_same_v<T, std::string> ? value.is_string()
+                            : std::is_same_v<T, bool>      ? value.is_boolean()
+                                                           : value.is_number_integer();
+          if (!fits)
+            throw ParamError("kernel." + key, std::string("expected ") +
+                                                  (std::is_same_v<T, std::string> ? "a string"
+                                                   : std::is_same_v<T, bool>      ? "true or false"
+                                                                                  : "an integer") +
+                                                  ", got " + value.dump());
+          k.*member = value.template get<T>();
+        },
+        field->member);
+  }
+}
+
+}  // namespace itercl
