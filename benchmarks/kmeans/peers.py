@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Peers for the K-Means suite, timed on the same machine: PyTorch on the GPU (the assignment as users
 write it: ||x||^2 - 2 x C^T + ||c||^2, then argmin) and scikit-learn's Lloyd on all CPU cores. Each is
-skipped when its package (or a GPU) is missing. Prints a JSON list of records:
-{"peer", "device", "n_samples", "n_features", "n_clusters", "metric", "ms"}, where metric names the
-itercl metric it compares with (iteration_kernel_ms: one assignment; iteration_wall_ms: a whole Lloyd
-iteration).
+skipped when its package (or a GPU) is missing. Prints a JSON list of records
+{"peer", "device", "workload", "ms", "ours"}, where "ours" names the itercl cases it compares with: a group
+of benchmarks/kmeans/suite.json, values of the varied fields, and the metric (iteration_kernel_ms: one
+assignment; iteration_wall_ms: a whole Lloyd iteration). benchmarks/report.py pairs them up.
 
     peers.py [--n 4194304] [--d 4] [--k 300] [--sklearn-n 1048576]
 """
@@ -40,8 +40,10 @@ def torch_assignment(n, d, k, repeats=20):
         end.record()
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end))
-    return {"peer": f"PyTorch {torch.__version__}", "device": torch.cuda.get_device_name(), "n_samples": n,
-            "n_features": d, "n_clusters": k, "metric": "iteration_kernel_ms", "ms": statistics.median(times)}
+    return {"peer": f"PyTorch {torch.__version__}", "device": torch.cuda.get_device_name(),
+            "workload": f"assignment, N = {n}, D = {d}, K = {k}, float32", "ms": statistics.median(times),
+            "ours": {"group": "shapes", "varied": {"data.n_samples": n, "data.n_features": d, "params.n_clusters": k},
+                     "metric": "iteration_kernel_ms"}}
 
 
 def sklearn_lloyd(n, d, k, iterations=10):
@@ -55,8 +57,10 @@ def sklearn_lloyd(n, d, k, iterations=10):
     start = time.perf_counter()
     km.fit(x)
     seconds = time.perf_counter() - start
-    return {"peer": f"scikit-learn {sklearn.__version__} Lloyd", "device": "all CPU cores", "n_samples": n,
-            "n_features": d, "n_clusters": k, "metric": "iteration_wall_ms", "ms": seconds / km.n_iter_ * 1e3}
+    return {"peer": f"scikit-learn {sklearn.__version__} Lloyd", "device": "all CPU cores",
+            "workload": f"Lloyd iteration, N = {n}, D = {d}, K = {k}, float32", "ms": seconds / km.n_iter_ * 1e3,
+            "ours": {"group": "shapes", "varied": {"data.n_samples": n, "data.n_features": d, "params.n_clusters": k},
+                     "metric": "iteration_wall_ms"}}
 
 
 def main():

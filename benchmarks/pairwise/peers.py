@@ -2,7 +2,9 @@
 """Peers for the pairwise benchmark, timed on the same machine: PyTorch on the GPU (torch.cdist with p = 1
 for cityblock; euclidean through cuBLAS, the ||x||^2 - 2 x y^T + ||y||^2 form; the SDH as cdist + histc over
 row blocks of the pairs i < j) and scipy on the CPU (cdist / pdist). Each is skipped when its package is
-missing. Prints JSON with median times.
+missing. Prints a JSON list of records {"peer", "device", "workload", "ms", "ours"}; "ours" names the
+itercl cases of benchmarks/pairwise/suite.json it compares with (group, varied values, metric), for
+benchmarks/report.py.
 
     benchmarks/pairwise/peers.py [--n 6000] [--d 5419] [--sdh-n 262144] [--bins 256] [--scipy-n 1000]
 """
@@ -32,16 +34,19 @@ def torch_peers(n, d, sdh_n, bins, repeats):
     import torch
     if not torch.cuda.is_available():
         return []
-    name = f"PyTorch {torch.__version__} ({torch.cuda.get_device_name()})"
+    name, device = f"PyTorch {torch.__version__}", torch.cuda.get_device_name()
     g = torch.Generator(device="cuda").manual_seed(1)
     out = []
     for precision, dtype in (("float", torch.float32), ("double", torch.float64)):
         x = torch.rand(n, d, device="cuda", generator=g, dtype=dtype)
-        out.append({"peer": name, "what": "cityblock, torch.cdist(p=1)", "n": n, "d": d, "precision": precision,
-                    "median_ms": cuda_ms(torch, lambda: torch.cdist(x, x, p=1), repeats)})
-        out.append({"peer": name, "what": "euclidean, cuBLAS (torch.cdist, use_mm_for_euclid_dist)", "n": n, "d": d,
-                    "precision": precision,
-                    "median_ms": cuda_ms(torch, lambda: torch.cdist(x, x, compute_mode="use_mm_for_euclid_dist"), repeats)})
+        out.append({"peer": name, "device": device, "workload": f"cityblock, torch.cdist(p=1), n = {n}, d = {d}, {precision}",
+                    "ms": cuda_ms(torch, lambda: torch.cdist(x, x, p=1), repeats),
+                    "ours": {"group": "table", "varied": {"data.n_samples": n, "data.n_features": d, "precision": precision},
+                             "metric": "total_kernel_ms"}})
+        out.append({"peer": name, "device": device,
+                    "workload": f"euclidean through cuBLAS (torch.cdist, use_mm_for_euclid_dist), n = {n}, d = {d}, {precision}",
+                    "ms": cuda_ms(torch, lambda: torch.cdist(x, x, compute_mode="use_mm_for_euclid_dist"), repeats),
+                    "ours": {"group": "euclidean", "varied": {}, "metric": "total_kernel_ms"} if precision == "float" else None})
         del x
     # SDH of uniform 3-D points in the unit cube over [0, sqrt(3)]: the pairs i < j, a block of rows at a time.
     p = torch.rand(sdh_n, 3, device="cuda", generator=g)
@@ -58,8 +63,9 @@ def torch_peers(n, d, sdh_n, bins, repeats):
 
     ms = cuda_ms(torch, sdh, max(1, repeats // 4))
     pairs = sdh_n * (sdh_n - 1) / 2
-    out.append({"peer": name, "what": f"SDH, cdist + histc, {bins} buckets", "n": sdh_n, "d": 3, "precision": "float",
-                "median_ms": ms, "pairs_per_s": pairs / (ms * 1e-3)})
+    out.append({"peer": name, "device": device, "workload": f"SDH, cdist + histc, {bins} buckets, {sdh_n} points",
+                "ms": ms, "pairs_per_s": pairs / (ms * 1e-3),
+                "ours": {"group": "sdh", "varied": {"data.n_samples": sdh_n}, "metric": "total_kernel_ms"}})
     return out
 
 
@@ -77,8 +83,10 @@ def scipy_peers(n, d, repeats):
             start = time.perf_counter()
             pdist(x, metric)
             times.append((time.perf_counter() - start) * 1e3)
-        out.append({"peer": f"scipy {scipy.__version__} pdist (one core)", "what": metric, "n": n, "d": d,
-                    "precision": "double", "median_ms": statistics.median(times)})
+        out.append({"peer": f"scipy {scipy.__version__} pdist", "device": "one CPU core",
+                    "workload": f"{metric}, n = {n}, d = {d}, float64", "ms": statistics.median(times),
+                    "ours": {"group": "table", "varied": {"data.n_samples": n, "data.n_features": d, "precision": "double"},
+                             "metric": "total_wall_ms"} if metric == "cityblock" else None})
     return out
 
 

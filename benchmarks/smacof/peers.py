@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Peers for the SMACOF benchmark, timed on the same machine: a dense PyTorch SMACOF iteration on the GPU
 (cdist, B(X) X, cdist again and the stress, as users write it) and scikit-learn's smacof on the CPU
-cores. Each is skipped when its package (or a GPU) is missing. Prints JSON with median times.
+cores. Each is skipped when its package (or a GPU) is missing. Prints a JSON list of records
+{"peer", "device", "workload", "ms", "ours"}; "ours" names the itercl cases of benchmarks/smacof/suite.json
+it compares with (group, varied values, metric), for benchmarks/report.py.
 
     benchmarks/smacof/peers.py [--n 16384] [--sklearn-n 4096] [--iterations 10]
 """
@@ -47,8 +49,9 @@ def torch_smacof(n, features, iterations):
         end.record()
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end))
-    return {"peer": f"PyTorch {torch.__version__} dense SMACOF ({torch.cuda.get_device_name()}, float32)", "n": n,
-            "median_ms_per_iteration": statistics.median(times)}
+    return {"peer": f"PyTorch {torch.__version__} dense SMACOF", "device": torch.cuda.get_device_name(),
+            "workload": f"iteration, N = {n}, 2-D, float32", "ms": statistics.median(times),
+            "ours": {"group": "steps", "varied": {"data.n_samples": n}, "metric": "iteration_wall_ms"}}
 
 
 def sklearn_smacof(n, features, iterations):
@@ -63,8 +66,9 @@ def sklearn_smacof(n, features, iterations):
     _, stress, n_iter = smacof(delta, init=init, n_init=1, max_iter=iterations, eps=0, return_n_iter=True,
                                normalized_stress=False)
     seconds = time.perf_counter() - start
-    return {"peer": f"scikit-learn {sklearn.__version__} smacof (float64, all CPU cores)", "n": n,
-            "n_iter": int(n_iter), "ms_per_iteration": seconds / n_iter * 1e3, "stress": float(stress)}
+    return {"peer": f"scikit-learn {sklearn.__version__} smacof", "device": "all CPU cores",
+            "workload": f"iteration, N = {n}, 2-D, float64", "ms": seconds / n_iter * 1e3,
+            "ours": {"group": "steps", "varied": {"data.n_samples": n}, "metric": "iteration_wall_ms"}}
 
 
 def main():

@@ -1,6 +1,7 @@
 // itercl: the command line over the library. Exit codes: 0 success, 2 bad input, 1 runtime failure.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -104,6 +105,8 @@ int main(int argc, char** argv) {
   bench->add_option("suite", suite, "Suite (JSON), e.g. benchmarks/kmeans/suite.json")->required();
   bench->add_option("--device", bench_options.devices, "Device spec(s), replacing the suite's \"devices\"");
   bench->add_option("--groups", bench_options.groups, "Run only these groups of the suite")->delimiter(',');
+  std::vector<std::string> limits;
+  bench->add_option("--limit", limits, "PATH=MAX: skip cases whose config holds more than MAX at PATH");
   bench->add_option("--out", bench_out, "Results JSON (CSV beside it; default: the suite's \"output\")");
   bench->add_flag("--no-peers", no_peers, "Skip the suite's peer programs");
 
@@ -131,6 +134,14 @@ int main(int argc, char** argv) {
     if (*devices) return list_devices(as_json);
     if (*bench) {
       bench_options.output = bench_out;
+      for (const std::string& limit : limits) {
+        const auto eq = limit.find('=');
+        char* end = nullptr;
+        const double max = eq == std::string::npos ? 0 : std::strtod(limit.c_str() + eq + 1, &end);
+        if (eq == std::string::npos || eq == 0 || !end || *end != '\0')
+          throw itercl::InputError("--limit " + limit + ": expected PATH=NUMBER, e.g. data.n_samples=16384");
+        bench_options.limits.emplace_back(limit.substr(0, eq), max);
+      }
       bench_options.peers = !no_peers;
       if (!quiet) bench_options.log = [](const std::string& line) { std::cerr << line << std::endl; };
       const auto outcome = itercl::run_bench_file(suite, bench_options);

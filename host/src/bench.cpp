@@ -39,6 +39,20 @@ void set_path(json& j, const std::string& dotted, const json& value) {
   (*node)[dotted.substr(start)] = value;
 }
 
+// The value at a dotted path, or null.
+json get_path(const json& j, const std::string& dotted) {
+  const json* node = &j;
+  std::size_t start = 0;
+  while (true) {
+    const auto dot = dotted.find('.', start);
+    const std::string key = dotted.substr(start, dot == std::string::npos ? dot : dot - start);
+    if (!node->is_object() || !node->contains(key)) return nullptr;
+    node = &(*node)[key];
+    if (dot == std::string::npos) return *node;
+    start = dot + 1;
+  }
+}
+
 std::string short_value(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 std::vector<Case> expand(const json& experiment, const json& groups, const std::vector<std::string>& wanted,
@@ -88,15 +102,19 @@ std::vector<Case> expand(const json& experiment, const json& groups, const std::
   return cases;
 }
 
-// The numbers of one run worth comparing across runs and devices.
+// The numbers of one run worth comparing across runs and devices: the median iteration's and the
+// total's times, and every rate of the "gflops" section (not the flop and byte counts behind them).
 json metrics_of(const json& r) {
   json m = json::object();
-  const json& it = r["timings"]["median_iteration"];
-  for (const char* key : {"wall_ms", "kernel_ms", "transfer_ms", "host_ms"})
-    if (it.contains(key)) m[std::string("iteration_") + key] = it[key];
-  if (r["timings"].contains("total")) m["total_wall_ms"] = r["timings"]["total"]["wall_ms"];
-  for (const auto& [key, value] : r["gflops"].items())  // rates, not the counts behind them
-    if (value.is_number() && key.find("_per_") == std::string::npos) m["gflops_" + key] = value;
+  for (const char* section : {"median_iteration", "total"}) {
+    if (!r["timings"].contains(section)) continue;
+    const std::string prefix = section == std::string("total") ? "total_" : "iteration_";
+    for (const auto& [key, value] : r["timings"][section].items()) m[prefix + key] = value;
+  }
+  for (const auto& [key, value] : r["gflops"].items()) {
+    const bool count = key.rfind("flops", 0) == 0 || key.rfind("bytes", 0) == 0 || key.ends_with("_per_iteration");
+    if (value.is_number() && !count) m["gflops_" + key] = value;
+  }
   return m;
 }
 
@@ -224,7 +242,13 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
   const std::filesystem::path output =
       !options.output.empty() ? options.output : suite_output.value_or(base / "results" / (name + ".json"));
   top.finish();
-  const std::vector<Case> cases = expand(*experiment, *groups, options.groups, source);
+  std::vector<Case> cases = expand(*experiment, *groups, options.groups, source);
+  std::erase_if(cases, [&](const Case& c) {
+    return std::any_of(options.limits.begin(), options.limits.end(), [&](const auto& limit) {
+      const json v = get_path(c.config, limit.first);
+      return v.is_number() && v.get<double>() > limit.second;
+    });
+  });
 
   const auto tmp = std::filesystem::temp_directory_path() / ("itercl-bench-" + std::to_string(std::random_device{}()));
   std::filesystem::create_directories(tmp);

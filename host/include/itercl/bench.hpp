@@ -17,13 +17,17 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace itercl {
 
 struct BenchOptions {
-  std::vector<std::string> devices;             // replaces the suite's "devices" when not empty
-  std::vector<std::string> groups;              // run only these groups (all when empty)
+  std::vector<std::string> devices;  // replaces the suite's "devices" when not empty
+  std::vector<std::string> groups;   // run only these groups (all when empty)
+  // Skip cases whose config holds a number above the limit at the dotted path ("data.n_samples" ->
+  // 16384): a slow device runs the same suite at the sizes it can finish.
+  std::vector<std::pair<std::string, double>> limits;
   std::filesystem::path output;                 // the results JSON (the CSV goes beside it); default: the suite's
   bool peers = true;                            // run the suite's peers
   std::function<void(const std::string&)> log;  // a line per finished case; may be empty

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# What runs on the GPU machine (through the device tool), in one call or several: registers NVIDIA's
+# OpenCL driver, then runs the steps of $WHAT in order, and packs what they wrote into $OUT/results.tgz
+# (unpacked here into benchmarks/results/: gpu/ -> nvidia-h200/, cpu/ -> pocl-xeon-16-cores/,
+# core/ -> pocl-xeon-1-core/, tuning/ -> the tuning database entries).
+#
+#   BIN   the itercl and itercl_device_tests binaries built here (default .gpu)
+#   WHAT  steps, any of:
+#         tests              the device tests on the GPU (data from .gpu-data/datasets)
+#         gpu:SUITE          benchmarks/SUITE/suite.json on the GPU, with the suite's peers
+#         cpu:SUITE          the same on PoCL's CPU device, sizes capped by cpu_limits below
+#         core:SUITE         its baseline groups on one CPU core (for speedups)
+#         tune:KERNEL:DEVICE itercl tune on gpu or cpu, with the benchmark's problem size
+set -euo pipefail
+BIN=${BIN:-.gpu}
+OUT=${OUT:-/tmp/itercl-out}
+res=$(mktemp -d)
+mkdir -p "$OUT" /etc/OpenCL/vendors "$res/gpu" "$res/cpu" "$res/core" "$res/tuning"
+[[ -f /usr/lib/libnvidia-opencl.so.1 ]] && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+# The tests look for ../shared/datasets beside the checkout, as in CI.
+if [[ -d .gpu-data/datasets && ! -e ../shared/datasets ]]; then mkdir -p ../shared && cp -r .gpu-data/datasets ../shared/; fi
+{ "$BIN/itercl" devices; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; } \
+  > "$res/devices.txt" 2>&1 || true
+
+cpu_limits() {  # sizes PoCL on 16 cores finishes within the call
+  case $1 in
+    smacof) echo "--limit data.n_samples=8192" ;;
+    pairwise) echo "--limit data.n_samples=65536 --limit data.n_features=5419" ;;
+    *) echo "" ;;
+  esac
+}
+baseline_groups() { grep -o '"name": "baseline[a-z_]*"' "benchmarks/$1/suite.json" | cut -d'"' -f4 | paste -sd, -; }
+
+for step in ${WHAT:-tests}; do
+  IFS=: read -r kind name device <<<"$step"
+  echo "== $step ($(date +%T))"
+  case $kind in
+    tests) ITERCL_DEVICE=gpu ITERCL_SOURCE_DIR=$PWD "$BIN/itercl_device_tests" > "$res/gpu/device-tests.txt" 2>&1 || true
+           tail -3 "$res/gpu/device-tests.txt" ;;
+    gpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device gpu --out "$res/gpu/$name.json" 2>&1 | tail -2 ;;
+    cpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device cpu --no-peers $(cpu_limits "$name") \
+             --out "$res/cpu/$name.json" 2>&1 | tail -2 ;;
+    core)  POCL_CPU_MAX_CU_COUNT=1 POCL_MAX_PTHREAD_COUNT=1 "$BIN/itercl" bench "benchmarks/$name/suite.json" \
+             --device cpu --no-peers --groups "$(baseline_groups "$name")" --out "$res/core/$name.json" 2>&1 | tail -2 ;;
+    tune)  problem='{"n_samples": 4194304}'; [[ $device == cpu ]] && problem='{"n_samples": 1048576}'
+           "$BIN/itercl" tune "$name" --device "$device" --problem "$problem" --out "$res/tuning" \
+             > "$res/tuning/$name-$device.txt" 2>&1 || true
+           tail -3 "$res/tuning/$name-$device.txt" ;;
+    *) echo "unknown step $step" >&2; exit 2 ;;
+  esac
+done
+tar czf "$OUT/results.tgz" -C "$res" .

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Turns `itercl bench` result files into a Markdown report with PNG plots, in the spirit of the seeds'
+figures: time against N for each variant (the optimisation steps), speedup of each device over one CPU
+core and against the peers, achieved GFLOPS and GB/s against each device's measured peaks, the seed's
+overhead model (section 4.2: T = c + o, from runs with doubled compute) and what tuning gained.
+
+    benchmarks/report.py RESULTS.json [RESULTS.json ...] --out DIR [--tuning tuning]
+
+Each results file may hold several devices; a device with one compute unit is taken as "one CPU core".
+Needs matplotlib.
+"""
+import argparse
+import json
+import os
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+N_KEY = "data.n_samples"
+
+
+def load(paths):
+    """Every case of every file, with its device described, grouped by suite."""
+    suites, devices, peers = defaultdict(list), {}, defaultdict(list)
+    for path in paths:
+        with open(path) as f:
+            r = json.load(f)
+        for d in r["devices"]:
+            info = d["info"]
+            label = info["name"] + (" (1 core)" if info["compute_units"] == 1 and info["type"] == "cpu" else "")
+            devices[(path, d["spec"])] = {"label": label, "info": info, "peaks": d["peaks"]}
+        for c in r["cases"]:
+            c["device_label"] = devices[(path, c["device"])]["label"]
+            suites[r["suite"]].append(c)
+        peers[r["suite"]] += [dict(p, file=path) for p in r.get("peers", []) if p.get("ok")]
+    return suites, list(devices.values()), peers
+
+
+def metric_of(case, prefer=("iteration_kernel_ms", "total_kernel_ms")):
+    for key in prefer:
+        if key in case.get("metrics", {}):
+            return key, case["metrics"][key]["median"]
+    return None, None
+
+
+def series_label(varied, skip):
+    parts = [f"{k.rsplit('.', 1)[-1]}={json.dumps(v) if isinstance(v, dict) else v}"
+             for k, v in varied.items() if k != skip]
+    return ", ".join(parts) or "default"
+
+
+def fmt(x):
+    return "" if x is None else f"{x:.4g}"
+
+
+def plot_group(suite, group, cases, out_dir):
+    """Time against N, a line per combination of the other varied fields, a panel per device."""
+    by_device = defaultdict(list)
+    for c in cases:
+        by_device[c["device_label"]].append(c)
+    fig, axes = plt.subplots(1, len(by_device), figsize=(6 * len(by_device), 4.2), squeeze=False)
+    for ax, (device, dcases) in zip(axes[0], by_device.items()):
+        lines = defaultdict(list)
+        for c in dcases:
+            key, value = metric_of(c)
+            if value is not None:
+                lines[series_label(c["varied"], N_KEY)].append((c["varied"][N_KEY], value, key))
+        for label, points in lines.items():
+            points.sort()
+            ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("N")
+        ax.set_ylabel(next(iter(lines.values()))[0][2].replace("_", " ") if lines else "ms")
+        ax.set_title(device, fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"{suite}: {group}")
+    fig.tight_layout()
+    name = f"{suite}-{group}.png"
+    fig.savefig(os.path.join(out_dir, name), dpi=110)
+    plt.close(fig)
+    return name
+
+
+def group_table(cases):
+    rows = ["| device | case | kernel ms | wall ms (min-max) | GFLOPS | GB/s |", "|---|---|---|---|---|---|"]
+    for c in cases:
+        if "error" in c:
+            rows.append(f"| {c['device_label']} | {c['case']} | failed: {c['error'][:80]} | | | |")
+            continue
+        m = c["metrics"]
+        _, kernel = metric_of(c)
+        wall_key = "iteration_wall_ms" if "iteration_wall_ms" in m else "total_wall_ms"
+        wall = m[wall_key]
+        rows.append(f"| {c['device_label']} | {c['case']} | {fmt(kernel)} | {fmt(wall['median'])} "
+                    f"({fmt(wall['min'])}-{fmt(wall['max'])}) | {fmt(m.get('gflops_kernel', {}).get('median'))} | "
+                    f"{fmt(m.get('gflops_kernel_gbs', {}).get('median'))} |")
+    return rows
+
+
+def speedups(cases):
+    """Each device against the one-core CPU run of the same case: wall time per iteration (or of the run)."""
+    base = {(c["group"], c["case"]): c for c in cases if c["device_label"].endswith("(1 core)") and "metrics" in c}
+    rows = []
+    for c in cases:
+        ref = base.get((c["group"], c["case"]))
+        if not ref or c is ref or "metrics" not in c:
+            continue
+        key = "iteration_wall_ms" if "iteration_wall_ms" in c["metrics"] else "total_wall_ms"
+        ratio = ref["metrics"][key]["median"] / c["metrics"][key]["median"]
+        rows.append(f"| {c['device_label']} | {c['case']} | {fmt(ref['metrics'][key]['median'])} | "
+                    f"{fmt(c['metrics'][key]['median'])} | {ratio:.1f}x |")
+    if not rows:
+        return []
+    return ["| device | case | one core, ms | device, ms | speedup |", "|---|---|---|---|---|"] + rows
+
+
+def peer_rows(cases, peers):
+    rows = []
+    for p in peers:
+        for record in p["output"] if isinstance(p["output"], list) else [p["output"]]:
+            ours = record.get("ours")
+            if not ours:
+                rows.append(f"| {record['peer']} ({record.get('device', '')}) | {record.get('workload', '')} | "
+                            f"{fmt(record.get('ms'))} | | | |")
+                continue
+            by_device = defaultdict(list)
+            for c in cases:
+                if c["group"] == ours["group"] and "metrics" in c and ours["metric"] in c["metrics"] and all(
+                        c["varied"].get(k, c.get("config", {}).get(k)) == v for k, v in ours["varied"].items()):
+                    by_device[c["device_label"]].append(c["metrics"][ours["metric"]]["median"])
+            for device, values in by_device.items():
+                best = min(values)
+                rows.append(f"| {record['peer']} ({record.get('device', '')}) | {record['workload']} | "
+                            f"{fmt(record['ms'])} | {device} | {fmt(best)} | {record['ms'] / best:.1f}x |")
+    if not rows:
+        return []
+    return ["| peer | workload | peer ms | itercl on | itercl ms (best variant) | itercl faster by |",
+            "|---|---|---|---|---|---|"] + rows
+
+
+def peak_rows(cases, devices):
+    """The best GFLOPS and GB/s each device reached in each group, against its measured peaks."""
+    peaks = {d["label"]: d["peaks"] for d in devices}
+    best = {}
+    for c in cases:
+        m = c.get("metrics", {})
+        if "gflops_kernel" not in m:
+            continue
+        key = (c["device_label"], c["group"])
+        if key not in best or m["gflops_kernel"]["median"] > best[key][0]:
+            best[key] = (m["gflops_kernel"]["median"], m.get("gflops_kernel_gbs", {}).get("median"), c)
+    rows = []
+    for (device, group), (gflops, gbs, c) in sorted(best.items()):
+        p = peaks[device]
+        double = c.get("config", {}).get("precision") == "double"
+        peak = p["fp64_gflops"] if double else p["fp32_gflops"]
+        rows.append(f"| {device} | {group} | {c['case']} | {fmt(gflops)} | {100 * gflops / peak:.0f}% of {fmt(peak)} | "
+                    + (f"{fmt(gbs)} | {100 * gbs / p['bandwidth_gbs']:.0f}% of {fmt(p['bandwidth_gbs'])} |"
+                       if gbs else " | |"))
+    if not rows:
+        return []
+    return ["| device | group | best case | GFLOPS | of peak | GB/s | of peak bandwidth |",
+            "|---|---|---|---|---|---|---|"] + rows
+
+
+def overhead(suite, cases, out_dir):
+    """Seed section 4.2: T = c + o; with the compute doubled, T' = 2c + o, so c = T' - T, o = 2T - T'."""
+    cases = [c for c in cases if c["group"] == "overhead" and "metrics" in c]
+    if not cases:
+        return [], None
+    knob = next(k for k in cases[0]["varied"] if k != N_KEY)
+    metric = "iteration_wall_ms" if knob.endswith("launches") else "total_wall_ms"
+    table = defaultdict(dict)
+    for c in cases:
+        table[(c["device_label"], c["varied"][N_KEY])][c["varied"][knob]] = c["metrics"][metric]["median"]
+    rows, curves = [], defaultdict(list)
+    for (device, n), t in sorted(table.items()):
+        if len(t) != 2:
+            continue
+        low, high = sorted(t)
+        compute = t[high] - t[low]
+        fixed = t[low] - compute
+        rows.append(f"| {device} | {n} | {fmt(t[low])} | {fmt(t[high])} | {fmt(compute)} | {fmt(fixed)} |")
+        curves[device].append((n, compute, fixed))
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for device, points in curves.items():
+        points.sort()
+        ax.plot([p[0] for p in points], [max(p[1], 1e-4) for p in points], marker="o", label=f"c, {device}")
+        ax.plot([p[0] for p in points], [max(p[2], 1e-4) for p in points], marker="x", ls="--", label=f"o, {device}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("N")
+    ax.set_ylabel(metric.replace("_", " "))
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title(f"{suite}: compute c and overhead o (T = c + o)")
+    fig.tight_layout()
+    name = f"{suite}-overhead.png"
+    fig.savefig(os.path.join(out_dir, name), dpi=110)
+    plt.close(fig)
+    head = [f"`{knob}` doubled the compute; T is `{metric}` (median).", "",
+            "| device | N | T | T' | c = T' - T | o = 2T - T' |", "|---|---|---|---|---|---|"]
+    return head + rows, name
+
+
+def tuning_rows(folder):
+    rows = []
+    if not folder or not os.path.isdir(folder):
+        return rows
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(folder, name)) as f:
+            db = json.load(f)
+        for device, entry in db.get("devices", {}).items():
+            t = entry.get("tuned")
+            if not t:
+                continue
+            params = {k: v for k, v in entry.items() if k != "tuned"}
+            rows.append(f"| {name[:-5]} | {device} | {json.dumps(t['problem'])} | {fmt(t['before_ms'])} | "
+                        f"{fmt(t['median_ms'])} | {t['before_ms'] / t['median_ms']:.2f}x | {json.dumps(params)} |")
+    if not rows:
+        return rows
+    return ["| kernel | device | problem | before, ms | tuned, ms | gain | tuned parameters |",
+            "|---|---|---|---|---|---|---|"] + rows
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("results", nargs="+")
+    p.add_argument("--out", required=True, help="folder for report.md and the PNGs")
+    p.add_argument("--tuning", default="", help="tuning database folder, for what tuning gained")
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    suites, devices, peers = load(a.results)
+
+    md = ["# itercl benchmark report", "", "Generated by `benchmarks/report.py` from "
+          + ", ".join(f"`{os.path.relpath(r, a.out)}`" for r in a.results) + ".", "", "## Devices", "",
+          "| device | platform | driver | compute units | fp32 peak GFLOPS | fp64 peak GFLOPS | bandwidth GB/s |",
+          "|---|---|---|---|---|---|---|"]
+    for d in devices:
+        i, pk = d["info"], d["peaks"]
+        md.append(f"| {d['label']} | {i['platform']} | {i['driver_version']} | {i['compute_units']} | "
+                  f"{fmt(pk['fp32_gflops'])} | {fmt(pk['fp64_gflops'])} | {fmt(pk['bandwidth_gbs'])} |")
+    md += ["", "Peaks measured by `itercl bench` on each device (cl/peak.cl: FMA chains, a 4-wide copy)."]
+    for suite, cases in suites.items():
+        md += ["", f"## {suite}", ""]
+        groups = list(dict.fromkeys(c["group"] for c in cases))
+        for group in groups:
+            gcases = [c for c in cases if c["group"] == group]
+            md += [f"### {group}", ""]
+            varied_n = {c["varied"].get(N_KEY) for c in gcases} - {None}
+            if len(varied_n) > 1:
+                md += [f"![{suite} {group}]({plot_group(suite, group, gcases, a.out)})", ""]
+            md += group_table(gcases) + [""]
+        for title, rows in (("Speedup over one CPU core", speedups(cases)),
+                            ("Against the peers (same machine, same run)", peer_rows(cases, peers[suite])),
+                            ("Achieved rates against the measured peaks", peak_rows(cases, devices))):
+            if rows:
+                md += [f"### {title}", ""] + rows + [""]
+        rows, figure = overhead(suite, cases, a.out)
+        if rows:
+            md += ["### Overhead model (seed section 4.2)", "", f"![{suite} overhead]({figure})", ""] + rows + [""]
+    rows = tuning_rows(a.tuning)
+    if rows:
+        md += ["## What tuning gained (`itercl tune`)", ""] + rows + [""]
+    with open(os.path.join(a.out, "report.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print(os.path.join(a.out, "report.md"))
+
+
+if __name__ == "__main__":
+    main()
