@@ -1,4 +1,4 @@
-// Whole-file reads (with transparent gunzip) and atomic writes.
+// Whole-file reads (with transparent gunzip and untar) and atomic writes.
 #include <zlib.h>
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "io_tar.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 
@@ -67,7 +68,8 @@ std::string read_file(const std::filesystem::path& path) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   std::string contents = std::move(bytes).str();
-  return is_gzip(contents) ? gunzip(contents, path) : contents;
+  if (is_gzip(contents)) contents = gunzip(contents, path);
+  return detail::is_tar(contents) ? detail::untar_single_file(contents, path) : contents;
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents) {

@@ -28,7 +28,9 @@ struct LoadOptions {
 // Throws InputError naming the file, and the line for text.
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
 
-// The whole file, gunzipped if it is gzip. Throws InputError for a missing file or a corrupt stream.
+// The whole file, gunzipped if it is gzip, and the one file inside if it is a tar archive (a .tar.gz
+// data set). Throws InputError for a missing file, a corrupt stream or archive, or an archive that
+// does not hold exactly one file.
 std::string read_file(const std::filesystem::path& path);
 
 // Writes `contents` to a temporary file beside `path`, then renames it over `path`: a reader never
