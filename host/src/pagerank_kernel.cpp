@@ -1,0 +1,139 @@
+// PageRankKernel: the format and its tuning, checked, converted to and from JSON, and resolved per
+// device and graph.
+#include <algorithm>
+#include <bit>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "itercl/error.hpp"
+#include "pagerank_formats.hpp"
+#include "pagerank_spmv.hpp"
+
+namespace itercl {
+namespace {
+
+const char* const kFormats[] = {"csr_scalar", "csr_vector", "ell", "hybrid", "bsr"};
+
+bool power_of_two(int v) { return v > 0 && std::has_single_bit(static_cast<unsigned>(v)); }
+
+// Defaults per device type, from benchmarks/pagerank (README.md, "PageRank").
+struct TypeDefaults {
+  const char* format;
+  int work_group_size;
+  int bsr_width;
+};
+TypeDefaults defaults_for(const DeviceInfo& info) {
+  if (info.type == "gpu") return {"bsr", 256, 32};
+  return {"csr_scalar", 64, 32};
+}
+
+constexpr double kEllMaxFill = 10;
+
+}  // namespace
+
+void PageRankKernel::validate() const {
+  if (format != "auto" && std::find(std::begin(kFormats), std::end(kFormats), format) == std::end(kFormats))
+    throw ParamError("kernel.format",
+                     "expected one of auto, csr_scalar, csr_vector, ell, hybrid, bsr; got \"" + format + "\"");
+  if (work_group_size != 0 && !power_of_two(work_group_size))
+    throw ParamError("kernel.work_group_size",
+                     "expected a power of two (or 0 for the default), got " + std::to_string(work_group_size));
+  if (vector_size != 0 && !power_of_two(vector_size))
+    throw ParamError("kernel.vector_size",
+                     "expected a power of two (or 0 for the default), got " + std::to_string(vector_size));
+  if (bsr_width != 0 && bsr_width < 4)
+    throw ParamError("kernel.bsr_width",
+                     "expected an integer >= 4 (or 0 for the default), got " + std::to_string(bsr_width));
+  if (hybrid_k < 0)
+    throw ParamError("kernel.hybrid_k", "expected an integer >= 1 (or \"auto\"), got " + std::to_string(hybrid_k));
+  if (ell_max_fill != 0 && !(ell_max_fill >= 1))
+    throw ParamError("kernel.ell_max_fill",
+                     "expected a number >= 1 (or 0 for the default), got " + std::to_string(ell_max_fill));
+}
+
+void to_json(nlohmann::json& j, const PageRankKernel& k) {
+  j = {{"format", k.format},           {"work_group_size", k.work_group_size},
+       {"vector_size", k.vector_size}, {"bsr_width", k.bsr_width},
+       {"hybrid_k", k.hybrid_k},       {"ell_max_fill", k.ell_max_fill}};
+}
+
+void from_json(const nlohmann::json& j, PageRankKernel& k) {
+  if (!j.is_object()) throw ParamError("kernel", "expected an object, got " + j.dump());
+  for (const auto& [key, value] : j.items()) {
+    auto integer = [&, &key = key, &value = value](int& field) {
+      if (!value.is_number_integer()) throw ParamError("kernel." + key, "expected an integer, got " + value.dump());
+      field = value.get<int>();
+    };
+    if (key == "format") {
+      if (!value.is_string()) throw ParamError("kernel.format", "expected a string, got " + value.dump());
+      k.format = value.get<std::string>();
+    } else if (key == "work_group_size") {
+      integer(k.work_group_size);
+    } else if (key == "vector_size") {
+      integer(k.vector_size);
+    } else if (key == "bsr_width") {
+      integer(k.bsr_width);
+    } else if (key == "hybrid_k") {
+      if (value.is_string() && value.get<std::string>() == "auto")
+        k.hybrid_k = 0;
+      else if (!value.is_number_integer() || value.get<long long>() < 1)
+        throw ParamError("kernel.hybrid_k", "expected an integer >= 1 or \"auto\", got " + value.dump());
+      else
+        integer(k.hybrid_k);
+    } else if (key == "ell_max_fill") {
+      if (!value.is_number()) throw ParamError("kernel.ell_max_fill", "expected a number, got " + value.dump());
+      k.ell_max_fill = value.get<double>();
+    } else {
+      throw ParamError("kernel." + key,
+                       "unknown field (expected format, work_group_size, vector_size, bsr_width, hybrid_k, "
+                       "ell_max_fill)");
+    }
+  }
+}
+
+std::ostream& operator<<(std::ostream& out, const PageRankKernel& k) { return out << nlohmann::json(k).dump(); }
+
+namespace detail {
+
+PageRankKernel resolve_kernel(PageRankKernel k, const DeviceInfo& info, const InLinks& links) {
+  k.validate();
+  const TypeDefaults defaults = defaults_for(info);
+  if (k.format == "auto") k.format = defaults.format;
+  // A tuning field the format would ignore is a mistake in the config, not a no-op.
+  auto only_for = [&](const char* field, bool set, const char* format) {
+    if (set && k.format != format)
+      throw ParamError(std::string("kernel.") + field,
+                       std::string("applies to format ") + format + ", not " + k.format);
+  };
+  only_for("vector_size", k.vector_size != 0, "csr_vector");
+  only_for("bsr_width", k.bsr_width != 0, "bsr");
+  only_for("hybrid_k", k.hybrid_k != 0, "hybrid");
+  only_for("ell_max_fill", k.ell_max_fill != 0, "ell");
+
+  const auto largest = static_cast<int>(std::bit_floor(static_cast<unsigned>(info.max_work_group_size)));
+  if (k.work_group_size > largest)
+    throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
+                                                   std::to_string(info.max_work_group_size));
+  if (k.work_group_size == 0) k.work_group_size = std::min(defaults.work_group_size, largest);
+  if (k.format == "csr_vector") {
+    // Bell and Garland's rule (CUSP): the smallest power of two covering the mean row, 2 to 32.
+    if (k.vector_size == 0) {
+      std::int64_t rows = 0;
+      for (std::int32_t i = 0; i < links.n_nodes; ++i) rows += links.row_length(i) > 0;
+      const std::int64_t mean = rows ? (links.n_links() + rows - 1) / rows : 1;
+      k.vector_size =
+          static_cast<int>(std::clamp<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(mean)), 2, 32));
+    }
+    if (k.vector_size > k.work_group_size)
+      throw ParamError("kernel.vector_size", std::to_string(k.vector_size) +
+                                                 " work-items per row exceed the work-group of " +
+                                                 std::to_string(k.work_group_size));
+  }
+  if (k.format == "bsr" && k.bsr_width == 0) k.bsr_width = defaults.bsr_width;
+  if (k.format == "hybrid" && k.hybrid_k == 0) k.hybrid_k = auto_hybrid_k(links, info);
+  if (k.format == "ell" && k.ell_max_fill == 0) k.ell_max_fill = kEllMaxFill;
+  return k;
+}
+
+}  // namespace detail
+}  // namespace itercl
