@@ -47,5 +47,6 @@ struct AlgorithmReport {
 };
 
 AlgorithmReport run_kmeans(ExperimentContext& context);
+AlgorithmReport run_pagerank(ExperimentContext& context);
 
 }  // namespace itercl

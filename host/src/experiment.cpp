@@ -17,7 +17,7 @@ namespace {
 using Runner = AlgorithmReport (*)(ExperimentContext&);
 
 const std::map<std::string, Runner>& algorithms() {
-  static const std::map<std::string, Runner> registry = {{"kmeans", run_kmeans}};
+  static const std::map<std::string, Runner> registry = {{"kmeans", run_kmeans}, {"pagerank", run_pagerank}};
   return registry;
 }
 

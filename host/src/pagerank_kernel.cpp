@@ -29,6 +29,18 @@ TypeDefaults defaults_for(const DeviceInfo& info) {
 
 constexpr double kEllMaxFill = 10;
 
+// A tuning field the format would ignore is a mistake in the config, not a no-op.
+void check_fields_apply(const PageRankKernel& k) {
+  auto only_for = [&](const char* field, bool set, const char* format) {
+    if (set && k.format != format)
+      throw ParamError(std::string("kernel.") + field, std::string("applies to format ") + format + ", not " + k.format);
+  };
+  only_for("vector_size", k.vector_size != 0, "csr_vector");
+  only_for("bsr_width", k.bsr_width != 0, "bsr");
+  only_for("hybrid_k", k.hybrid_k != 0, "hybrid");
+  only_for("ell_max_fill", k.ell_max_fill != 0, "ell");
+}
+
 }  // namespace
 
 void PageRankKernel::validate() const {
@@ -49,6 +61,7 @@ void PageRankKernel::validate() const {
   if (ell_max_fill != 0 && !(ell_max_fill >= 1))
     throw ParamError("kernel.ell_max_fill",
                      "expected a number >= 1 (or 0 for the default), got " + std::to_string(ell_max_fill));
+  if (format != "auto") check_fields_apply(*this);
 }
 
 void to_json(nlohmann::json& j, const PageRankKernel& k) {
@@ -99,16 +112,7 @@ PageRankKernel resolve_kernel(PageRankKernel k, const DeviceInfo& info, const In
   k.validate();
   const TypeDefaults defaults = defaults_for(info);
   if (k.format == "auto") k.format = defaults.format;
-  // A tuning field the format would ignore is a mistake in the config, not a no-op.
-  auto only_for = [&](const char* field, bool set, const char* format) {
-    if (set && k.format != format)
-      throw ParamError(std::string("kernel.") + field,
-                       std::string("applies to format ") + format + ", not " + k.format);
-  };
-  only_for("vector_size", k.vector_size != 0, "csr_vector");
-  only_for("bsr_width", k.bsr_width != 0, "bsr");
-  only_for("hybrid_k", k.hybrid_k != 0, "hybrid");
-  only_for("ell_max_fill", k.ell_max_fill != 0, "ell");
+  check_fields_apply(k);
 
   const auto largest = static_cast<int>(std::bit_floor(static_cast<unsigned>(info.max_work_group_size)));
   if (k.work_group_size > largest)
