@@ -46,7 +46,8 @@ std::vector<T> normalised(const std::vector<double>& w) {
   return out;
 }
 
-constexpr int kReduceGroup = 256;  // work-items of the final reduction (a power of two)
+constexpr int kReduceGroup = 256;          // work-items of the final reduction (a power of two)
+constexpr int kGroupsPerComputeUnit = 16;  // of the update: enough to hide memory latency on GPUs
 
 template <class T>
 PageRankResult iterate(const Device& device, const PageRankParams& p, const InLinks& L, PageRankResult r) {
@@ -85,7 +86,10 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
   const cl::Buffer z = vector_buffer(z0);
   const cl::Buffer s = vector_buffer(std::vector<T>(un, 0));
   const cl::Buffer totals = vector_buffer(totals0);
-  const std::size_t groups = (un + static_cast<std::size_t>(wg) - 1) / static_cast<std::size_t>(wg);
+  // Enough groups of the update to fill the device, each looping over its share of the nodes.
+  const std::size_t groups =
+      std::min<std::size_t>((un + static_cast<std::size_t>(wg) - 1) / static_cast<std::size_t>(wg),
+                            std::size_t{kGroupsPerComputeUnit} * device.info().compute_units);
   const cl::Buffer group_sums(context, CL_MEM_READ_WRITE, groups * 2 * sizeof(T));
   PinnedHostBuffer totals_host(device, 2 * sizeof(T));
 
@@ -124,7 +128,7 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
     update.setArg(6, x[current]);
     update.setArg(11, x[1 - current]);
     cl::Event updated, reduced, read;
-    queue.enqueueNDRangeKernel(update, cl::NullRange, detail::global_size(un, wg),
+    queue.enqueueNDRangeKernel(update, cl::NullRange, cl::NDRange(groups * static_cast<std::size_t>(wg)),
                                cl::NDRange(static_cast<std::size_t>(wg)), nullptr, &updated);
     queue.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(reduce_wg), cl::NDRange(reduce_wg), nullptr,
                                &reduced);

@@ -33,7 +33,8 @@ constexpr double kEllMaxFill = 10;
 void check_fields_apply(const PageRankKernel& k) {
   auto only_for = [&](const char* field, bool set, const char* format) {
     if (set && k.format != format)
-      throw ParamError(std::string("kernel.") + field, std::string("applies to format ") + format + ", not " + k.format);
+      throw ParamError(std::string("kernel.") + field,
+                       std::string("applies to format ") + format + ", not " + k.format);
   };
   only_for("vector_size", k.vector_size != 0, "csr_vector");
   only_for("bsr_width", k.bsr_width != 0, "bsr");

@@ -92,7 +92,11 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   GraphInput in = with_field_prefix(c.data.source(), "data", [&] { return read_graph(c.data, c.base, report.data); });
   const Graph& g = in.graph;
   const PageRankParams params = read_params(c, g);
-  const auto ranks_path = c.output.path("ranks", c.base);
+  // output.ranks: a CSV path, or false for none (benchmarks); absent: inline up to kInlineRanks nodes,
+  // else a file beside the results.
+  const nlohmann::json* ranks_field = c.output.get("ranks");
+  const bool no_ranks = ranks_field && ranks_field->is_boolean() && !ranks_field->get<bool>();
+  const auto ranks_path = no_ranks ? std::nullopt : c.output.path("ranks", c.base);
   c.output.finish();
 
   Stopwatch csr;
@@ -138,7 +142,9 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
                         : (g.n_nodes > kInlineRanks
                                ? std::optional(std::filesystem::path(c.results_path).replace_extension(".ranks.csv"))
                                : std::nullopt);
-  if (path) {
+  if (no_ranks) {
+    res["ranks"] = false;
+  } else if (path) {
     write_ranks(*path, g, r.ranks);
     res["ranks"] = path->string();
   } else {
