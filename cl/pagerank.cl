@@ -14,11 +14,13 @@
 //   group_sums       2 reals per work-group of `update`.
 //
 // Kernels
-//   update         a grid-stride loop over the nodes (consecutive work-items, consecutive nodes), then
-//                  one tree reduction of the group's two sums in local memory. The host launches only
-//                  enough groups to fill the device: with a reduction per 64 nodes the update took PoCL
-//                  5 to 13 ms on web-NotreDame (each barrier loops over the group's work-items), with
-//                  the loop 2.2 ms (2 cores, measured here).
+//   update         each work-group loops over one contiguous block of nodes, its work-items taking
+//                  consecutive nodes (coalesced on GPUs), then reduces its two sums once in local
+//                  memory. The host launches only enough groups to fill the device. Measured with PoCL
+//                  (2 cores, here): a reduction per 64 nodes cost 5 to 13 ms per update on web-NotreDame
+//                  (each barrier loops over the group's work-items), a loop 2.2 ms. A grid-wide stride
+//                  took 30 ms on R-MAT 20 (PoCL runs a work-item's nodes in a row: one page each, the
+//                  TLB thrashes), blocks per group 6 ms.
 //   reduce_totals  one work-group adds up all groups' sums into totals.
 //
 // Parameters
@@ -39,8 +41,8 @@ inline void reduce_pair(__local real* a, __local real* b) {
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// The work-group size must be a power of two.
-__kernel void update(const int n, const real alpha, const real uniform, const int personalized,
+// The work-group size must be a power of two; `block` nodes per group, a multiple of it.
+__kernel void update(const int n, const int block, const real alpha, const real uniform, const int personalized,
                      const int dangling_given, __global const real* restrict s, __global const real* restrict x,
                      __global const real* restrict p, __global const real* restrict d,
                      __global const int* restrict outdeg, __global const real* restrict totals,
@@ -49,7 +51,8 @@ __kernel void update(const int n, const real alpha, const real uniform, const in
   const int lid = get_local_id(0);
   const real dangling_mass = totals[1];
   real delta = 0, mass = 0;
-  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+  const int end = min(n, (int)(get_group_id(0) + 1) * block);
+  for (int i = get_group_id(0) * block + lid; i < end; i += get_local_size(0)) {
     const real pi = personalized ? p[i] : uniform;
     const real di = dangling_given ? d[i] : pi;
     const real xi = alpha * (s[i] + dangling_mass * di) + (1 - alpha) * pi;

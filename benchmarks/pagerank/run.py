@@ -4,7 +4,8 @@ case, the iteration time split into the sum over in-links (the format's kernels)
 edges per second, and what the format cost to build and store (the seed's Figures 10 and 11). Python's
 standard library only, so it runs wherever itercl does.
 
-    benchmarks/pagerank/run.py --device gpu [--groups formats,bsr_width] [--max-scale 20] [--data DIR] [--out DIR]
+    benchmarks/pagerank/run.py --device gpu [--groups formats,bsr_width] [--max-scale 20] [--max-iter 5]
+                               [--data DIR] [--out DIR]
 
 Writes DIR/pagerank.json (every case, with the device and the runs' medians), DIR/pagerank.csv and
 DIR/pagerank.md (the tables printed). DIR defaults to benchmarks/results/<device name>/. The real graphs
@@ -109,12 +110,15 @@ def main():
     parser.add_argument("--suite", default=os.path.join(HERE, "suite.json"))
     parser.add_argument("--groups", default="", help="comma-separated groups of the suite (default: all)")
     parser.add_argument("--max-scale", type=int, default=99, help="skip R-MAT graphs above this scale")
+    parser.add_argument("--max-iter", type=int, default=0, help="iterations per run (default: the suite's)")
     parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "datasets", "graphs"))
     parser.add_argument("--out", default="", help="results folder (default: benchmarks/results/<device>)")
     args = parser.parse_args()
 
     with open(args.suite) as f:
         suite = json.load(f)
+    if args.max_iter:
+        suite["max_iter"] = args.max_iter
     groups = [g for g in args.groups.split(",") if g]
     rows, skipped, device = [], [], None
     with tempfile.TemporaryDirectory() as tmp:

@@ -86,10 +86,11 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
   const cl::Buffer z = vector_buffer(z0);
   const cl::Buffer s = vector_buffer(std::vector<T>(un, 0));
   const cl::Buffer totals = vector_buffer(totals0);
-  // Enough groups of the update to fill the device, each looping over its share of the nodes.
-  const std::size_t groups =
-      std::min<std::size_t>((un + static_cast<std::size_t>(wg) - 1) / static_cast<std::size_t>(wg),
-                            std::size_t{kGroupsPerComputeUnit} * device.info().compute_units);
+  // Enough groups of the update to fill the device, each looping over a block of the nodes.
+  const auto uwg = static_cast<std::size_t>(wg);
+  const std::size_t most_groups = std::size_t{kGroupsPerComputeUnit} * device.info().compute_units;
+  const std::size_t block = ((un + most_groups - 1) / most_groups + uwg - 1) / uwg * uwg;
+  const std::size_t groups = (un + block - 1) / block;
   const cl::Buffer group_sums(context, CL_MEM_READ_WRITE, groups * 2 * sizeof(T));
   PinnedHostBuffer totals_host(device, 2 * sizeof(T));
 
@@ -101,19 +102,20 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
   if (static_cast<std::size_t>(wg) > update.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()))
     throw ParamError("kernel.work_group_size", std::to_string(wg) + " exceeds what the update kernel can launch here");
   update.setArg(0, static_cast<cl_int>(n));
-  update.setArg(1, static_cast<T>(p.alpha));
-  update.setArg(2, static_cast<T>(1.0 / n));
-  update.setArg(3, static_cast<cl_int>(!p.personalization.empty()));
-  update.setArg(4, static_cast<cl_int>(!p.dangling.empty()));
-  update.setArg(5, s);
-  update.setArg(7, personalization);
-  update.setArg(8, dangling);
-  update.setArg(9, outdeg);
-  update.setArg(10, totals);
-  update.setArg(12, z);
-  update.setArg(13, group_sums);
-  update.setArg(14, cl::Local(static_cast<std::size_t>(wg) * sizeof(T)));
+  update.setArg(1, static_cast<cl_int>(block));
+  update.setArg(2, static_cast<T>(p.alpha));
+  update.setArg(3, static_cast<T>(1.0 / n));
+  update.setArg(4, static_cast<cl_int>(!p.personalization.empty()));
+  update.setArg(5, static_cast<cl_int>(!p.dangling.empty()));
+  update.setArg(6, s);
+  update.setArg(8, personalization);
+  update.setArg(9, dangling);
+  update.setArg(10, outdeg);
+  update.setArg(11, totals);
+  update.setArg(13, z);
+  update.setArg(14, group_sums);
   update.setArg(15, cl::Local(static_cast<std::size_t>(wg) * sizeof(T)));
+  update.setArg(16, cl::Local(static_cast<std::size_t>(wg) * sizeof(T)));
   reduce.setArg(0, static_cast<cl_int>(groups));
   reduce.setArg(1, group_sums);
   reduce.setArg(2, totals);
@@ -125,11 +127,10 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
     Stopwatch wall;
     detail::SpmvWork work;
     format->multiply(z, s, work);
-    update.setArg(6, x[current]);
-    update.setArg(11, x[1 - current]);
+    update.setArg(7, x[current]);
+    update.setArg(12, x[1 - current]);
     cl::Event updated, reduced, read;
-    queue.enqueueNDRangeKernel(update, cl::NullRange, cl::NDRange(groups * static_cast<std::size_t>(wg)),
-                               cl::NDRange(static_cast<std::size_t>(wg)), nullptr, &updated);
+    queue.enqueueNDRangeKernel(update, cl::NullRange, cl::NDRange(groups * uwg), cl::NDRange(uwg), nullptr, &updated);
     queue.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(reduce_wg), cl::NDRange(reduce_wg), nullptr,
                                &reduced);
     queue.enqueueReadBuffer(totals, CL_TRUE, 0, 2 * sizeof(T), totals_host.data(), nullptr, &read);
