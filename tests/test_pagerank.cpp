@@ -73,6 +73,8 @@ itercl::PageRankResult run(const Graph& g, PageRankParams p) {
 
 }  // namespace
 
+TEST_SUITE_BEGIN("pagerank");
+
 TEST_CASE("every format matches the reference iteration by iteration on an awkward graph, float and double") {
   const Graph g = awkward_graph(1);
   // tol 0: exactly max_iter iterations on both sides, so the iterates themselves are compared.
@@ -212,3 +214,5 @@ TEST_CASE("invalid parameters name the field") {
   fails(kernel({.format = "bsr", .bsr_width = 3}), "kernel.bsr_width: expected an integer >= 4");
   fails(kernel({.format = "ell"}), "kernel.ell_max_fill:");  // node 7's long row
 }
+
+TEST_SUITE_END();

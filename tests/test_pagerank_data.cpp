@@ -14,6 +14,8 @@
 using itercl::Graph;
 using itercl::InLinks;
 
+TEST_SUITE_BEGIN("pagerank");
+
 TEST_CASE("BSR kernels on the seed's Figure 8: whole rows summed in place, page 3's pieces through P") {
   // The A of NOTES.md, "Seed 004, Figure 8" (1-based rows of in-links), on 14 nodes.
   const std::vector<std::vector<int>> rows = {
@@ -112,3 +114,5 @@ TEST_CASE("web-NotreDame: every format agrees to 1e-9 in L1 in double, and with 
   CHECK_THROWS_WITH_AS(itercl::PageRank(test::device(), params).fit(links),
                        doctest::Contains("to the longest (10721 in-links)"), itercl::ParamError);
 }
+
+TEST_SUITE_END();

@@ -29,6 +29,8 @@ std::map<std::int64_t, double> read_ranks(const std::filesystem::path& path) {
 
 }  // namespace
 
+TEST_SUITE_BEGIN("pagerank");
+
 TEST_CASE("a PageRank config ranks the Langville-Meyer graph from a Matrix Market file, ids as in the file") {
   test::TempDir tmp;
   // networkx's example as a 1-based pattern matrix; entry (i, j) is the link i -> j.
@@ -108,3 +110,5 @@ TEST_CASE("personalization from a file in the input's ids agrees with the librar
   CHECK(rb["kernel"]["layout"]["bsr"]["rows"].get<std::int64_t>() > 0);
   CHECK(rb["kernel"]["layout"]["bytes_over_csr"].get<double>() > 1.0);
 }
+
+TEST_SUITE_END();

@@ -160,3 +160,15 @@ TEST_CASE("hybrid CPU rows: one enormous row shared among threads sums as a plai
     CHECK(got[r] == doctest::Approx(expected).epsilon(1e-12));
   }
 }
+
+TEST_CASE("hybrid k = auto: the CPU's rows hold at most the share its speed earns, 1 / (1 + rho) of the links") {
+  // 300 rows of 1 in-link, 10 of 10, 2 of 300: 1,000 links, 70% in rows of 4 or more, 60% from 16.
+  std::vector<std::vector<std::int32_t>> rows(312);
+  for (std::size_t i = 0; i < 312; ++i) rows[i].assign(i < 300 ? 1 : i < 310 ? 10 : 300, 1);
+  const InLinks L = from_rows(312, rows);
+  itercl::DeviceInfo cpu, gpu;
+  cpu.type = "cpu", gpu.type = "gpu";
+  CHECK(detail::auto_hybrid_k(L, cpu) == 16);   // rho = 0.5: up to 2/3 of the links
+  CHECK(detail::auto_hybrid_k(L, gpu) == 512);  // rho = 50: up to 1/51, so no row here
+  CHECK(detail::auto_hybrid_k(from_rows(3, {{}, {}, {}}), cpu) == 4);
+}

@@ -6,6 +6,7 @@ standard library only, so it runs wherever itercl does.
 
     benchmarks/pagerank/run.py --device gpu [--groups formats,bsr_width] [--max-scale 20] [--max-iter 5]
                                [--data DIR] [--out DIR]
+    benchmarks/pagerank/run.py --render DIR/pagerank.json   (the .csv and .md again, from a copied .json)
 
 Writes DIR/pagerank.json (every case, with the device and the runs' medians), DIR/pagerank.csv and
 DIR/pagerank.md (the tables printed). DIR defaults to benchmarks/results/<device name>/. The real graphs
@@ -103,6 +104,31 @@ def table(rows):
     return "\n".join(lines)
 
 
+def render(results, out):
+    """Writes pagerank.csv and pagerank.md beside pagerank.json; returns the Markdown."""
+    rows, skipped, device, suite = results["rows"], results["skipped"], results["device"], results["suite"]
+    with open(os.path.join(out, "pagerank.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    md = [f"# PageRank benchmark, {device['name']}",
+          "",
+          f"{results['date']}; {device['platform']}, {device['version']}, driver {device['driver_version']}, "
+          f"{device['compute_units']} compute units. {suite['max_iter']} iterations per run (tol 0); times are "
+          "medians over them (OpenCL events for the kernels, the host clock for the CPU rows and the iteration). "
+          "'sum' is the format's kernels (the sum over in-links); 'iter' the whole iteration with the update, its "
+          "reductions and the read of two numbers; Medges/s = links / iteration; 'format ms' builds the layout from "
+          "the in-link CSR on the host; bytes/CSR: the layout's size against CSR without values.",
+          ""]
+    for group in dict.fromkeys(r["group"] for r in rows):
+        md += [f"## {group}", "", table([r for r in rows if r["group"] == group]), ""]
+    if skipped:
+        md += ["## skipped", ""] + [f"- {r['group']} {r['graph']} {r['format']}: {r['skipped'][:300]}" for r in skipped] + [""]
+    with open(os.path.join(out, "pagerank.md"), "w") as f:
+        f.write("\n".join(md))
+    return "\n".join(md)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--itercl", default=os.path.join(ROOT, "build", "itercl"))
@@ -113,7 +139,12 @@ def main():
     parser.add_argument("--max-iter", type=int, default=0, help="iterations per run (default: the suite's)")
     parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "datasets", "graphs"))
     parser.add_argument("--out", default="", help="results folder (default: benchmarks/results/<device>)")
+    parser.add_argument("--render", default="", help="only write the .csv and .md of this pagerank.json, beside it")
     args = parser.parse_args()
+    if args.render:
+        with open(args.render) as f:
+            print(render(json.load(f), os.path.dirname(os.path.abspath(args.render))))
+        return
 
     with open(args.suite) as f:
         suite = json.load(f)
@@ -141,28 +172,11 @@ def main():
                                    re.sub(r"[^a-z0-9]+", "-", device["name"].lower()).strip("-"))
     os.makedirs(out, exist_ok=True)
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    results = {"date": date, "device": device, "suite": suite, "rows": rows, "skipped": skipped}
     with open(os.path.join(out, "pagerank.json"), "w") as f:
-        json.dump({"date": date, "device": device, "suite": suite, "rows": rows, "skipped": skipped}, f, indent=1)
-    with open(os.path.join(out, "pagerank.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
-    md = [f"# PageRank benchmark, {device['name']}",
-          "",
-          f"{date}; {device['platform']}, {device['version']}, driver {device['driver_version']}, "
-          f"{device['compute_units']} compute units. {suite['max_iter']} iterations per run (tol 0); times are "
-          "medians over them (OpenCL events for the kernels, the host clock for the CPU rows and the iteration). "
-          "'sum' is the format's kernels (the sum over in-links); 'iter' the whole iteration with the update, its "
-          "reductions and the read of two numbers; Medges/s = links / iteration; 'format ms' builds the layout from "
-          "the in-link CSR on the host; bytes/CSR: the layout's size against CSR without values.",
-          ""]
-    for group in dict.fromkeys(r["group"] for r in rows):
-        md += [f"## {group}", "", table([r for r in rows if r["group"] == group]), ""]
-    if skipped:
-        md += ["## skipped", ""] + [f"- {r['group']} {r['graph']} {r['format']}: {r['skipped'][:300]}" for r in skipped] + [""]
-    with open(os.path.join(out, "pagerank.md"), "w") as f:
-        f.write("\n".join(md))
-    print("\n".join(md))
+        json.dump(results, f, indent=1)
+    md = render(results, out)
+    print(md)
     print(f"\nwritten to {out}", file=sys.stderr)
 
 

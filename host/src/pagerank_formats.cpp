@@ -52,8 +52,28 @@ EllBlock build_ell(const InLinks& L, double max_fill) {
   return ell_block(L, {}, width);
 }
 
-// The seed's k = 16 (section 5.3.3), until benchmarks/pagerank measures a better rule.
-int auto_hybrid_k(const InLinks&, const DeviceInfo&) { return 16; }
+// The CPU takes the longest rows, as many as it sums in the time the device sums the rest: with the
+// device summing rho links for each one the CPU sums, the rows of k or more in-links may hold at most
+// 1 / (1 + rho) of the links; k is the smallest power of two (at least 4, the seed's smallest) that
+// keeps them within it. rho per device type: for PoCL on the same cores, the host's loop sums faster
+// than PoCL's ELLPACK bins (measured here, benchmarks/pagerank hybrid_k: 140 to 500 M links/s on the
+// host, 50 to 170 M slots/s in the bins), rho = 0.5, which picks k = 8 on web-NotreDame and 128 on
+// R-MAT 20, at the sweep's best (k = 7 and 64 to 256). For GPUs rho = 50, an estimate (an H200's
+// gather rate against 16 host cores) that the GPU run of the same sweep is to replace.
+int auto_hybrid_k(const InLinks& L, const DeviceInfo& info) {
+  const double rho = info.type == "gpu" ? 50.0 : 0.5;
+  const double cpu_share = 1.0 / (1.0 + rho);
+  std::vector<std::int64_t> links_from(33, 0);  // links in rows of at least 2^j in-links
+  for (std::int32_t i = 0; i < L.n_nodes; ++i) {
+    const int length = L.row_length(i);
+    if (length > 0) links_from[static_cast<std::size_t>(std::bit_width(static_cast<unsigned>(length)) - 1)] += length;
+  }
+  for (std::size_t j = links_from.size() - 1; j-- > 0;) links_from[j] += links_from[j + 1];
+  const auto total = static_cast<double>(std::max<std::int64_t>(L.n_links(), 1));
+  for (std::size_t j = 2; j < 31; ++j)
+    if (static_cast<double>(links_from[j]) <= cpu_share * total) return 1 << j;
+  return 1 << 30;
+}
 
 int hybrid_bin(int length) { return length < 4 ? 0 : std::bit_width(static_cast<unsigned>(length)) - 2; }
 

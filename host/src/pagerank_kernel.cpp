@@ -16,15 +16,22 @@ const char* const kFormats[] = {"csr_scalar", "csr_vector", "ell", "hybrid", "bs
 
 bool power_of_two(int v) { return v > 0 && std::has_single_bit(static_cast<unsigned>(v)); }
 
-// Defaults per device type, from benchmarks/pagerank (README.md, "PageRank").
+// Defaults per device type. CPU (PoCL, 2 cores, measured here; benchmarks/pagerank, README.md):
+// csr_scalar was the fastest format on web-NotreDame and R-MAT 18 and 20 (4.0, 7.1 and 30 ms per
+// iteration; hybrid 4.3, 10 and 84; bsr 9.0, 21 and 86, the seed's finding that BSR does not suit
+// CPUs), and 256 work-items beat 64 and 128 on the R-MAT graphs by 15 to 20%. csr_vector's lanes run
+// one after another there, so its best vector is the narrowest (2: 7 times faster than 32 on R-MAT 20).
+// GPU: bsr, the seed's GPU format, 256 work-items and width 32, until the GPU run of the same suite
+// (benchmarks/pagerank/gpu.sh) measures them.
 struct TypeDefaults {
   const char* format;
   int work_group_size;
   int bsr_width;
+  bool narrowest_vector;  // csr_vector: 2 lanes per row rather than Bell and Garland's mean-length rule
 };
 TypeDefaults defaults_for(const DeviceInfo& info) {
-  if (info.type == "gpu") return {"bsr", 256, 32};
-  return {"csr_scalar", 64, 32};
+  if (info.type == "gpu") return {"bsr", 256, 32, false};
+  return {"csr_scalar", 256, 32, true};
 }
 
 constexpr double kEllMaxFill = 10;
@@ -122,6 +129,7 @@ PageRankKernel resolve_kernel(PageRankKernel k, const DeviceInfo& info, const In
   if (k.work_group_size == 0) k.work_group_size = std::min(defaults.work_group_size, largest);
   if (k.format == "csr_vector") {
     // Bell and Garland's rule (CUSP): the smallest power of two covering the mean row, 2 to 32.
+    if (k.vector_size == 0 && defaults.narrowest_vector) k.vector_size = 2;
     if (k.vector_size == 0) {
       std::int64_t rows = 0;
       for (std::int32_t i = 0; i < links.n_nodes; ++i) rows += links.row_length(i) > 0;
