@@ -6,6 +6,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/graph.hpp"
+#include "number_text.hpp"
 #include "parallel.hpp"
 #include "random.hpp"
 
@@ -29,9 +30,9 @@ Graph make_rmat(const RmatParams& p) {
   if (p.edge_factor < 1)
     throw ParamError("edge_factor", "expected an integer >= 1, got " + std::to_string(p.edge_factor));
   for (const auto& [name, v] : {std::pair{"a", p.a}, {"b", p.b}, {"c", p.c}, {"d", p.d}})
-    if (!(v >= 0 && v <= 1)) throw ParamError(name, "expected a probability in [0, 1], got " + std::to_string(v));
+    if (!(v >= 0 && v <= 1)) throw ParamError(name, "expected a probability in [0, 1], got " + number_text(v));
   if (std::abs(p.a + p.b + p.c + p.d - 1) > 1e-9)
-    throw ParamError("d", "a + b + c + d = " + std::to_string(p.a + p.b + p.c + p.d) + "; expected 1");
+    throw ParamError("d", "a + b + c + d = " + number_text(p.a + p.b + p.c + p.d) + "; expected 1");
   const std::uint64_t n = std::uint64_t{1} << p.scale, m = n * static_cast<std::uint64_t>(p.edge_factor);
   if (m > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
     throw ParamError("edge_factor", std::to_string(m) + " edges; at most 2^31 - 1");

@@ -2,11 +2,11 @@
 
 #include <charconv>
 #include <cmath>
-#include <sstream>
 
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 #include "itercl/timing.hpp"
+#include "number_text.hpp"
 
 namespace itercl {
 
@@ -83,14 +83,8 @@ namespace {
 // A node id as the input wrote it: an integer (a JSON key or a file's first column).
 std::int64_t node_id(ConfigObject& section, const std::string& field, const std::string& where, double v) {
   if (!(std::abs(v) < 9007199254740992.0) || v != std::floor(v))
-    section.fail(field, where + ": node id " + std::to_string(v) + " is not an integer");
+    section.fail(field, where + ": node id " + number_text(v) + " is not an integer");
   return static_cast<std::int64_t>(v);
-}
-
-std::string number_text(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
 }
 
 }  // namespace

@@ -3,21 +3,12 @@
 
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "itercl/error.hpp"
 #include "kmeans_steps.hpp"
+#include "number_text.hpp"
 
 namespace itercl {
-namespace {
-
-std::string str(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-
-}  // namespace
 
 void KMeansParams::validate(const Matrix& X, std::span<const double> w) const {
   validate();
@@ -32,7 +23,7 @@ void KMeansParams::validate(const Matrix& X, std::span<const double> w) const {
     usable = 0;
     for (std::size_t i = 0; i < w.size(); ++i) {
       if (!std::isfinite(w[i]) || w[i] < 0)
-        throw ParamError("sample_weight", "weight " + std::to_string(i) + " is " + str(w[i]) +
+        throw ParamError("sample_weight", "weight " + std::to_string(i) + " is " + number_text(w[i]) +
                                               "; weights must be finite and non-negative");
       usable += w[i] > 0;
     }
@@ -110,7 +101,7 @@ void KMeansParams::validate() const {
   if (n_clusters < 1) throw ParamError("n_clusters", "expected an integer >= 1, got " + std::to_string(n_clusters));
   if (n_init < 0) throw ParamError("n_init", "expected an integer >= 1 (or \"auto\"), got " + std::to_string(n_init));
   if (max_iter < 1) throw ParamError("max_iter", "expected an integer >= 1, got " + std::to_string(max_iter));
-  if (!(tol >= 0) || !std::isfinite(tol)) throw ParamError("tol", "expected a number >= 0, got " + str(tol));
+  if (!(tol >= 0) || !std::isfinite(tol)) throw ParamError("tol", "expected a number >= 0, got " + number_text(tol));
   kernel.validate();
   if (init == KMeansInit::given) {
     if (init_centroids.rows() != n_clusters)

@@ -7,21 +7,15 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <sstream>
 
 #include "device_data.hpp"
 #include "itercl/error.hpp"
+#include "number_text.hpp"
 #include "pagerank_spmv.hpp"
 #include "pinned_buffer.hpp"
 
 namespace itercl {
 namespace {
-
-std::string str(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 
 // A weight vector as networkx takes it: one finite non-negative value per node, not all zero.
 void check_weights(const char* field, const std::vector<double>& w, std::int32_t n) {
@@ -31,7 +25,7 @@ void check_weights(const char* field, const std::vector<double>& w, std::int32_t
   double sum = 0;
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!std::isfinite(w[i]) || w[i] < 0)
-      throw ParamError(field, "value " + std::to_string(i) + " is " + str(w[i]) + "; expected finite and >= 0");
+      throw ParamError(field, "value " + std::to_string(i) + " is " + number_text(w[i]) + "; expected finite and >= 0");
     sum += w[i];
   }
   if (!(sum > 0)) throw ParamError(field, "sums to 0; at least one node needs a positive weight");
@@ -148,7 +142,7 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
     r.total += step.timings;
     r.n_iter = it + 1;
     if (!std::isfinite(step.residual))
-      throw RuntimeError("pagerank: the L1 change became " + str(step.residual) + " at iteration " +
+      throw RuntimeError("pagerank: the L1 change became " + number_text(step.residual) + " at iteration " +
                          std::to_string(it + 1));
     if (step.residual < n * p.tol) {
       r.converged = true;
@@ -169,9 +163,9 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
 }  // namespace
 
 void PageRankParams::validate() const {
-  if (!(alpha >= 0 && alpha <= 1)) throw ParamError("alpha", "expected a number in [0, 1], got " + str(alpha));
+  if (!(alpha >= 0 && alpha <= 1)) throw ParamError("alpha", "expected a number in [0, 1], got " + number_text(alpha));
   if (max_iter < 1) throw ParamError("max_iter", "expected an integer >= 1, got " + std::to_string(max_iter));
-  if (!(tol >= 0) || !std::isfinite(tol)) throw ParamError("tol", "expected a number >= 0, got " + str(tol));
+  if (!(tol >= 0) || !std::isfinite(tol)) throw ParamError("tol", "expected a number >= 0, got " + number_text(tol));
   kernel.validate();
 }
 

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "itercl/error.hpp"
+#include "number_text.hpp"
 #include "pagerank_formats.hpp"
 #include "pagerank_spmv.hpp"
 
@@ -68,7 +69,7 @@ void PageRankKernel::validate() const {
     throw ParamError("kernel.hybrid_k", "expected an integer >= 1 (or \"auto\"), got " + std::to_string(hybrid_k));
   if (ell_max_fill != 0 && !(ell_max_fill >= 1))
     throw ParamError("kernel.ell_max_fill",
-                     "expected a number >= 1 (or 0 for the default), got " + std::to_string(ell_max_fill));
+                     "expected a number >= 1 (or 0 for the default), got " + number_text(ell_max_fill));
   if (format != "auto") check_fields_apply(*this);
 }
 
