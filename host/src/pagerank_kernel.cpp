@@ -17,13 +17,13 @@ const char* const kFormats[] = {"csr_scalar", "csr_vector", "ell", "hybrid", "bs
 
 bool power_of_two(int v) { return v > 0 && std::has_single_bit(static_cast<unsigned>(v)); }
 
-// Defaults per device type. CPU (PoCL, 2 cores, measured here; benchmarks/pagerank, README.md):
-// csr_scalar was the fastest format on web-NotreDame and R-MAT 18 and 20 (4.0, 7.1 and 30 ms per
-// iteration; hybrid 4.3, 10 and 84; bsr 9.0, 21 and 86, the seed's finding that BSR does not suit
-// CPUs), and 256 work-items beat 64 and 128 on the R-MAT graphs by 15 to 20%. csr_vector's lanes run
-// one after another there, so its best vector is the narrowest (2: 7 times faster than 32 on R-MAT 20).
-// GPU: bsr, the seed's GPU format, 256 work-items and width 32, until the GPU run of the same suite
-// (benchmarks/pagerank/gpu.sh) measures them.
+// Defaults per device type. CPU (PoCL on 2 cores, benchmarks/results/pocl-epyc-2-cores, README.md):
+// csr_scalar was the fastest format, or within the runs' spread of it: 5.0, 40 and 151 ms per
+// iteration on web-NotreDame, R-MAT 20 and 22, against hybrid 4.6, 61 and 498, csr_vector 9.1, 74 and
+// 176, bsr 8.6, 149 and 950 (the seed's finding that BSR does not suit CPUs); 256 work-items took 41 ms
+// on R-MAT 20 against 51 to 79 for 32 to 128. csr_vector's lanes run one after another there, so its
+// best vectors are the narrowest (2 or 4; 32 was 6 to 12 times slower). GPU: bsr, the seed's GPU
+// format, with 256 work-items and width 32, until the GPU run of the same suite measures them.
 struct TypeDefaults {
   const char* format;
   int work_group_size;
