@@ -1,4 +1,4 @@
-// The in-link CSR that every PageRank format is built from.
+// Graphs: node ids, and the in-link CSR that every PageRank format is built from.
 #include "itercl/graph.hpp"
 
 #include <algorithm>
@@ -102,6 +102,16 @@ void drop_links(InLinks& L, const LinkOptions& options) {
 }
 
 }  // namespace
+
+std::optional<std::int32_t> Graph::index_of(std::int64_t label) const {
+  if (labels.empty()) {
+    if (label < 0 || label >= n_nodes) return std::nullopt;
+    return static_cast<std::int32_t>(label);
+  }
+  const auto it = std::lower_bound(labels.begin(), labels.end(), label);
+  if (it == labels.end() || *it != label) return std::nullopt;
+  return static_cast<std::int32_t>(it - labels.begin());
+}
 
 InLinks in_links(const Graph& g, const LinkOptions& options) {
   const std::size_t m = g.src.size();

@@ -136,16 +136,6 @@ bool starts_with_banner(const std::string& text) {
 
 }  // namespace
 
-std::optional<std::int32_t> Graph::index_of(std::int64_t label) const {
-  if (labels.empty()) {
-    if (label < 0 || label >= n_nodes) return std::nullopt;
-    return static_cast<std::int32_t>(label);
-  }
-  const auto it = std::lower_bound(labels.begin(), labels.end(), label);
-  if (it == labels.end() || *it != label) return std::nullopt;
-  return static_cast<std::int32_t>(it - labels.begin());
-}
-
 Graph load_graph(const std::filesystem::path& path, const GraphLoadOptions& options, GraphLoadReport* report) {
   const std::string& f = options.format;
   if (f != "auto" && f != "edgelist" && f != "mtx")
