@@ -55,16 +55,9 @@ class HybridFormat : public SpmvFormat {
       copy_queue_.flush();
     }
     for (const Bin& bin : bins_) {
-      bin_kernel_.setArg(0, static_cast<cl_int>(bin.rows));
-      bin_kernel_.setArg(1, static_cast<cl_int>(bin.width));
-      bin_kernel_.setArg(2, bin.columns);
-      bin_kernel_.setArg(3, bin.row_ids);
-      bin_kernel_.setArg(4, z);
-      bin_kernel_.setArg(5, s);
-      work.kernels.emplace_back();
-      queue.enqueueNDRangeKernel(bin_kernel_, cl::NullRange,
-                                 global_size(static_cast<std::size_t>(bin.rows), work_group_),
-                                 cl::NDRange(static_cast<std::size_t>(work_group_)), nullptr, &work.kernels.back());
+      set_args(bin_kernel_, static_cast<cl_int>(bin.rows), static_cast<cl_int>(bin.width), bin.columns, bin.row_ids, z,
+               s);
+      launch(queue, bin_kernel_, static_cast<std::size_t>(bin.rows), work_group_, work.kernels);
     }
     queue.flush();
     if (cpu_rows_ == 0) return;
@@ -80,14 +73,8 @@ class HybridFormat : public SpmvFormat {
     work.transfers.emplace_back();
     queue.enqueueWriteBuffer(cpu_sums_, CL_FALSE, 0, static_cast<std::size_t>(cpu_rows_) * real, sums_host_.data(),
                              nullptr, &work.transfers.back());
-    scatter_kernel_.setArg(0, static_cast<cl_int>(cpu_rows_));
-    scatter_kernel_.setArg(1, cpu_row_ids_);
-    scatter_kernel_.setArg(2, cpu_sums_);
-    scatter_kernel_.setArg(3, s);
-    work.kernels.emplace_back();
-    queue.enqueueNDRangeKernel(scatter_kernel_, cl::NullRange,
-                               global_size(static_cast<std::size_t>(cpu_rows_), work_group_),
-                               cl::NDRange(static_cast<std::size_t>(work_group_)), nullptr, &work.kernels.back());
+    set_args(scatter_kernel_, static_cast<cl_int>(cpu_rows_), cpu_row_ids_, cpu_sums_, s);
+    launch(queue, scatter_kernel_, static_cast<std::size_t>(cpu_rows_), work_group_, work.kernels);
   }
 
  private:

@@ -28,22 +28,14 @@ class CsrFormat : public SpmvFormat {
   }
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
-    int arg = 0;
-    kernel_.setArg(arg++, static_cast<cl_int>(n_));
-    kernel_.setArg(arg++, offsets_);
-    kernel_.setArg(arg++, sources_);
-    kernel_.setArg(arg++, z);
-    kernel_.setArg(arg++, s);
-    if (vector_size_ > 1) {
-      kernel_.setArg(arg++, static_cast<cl_int>(vector_size_));
-      kernel_.setArg(arg++, cl::Local(static_cast<std::size_t>(work_group_) * real_size_));
-    }
     const std::size_t rows_per_group = static_cast<std::size_t>(work_group_ / vector_size_);
     const std::size_t groups = (static_cast<std::size_t>(n_) + rows_per_group - 1) / rows_per_group;
-    work.kernels.emplace_back();
-    device_.queue().enqueueNDRangeKernel(
-        kernel_, cl::NullRange, global_size(groups * static_cast<std::size_t>(work_group_), work_group_),
-        cl::NDRange(static_cast<std::size_t>(work_group_)), nullptr, &work.kernels.back());
+    if (vector_size_ > 1)
+      set_args(kernel_, static_cast<cl_int>(n_), offsets_, sources_, z, s, static_cast<cl_int>(vector_size_),
+               cl::Local(static_cast<std::size_t>(work_group_) * real_size_));
+    else
+      set_args(kernel_, static_cast<cl_int>(n_), offsets_, sources_, z, s);
+    launch(device_.queue(), kernel_, groups * static_cast<std::size_t>(work_group_), work_group_, work.kernels);
   }
 
  private:
@@ -71,15 +63,8 @@ class EllFormat : public SpmvFormat {
   }
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
-    kernel_.setArg(0, static_cast<cl_int>(rows_));
-    kernel_.setArg(1, static_cast<cl_int>(width_));
-    kernel_.setArg(2, columns_);
-    kernel_.setArg(3, z);
-    kernel_.setArg(4, s);
-    work.kernels.emplace_back();
-    device_.queue().enqueueNDRangeKernel(
-        kernel_, cl::NullRange, global_size(static_cast<std::size_t>(rows_), work_group_),
-        cl::NDRange(static_cast<std::size_t>(work_group_)), nullptr, &work.kernels.back());
+    set_args(kernel_, static_cast<cl_int>(rows_), static_cast<cl_int>(width_), columns_, z, s);
+    launch(device_.queue(), kernel_, static_cast<std::size_t>(rows_), work_group_, work.kernels);
   }
 
  private:
@@ -115,22 +100,11 @@ class BsrFormat : public SpmvFormat {
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
     if (rows_ == 0) return;
-    rows_kernel_.setArg(0, static_cast<cl_int>(rows_));
-    rows_kernel_.setArg(1, static_cast<cl_int>(width_));
-    rows_kernel_.setArg(2, slots_);
-    rows_kernel_.setArg(3, z);
-    rows_kernel_.setArg(4, s);
-    rows_kernel_.setArg(5, partial_pages_);
-    rows_kernel_.setArg(6, partial_sums_);
-    sum_kernel_.setArg(0, static_cast<cl_int>(rows_));
-    sum_kernel_.setArg(1, partial_pages_);
-    sum_kernel_.setArg(2, partial_sums_);
-    sum_kernel_.setArg(3, s);
-    const cl::NDRange global = global_size(static_cast<std::size_t>(rows_), work_group_);
-    const cl::NDRange local(static_cast<std::size_t>(work_group_));
-    work.kernels.resize(work.kernels.size() + 2);
-    device_.queue().enqueueNDRangeKernel(rows_kernel_, cl::NullRange, global, local, nullptr, &work.kernels.end()[-2]);
-    device_.queue().enqueueNDRangeKernel(sum_kernel_, cl::NullRange, global, local, nullptr, &work.kernels.back());
+    set_args(rows_kernel_, static_cast<cl_int>(rows_), static_cast<cl_int>(width_), slots_, z, s, partial_pages_,
+             partial_sums_);
+    set_args(sum_kernel_, static_cast<cl_int>(rows_), partial_pages_, partial_sums_, s);
+    launch(device_.queue(), rows_kernel_, static_cast<std::size_t>(rows_), work_group_, work.kernels);
+    launch(device_.queue(), sum_kernel_, static_cast<std::size_t>(rows_), work_group_, work.kernels);
   }
 
  private:

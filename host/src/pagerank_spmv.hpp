@@ -61,10 +61,21 @@ cl::Buffer upload_buffer(const Device& device, const std::vector<T>& values, con
   return buffer;
 }
 
-// Launch size: `items` rounded up to whole work-groups.
-inline cl::NDRange global_size(std::size_t items, int work_group) {
+// Sets a kernel's arguments, in order.
+template <class... Args>
+void set_args(cl::Kernel& kernel, const Args&... args) {
+  cl_uint index = 0;
+  (kernel.setArg(index++, args), ...);
+}
+
+// Enqueues `kernel` over `items` work-items rounded up to whole groups of `work_group`, appending its
+// event to `events`.
+inline void launch(cl::CommandQueue& queue, const cl::Kernel& kernel, std::size_t items, int work_group,
+                   std::vector<cl::Event>& events) {
   const auto wg = static_cast<std::size_t>(work_group);
-  return cl::NDRange(std::max<std::size_t>((items + wg - 1) / wg, 1) * wg);
+  events.emplace_back();
+  queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(std::max<std::size_t>((items + wg - 1) / wg, 1) * wg),
+                             cl::NDRange(wg), nullptr, &events.back());
 }
 
 // Bytes of the link graph as CSR without values (offsets and in-link ids), the formats' yardstick.
