@@ -119,6 +119,24 @@ def speedups(cases):
     return ["| device | case | one core, ms | device, ms | speedup |", "|---|---|---|---|---|"] + rows
 
 
+def config_value(case, dotted):
+    node = case.get("config", {})
+    for key in dotted.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return case["varied"].get(dotted)
+        node = node[key]
+    return node
+
+
+def matches(case, varied):
+    """The case ran with these values (a string matches the end of a longer one: a path's file name)."""
+    for key, want in varied.items():
+        got = config_value(case, key)
+        if got != want and not (isinstance(got, str) and isinstance(want, str) and got.endswith("/" + want)):
+            return False
+    return True
+
+
 def peer_rows(cases, peers):
     rows = []
     for p in peers:
@@ -130,8 +148,8 @@ def peer_rows(cases, peers):
                 continue
             by_device = defaultdict(list)
             for c in cases:
-                if c["group"] == ours["group"] and "metrics" in c and ours["metric"] in c["metrics"] and all(
-                        c["varied"].get(k, c.get("config", {}).get(k)) == v for k, v in ours["varied"].items()):
+                if (c["group"] == ours["group"] and "metrics" in c and ours["metric"] in c["metrics"]
+                        and matches(c, ours["varied"])):
                     by_device[c["device_label"]].append(c["metrics"][ours["metric"]]["median"])
             for device, values in by_device.items():
                 best = min(values)

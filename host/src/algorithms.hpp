@@ -67,5 +67,6 @@ std::vector<Device> select_devices(ExperimentContext& context, const std::vector
 nlohmann::json shares_json(const std::vector<DeviceShare>& shares, double pairs);
 std::string shares_summary(const std::vector<DeviceShare>& shares, double pairs);
 AlgorithmReport run_smacof(ExperimentContext& context);
+AlgorithmReport run_pagerank(ExperimentContext& context);
 
 }  // namespace itercl

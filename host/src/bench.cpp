@@ -53,7 +53,16 @@ json get_path(const json& j, const std::string& dotted) {
   }
 }
 
-std::string short_value(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+// A value as a case name shows it: a string as is, an object by its file name or its scalar fields.
+std::string short_value(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (!v.is_object()) return v.dump();
+  if (v.contains("path") && v["path"].is_string()) return std::filesystem::path(v["path"].get<std::string>()).filename();
+  std::string s;
+  for (const auto& [key, value] : v.items())
+    if (!value.is_structured()) s += (s.empty() ? "" : ",") + key + ":" + short_value(value);
+  return "{" + s + "}";
+}
 
 std::vector<Case> expand(const json& experiment, const json& groups, const std::vector<std::string>& wanted,
                          const std::string& source) {

@@ -20,6 +20,7 @@ using Runner = AlgorithmReport (*)(ExperimentContext&);
 const std::map<std::string, Runner>& algorithms() {
   static const std::map<std::string, Runner> registry = {{"kmeans", run_kmeans},
                                                          {"smacof", run_smacof},
+                                                         {"pagerank", run_pagerank},
                                                          {"pairwise_distances", run_pairwise},
                                                          {"distance_histogram", run_distance_histogram},
                                                          {"pair_counts", run_pair_counts}};

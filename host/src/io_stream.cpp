@@ -1,4 +1,4 @@
-// Whole-file reads (with transparent gunzip) and atomic writes.
+// Whole-file reads (with transparent gunzip and untar) and atomic writes.
 #include <zlib.h>
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "io_bz2.hpp"
+#include "io_tar.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 
@@ -68,8 +69,11 @@ std::string read_file(const std::filesystem::path& path) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   std::string contents = std::move(bytes).str();
-  if (is_gzip(contents)) return gunzip(contents, path);
-  return detail::is_bzip2(contents) ? detail::bunzip2(contents, path) : contents;
+  if (is_gzip(contents))
+    contents = gunzip(contents, path);
+  else if (detail::is_bzip2(contents))
+    contents = detail::bunzip2(contents, path);
+  return detail::is_tar(contents) ? detail::untar_single_file(contents, path) : contents;
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents) {

@@ -1,4 +1,5 @@
-// A double as it reads best in a message (internal): the shortest of the stream's default format.
+// Numbers in messages (internal): as a person writes them ("1.5", "1e-06", "nan"), not as
+// std::to_string does ("1.500000", "0.000001").
 #pragma once
 
 #include <sstream>

@@ -43,8 +43,9 @@ struct LabelledMatrix {
 // name per column names the rows. NaN and infinity are rejected; errors name the file, line and column.
 LabelledMatrix load_labelled_matrix(const std::filesystem::path& path, const LoadOptions& options = {});
 
-// The whole file, decompressed if it is gzip or bzip2 (by content). Throws InputError for a missing file or a corrupt
-// stream.
+// The whole file, decompressed if it is gzip or bzip2 (by content), and the one file inside if it is a
+// tar archive (a .tar.gz data set). Throws InputError for a missing file, a corrupt stream or archive,
+// or an archive that does not hold exactly one file.
 std::string read_file(const std::filesystem::path& path);
 
 // Writes `contents` to a temporary file beside `path`, then renames it over `path`: a reader never

@@ -1,0 +1,102 @@
+// Directed graphs for PageRank: loaders for SNAP and plain edge lists and Matrix Market files,
+// generators with a seed (R-MAT, Barabasi-Albert), and the in-link CSR every PageRank format is
+// built from.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace itercl {
+
+// Nodes are 0 .. n_nodes - 1 inside itercl; `labels` maps them back to the ids of the input.
+struct Graph {
+  std::int32_t n_nodes = 0;
+  std::vector<std::int32_t> src, dst;  // edge e links src[e] -> dst[e]; duplicates and self-loops as loaded
+  // The input's id of each node, ascending; empty when the ids are the indices (generators).
+  std::vector<std::int64_t> labels;
+
+  std::int64_t n_edges() const { return static_cast<std::int64_t>(src.size()); }
+  std::int64_t label(std::int32_t node) const { return labels.empty() ? node : labels[static_cast<std::size_t>(node)]; }
+  // The node with input id `label`, if there is one.
+  std::optional<std::int32_t> index_of(std::int64_t label) const;
+};
+
+struct GraphLoadOptions {
+  // "auto" (Matrix Market by its "%%MatrixMarket" banner, else an edge list), "edgelist" or "mtx".
+  std::string format = "auto";
+  // Edge lists: whether the first content line is a header rather than an edge. Unset: a first line
+  // that is not two integers is a header (one number, as p2p-Gnutella08's "6350"; words, as hollins'
+  // "start end"), and so is "N M" when the file then holds exactly M edges between ids below N
+  // (web-NotreDame's "325729 1497134").
+  std::optional<bool> header;
+};
+
+// What a loader found, for the results file.
+struct GraphLoadReport {
+  std::string format;           // "edgelist" or "mtx"
+  std::string header;           // the skipped first line, or empty
+  bool values_ignored = false;  // weights (a third column, a weighted .mtx) are read, checked, not used
+};
+
+// An edge list (SNAP: '#' comments, tab or space separated; or with a count or header first line;
+// '%' comments too; extra columns ignored) or a Matrix Market coordinate file (pattern, real or
+// integer; general or symmetric; entry (i, j) is the edge i -> j). gzip, and a tar archive holding
+// one file, are read by content. Edge-list nodes are the ids that occur in an edge; a Matrix Market
+// file has nodes 1..n. Throws InputError naming the file and line.
+Graph load_graph(const std::filesystem::path& path, const GraphLoadOptions& options = {},
+                 GraphLoadReport* report = nullptr);
+
+// R-MAT (Chakrabarti, Zhan, Faloutsos 2004): 2^scale nodes and edge_factor * 2^scale edges, each
+// placed by descending `scale` times into the quadrant a (top left), b (top right), c or d of the
+// adjacency matrix. The same seed gives the same graph on every platform and any number of threads.
+struct RmatParams {
+  int scale = 10;
+  int edge_factor = 16;
+  double a = 0.57, b = 0.19, c = 0.19, d = 0.05;
+  std::uint64_t random_state = 0;
+};
+Graph make_rmat(const RmatParams& p);
+
+// Barabasi-Albert preferential attachment as networkx's barabasi_albert_graph: a star on m + 1
+// nodes, then each new node joins m distinct existing nodes drawn with probability proportional to
+// their degree. Undirected, so every edge is stored both ways (as networkx's pagerank reads an
+// undirected graph).
+struct BarabasiAlbertParams {
+  std::int32_t n_nodes = 1000;
+  int m = 3;
+  std::uint64_t random_state = 0;
+};
+Graph make_barabasi_albert(const BarabasiAlbertParams& p);
+
+// Which edges become links. Both kept by default, as SNAP and networkx count them: a self-loop
+// u -> u is a link of u to itself, and a repeated edge is one more link (networkx's MultiDiGraph).
+struct LinkOptions {
+  bool self_loops = true;
+  bool duplicates = true;
+};
+
+// The transpose of the adjacency matrix in CSR without values: row i lists the nodes linking to i
+// (ascending, a repeated link repeated), so PageRank's sum over in-links is a row of it. `out_degree`
+// counts each node's links, repeats included.
+struct InLinks {
+  std::int32_t n_nodes = 0;
+  std::vector<std::int32_t> offsets;  // n_nodes + 1
+  std::vector<std::int32_t> sources;  // offsets[n_nodes] in-links
+  std::vector<std::int32_t> out_degree;
+  std::int64_t self_loops = 0;  // among the graph's edges, whether kept or not
+  std::int64_t duplicates = 0;  // edges repeating an earlier one (a self-loop repeated counts in both)
+  std::int64_t dropped = 0;     // edges LinkOptions left out
+
+  std::int32_t row_length(std::int32_t i) const {
+    return offsets[static_cast<std::size_t>(i) + 1] - offsets[static_cast<std::size_t>(i)];
+  }
+  std::int64_t n_links() const { return static_cast<std::int64_t>(sources.size()); }
+};
+// In O(edges + nodes): two stable counting sorts. Throws InputError if the graph has 2^31 or more
+// edges (the kernels index with 32-bit ints) or an edge names a node outside 0 .. n_nodes - 1.
+InLinks in_links(const Graph& g, const LinkOptions& options = {});
+
+}  // namespace itercl

@@ -1,0 +1,105 @@
+// PageRank by power iteration over the link graph stored in one of five sparse formats (seed 004,
+// section 5): CSR (a row per work-item, or per group of work-items), ELLPACK, the seed's hybrid of
+// ELLPACK bins on the device and dense rows on the CPU, and its Balanced CSR ("BSR"). Parameters,
+// iteration and stopping rule follow networkx's pagerank.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "itercl/device.hpp"
+#include "itercl/graph.hpp"
+#include "itercl/matrix.hpp"
+#include "itercl/timing.hpp"
+
+namespace itercl {
+
+// The storage format and its tuning. Zero (and "auto") mean "the default for this device and graph";
+// PageRankResult::kernel reports the values used.
+struct PageRankKernel {
+  // "csr_scalar", "csr_vector", "ell", "hybrid", "bsr" (README.md, "PageRank"), or "auto": the format
+  // measured fastest for the device type.
+  std::string format = "auto";
+  int work_group_size = 0;
+  int vector_size = 0;  // csr_vector: work-items per row, a power of two up to the work-group size
+  int bsr_width = 0;    // bsr: slots per BSR row (W >= 4), markers and row ids included
+  int hybrid_k = 0;     // hybrid: rows with k or more in-links go to the CPU; 0 = auto
+  // ell: refuse when padding every row to the longest stores more than this many slots per link.
+  double ell_max_fill = 0;
+
+  void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
+};
+void to_json(nlohmann::json& j, const PageRankKernel& k);
+void from_json(const nlohmann::json& j, PageRankKernel& k);  // unknown fields are ParamErrors
+std::ostream& operator<<(std::ostream& out, const PageRankKernel& k);
+
+struct PageRankParams {
+  double alpha = 0.85;  // damping: the probability of following a link rather than jumping
+  int max_iter = 100;
+  // Stop when the L1 change of the ranks falls below n_nodes * tol (networkx's rule). 0 runs max_iter.
+  double tol = 1e-6;
+  // Where a jump lands, one non-negative weight per node (normalised here); empty = uniform.
+  std::vector<double> personalization;
+  // Where the rank of nodes without out-links goes, as personalization; empty = the personalization.
+  std::vector<double> dangling;
+  Precision precision = Precision::f32;  // of the device's vectors and sums; the host works in double
+  PageRankKernel kernel;
+
+  void validate() const;  // throws ParamError naming the field
+  // validate(), plus the vectors' lengths against the graph.
+  void validate(std::int32_t n_nodes) const;
+};
+
+// What a format costs, for the seed's Figure 10 and 11 comparisons.
+struct PageRankFormatStats {
+  double preprocess_s = 0;         // building the format from the in-link CSR, on the host
+  std::uint64_t matrix_bytes = 0;  // the format's arrays on the device (and the CPU's rows, for hybrid)
+  std::uint64_t csr_bytes = 0;     // the same graph as CSR without values: offsets and in-link ids
+  // Format details: ell and hybrid bins' widths; bsr rows and split rows; hybrid's CPU share.
+  int ell_width = 0;
+  std::int64_t bsr_rows = 0, bsr_split_rows = 0, bsr_filler_slots = 0;
+  struct Bin {
+    int min_length, max_length, width;
+    std::int64_t rows;
+  };
+  std::vector<Bin> hybrid_bins;
+  std::int64_t cpu_rows = 0, cpu_links = 0;
+};
+
+struct PageRankIteration {
+  double residual;       // ||x_new - x||_1
+  double spmv_kernel_s;  // the format's kernels alone (the sum over in-links)
+  Timings timings;       // all kernels, transfers, the CPU rows (hybrid), wall
+};
+
+struct PageRankResult {
+  std::vector<double> ranks;  // by node index (Graph::label maps to the input's ids); they sum to 1
+  int n_iter = 0;
+  bool converged = false;  // the change fell below n_nodes * tol within max_iter (false is not an error)
+  std::vector<PageRankIteration> iterations;
+  PageRankKernel kernel;  // the format and tuning used, all values resolved
+  std::string build_options;
+  PageRankFormatStats format;
+  Timings upload;  // the format, out-degrees and vectors to the device, once
+  Timings total;   // the iterations and the final read of the ranks
+};
+
+class PageRank {
+ public:
+  PageRank(const Device& device, PageRankParams params);
+
+  // Ranks of the graph's nodes. Throws InputError (ParamError for parameters) for invalid input;
+  // not converging within max_iter is reported in the result, never thrown.
+  PageRankResult fit(const InLinks& links) const;
+
+  const PageRankParams& params() const { return params_; }
+
+ private:
+  Device device_;
+  PageRankParams params_;
+};
+
+}  // namespace itercl

@@ -1,0 +1,67 @@
+// The host side of the PageRank formats (internal): building ELLPACK, the hybrid's bins and CPU rows,
+// and the Balanced CSR layout from the in-link CSR, and the hybrid's CPU sums. No OpenCL here, so the
+// host tests check the layouts directly (the seed's Figure 8).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "itercl/device.hpp"
+#include "itercl/graph.hpp"
+
+namespace itercl::detail {
+
+// ELLPACK rows padded to one width, column-major: slot c of block row r at c * rows + r, so the
+// work-items of a group read consecutive addresses. Padding holds n_nodes, the index of an extra
+// zero at the end of the rank vector, so the kernels need no branch for it.
+struct EllBlock {
+  std::vector<std::int32_t> rows;      // the matrix row of each block row; empty: block row r is row r
+  std::int64_t n_rows = 0;             // block rows
+  int width = 0;                       // the longest row's length
+  int min_length = 0, max_length = 0;  // of the rows in the block (a bin's range)
+  std::vector<std::int32_t> columns;   // width * n_rows
+};
+
+// Every row, padded to the longest. Throws ParamError("kernel.ell_max_fill") when the padded array
+// would hold more than max_fill slots per link, or more than 2^31 - 1 slots.
+EllBlock build_ell(const InLinks& L, double max_fill);
+
+// The seed's hybrid (section 5.3.3): rows with 1 to k - 1 in-links in ELLPACK bins of lengths 1-3,
+// 4-7, 8-15, ... (the seed's three kernels for k = 16), one kernel each; rows with k or more in-links
+// in CSR for the CPU. Rows without in-links are in neither: their sum is 0.
+struct HybridLayout {
+  int k = 0;
+  std::vector<EllBlock> bins;                          // non-empty bins, shortest rows first
+  std::vector<std::int32_t> cpu_rows;                  // the dense rows, ascending
+  std::vector<std::int32_t> cpu_offsets, cpu_sources;  // their in-links as CSR
+};
+HybridLayout build_hybrid(const InLinks& L, int k);
+
+// The k of hybrid_k = "auto" (README.md, "PageRank"): see its definition for the measurements behind it.
+int auto_hybrid_k(const InLinks& L, const DeviceInfo& info);
+
+// The bin of a row of `length` in-links (length >= 1): 0 for 1-3, then j for [2^(j+1), 2^(j+2)).
+int hybrid_bin(int length);
+
+// The CPU rows' sums of z over their in-links, with threads. The links are split evenly among the
+// threads whatever the rows' lengths (one enormous row is shared); rows cut by a split are summed
+// from their pieces in thread order, so the result does not vary from run to run.
+template <class T>
+void cpu_row_sums(const HybridLayout& h, const T* z, T* out);
+
+// Balanced CSR (seed 004, section 5.2; README.md draws it). Markers are the seed's negative values.
+constexpr std::int32_t kBsrNewRow = -1;      // alpha: a row of A starts, whole, in this BSR row
+constexpr std::int32_t kBsrPartialRow = -2;  // beta: a piece of a row of A split over BSR rows
+constexpr std::int32_t kBsrFiller = -3;      // epsilon: the unused end of a BSR row
+struct BsrLayout {
+  int width = 0;
+  std::int64_t n_rows = 0;
+  std::vector<std::int32_t> slots;  // n_rows x width, column-major: slot c of BSR row r at c * n_rows + r
+  std::int64_t split_rows = 0;      // rows of A stored as beta pieces
+  std::int64_t filler_slots = 0;
+  std::int32_t at(std::int64_t row, int column) const { return slots[static_cast<std::size_t>(column * n_rows + row)]; }
+};
+// Throws ParamError("kernel.bsr_width") for a width below 4, InputError past 2^31 - 1 slots.
+BsrLayout build_bsr(const InLinks& L, int width);
+
+}  // namespace itercl::detail

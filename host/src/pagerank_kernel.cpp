@@ -1,0 +1,153 @@
+// PageRankKernel: the format and its tuning, checked, converted to and from JSON, and resolved per
+// device and graph.
+#include <algorithm>
+#include <bit>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "itercl/error.hpp"
+#include "number_text.hpp"
+#include "pagerank_formats.hpp"
+#include "pagerank_spmv.hpp"
+
+namespace itercl {
+namespace {
+
+const char* const kFormats[] = {"csr_scalar", "csr_vector", "ell", "hybrid", "bsr"};
+
+bool power_of_two(int v) { return v > 0 && std::has_single_bit(static_cast<unsigned>(v)); }
+
+// Defaults per device type. CPU (PoCL on 2 cores, benchmarks/results/pocl-epyc-2-cores, README.md):
+// csr_scalar was the fastest format, or within the runs' spread of it: 5.0, 40 and 151 ms per
+// iteration on web-NotreDame, R-MAT 20 and 22, against hybrid 4.6, 61 and 498, csr_vector 9.1, 74 and
+// 176, bsr 8.6, 149 and 950 (the seed's finding that BSR does not suit CPUs); 256 work-items took 41 ms
+// on R-MAT 20 against 51 to 79 for 32 to 128. csr_vector's lanes run one after another there, so its
+// best vectors are the narrowest (2 or 4; 32 was 6 to 12 times slower). GPU: bsr, the seed's GPU
+// format, with 256 work-items and width 32, until the GPU run of the same suite measures them.
+struct TypeDefaults {
+  const char* format;
+  int work_group_size;
+  int bsr_width;
+  bool narrowest_vector;  // csr_vector: 2 lanes per row rather than Bell and Garland's mean-length rule
+};
+TypeDefaults defaults_for(const DeviceInfo& info) {
+  if (info.type == "gpu") return {"bsr", 256, 32, false};
+  return {"csr_scalar", 256, 32, true};
+}
+
+constexpr double kEllMaxFill = 10;
+
+// A tuning field the format would ignore is a mistake in the config, not a no-op.
+void check_fields_apply(const PageRankKernel& k) {
+  auto only_for = [&](const char* field, bool set, const char* format) {
+    if (set && k.format != format)
+      throw ParamError(std::string("kernel.") + field,
+                       std::string("applies to format ") + format + ", not " + k.format);
+  };
+  only_for("vector_size", k.vector_size != 0, "csr_vector");
+  only_for("bsr_width", k.bsr_width != 0, "bsr");
+  only_for("hybrid_k", k.hybrid_k != 0, "hybrid");
+  only_for("ell_max_fill", k.ell_max_fill != 0, "ell");
+}
+
+}  // namespace
+
+void PageRankKernel::validate() const {
+  if (format != "auto" && std::find(std::begin(kFormats), std::end(kFormats), format) == std::end(kFormats))
+    throw ParamError("kernel.format",
+                     "expected one of auto, csr_scalar, csr_vector, ell, hybrid, bsr; got \"" + format + "\"");
+  if (work_group_size != 0 && !power_of_two(work_group_size))
+    throw ParamError("kernel.work_group_size",
+                     "expected a power of two (or 0 for the default), got " + std::to_string(work_group_size));
+  if (vector_size != 0 && !power_of_two(vector_size))
+    throw ParamError("kernel.vector_size",
+                     "expected a power of two (or 0 for the default), got " + std::to_string(vector_size));
+  if (bsr_width != 0 && bsr_width < 4)
+    throw ParamError("kernel.bsr_width",
+                     "expected an integer >= 4 (or 0 for the default), got " + std::to_string(bsr_width));
+  if (hybrid_k < 0)
+    throw ParamError("kernel.hybrid_k", "expected an integer >= 1 (or \"auto\"), got " + std::to_string(hybrid_k));
+  if (ell_max_fill != 0 && !(ell_max_fill >= 1))
+    throw ParamError("kernel.ell_max_fill",
+                     "expected a number >= 1 (or 0 for the default), got " + number_text(ell_max_fill));
+  if (format != "auto") check_fields_apply(*this);
+}
+
+void to_json(nlohmann::json& j, const PageRankKernel& k) {
+  j = {{"format", k.format},           {"work_group_size", k.work_group_size},
+       {"vector_size", k.vector_size}, {"bsr_width", k.bsr_width},
+       {"hybrid_k", k.hybrid_k},       {"ell_max_fill", k.ell_max_fill}};
+}
+
+void from_json(const nlohmann::json& j, PageRankKernel& k) {
+  if (!j.is_object()) throw ParamError("kernel", "expected an object, got " + j.dump());
+  for (const auto& [key, value] : j.items()) {
+    auto integer = [&, &key = key, &value = value](int& field) {
+      if (!value.is_number_integer()) throw ParamError("kernel." + key, "expected an integer, got " + value.dump());
+      field = value.get<int>();
+    };
+    if (key == "format") {
+      if (!value.is_string()) throw ParamError("kernel.format", "expected a string, got " + value.dump());
+      k.format = value.get<std::string>();
+    } else if (key == "work_group_size") {
+      integer(k.work_group_size);
+    } else if (key == "vector_size") {
+      integer(k.vector_size);
+    } else if (key == "bsr_width") {
+      integer(k.bsr_width);
+    } else if (key == "hybrid_k") {
+      if (value.is_string() && value.get<std::string>() == "auto")
+        k.hybrid_k = 0;
+      else if (!value.is_number_integer() || value.get<long long>() < 1)
+        throw ParamError("kernel.hybrid_k", "expected an integer >= 1 or \"auto\", got " + value.dump());
+      else
+        integer(k.hybrid_k);
+    } else if (key == "ell_max_fill") {
+      if (!value.is_number()) throw ParamError("kernel.ell_max_fill", "expected a number, got " + value.dump());
+      k.ell_max_fill = value.get<double>();
+    } else {
+      throw ParamError("kernel." + key,
+                       "unknown field (expected format, work_group_size, vector_size, bsr_width, hybrid_k, "
+                       "ell_max_fill)");
+    }
+  }
+}
+
+std::ostream& operator<<(std::ostream& out, const PageRankKernel& k) { return out << nlohmann::json(k).dump(); }
+
+namespace detail {
+
+PageRankKernel resolve_kernel(PageRankKernel k, const DeviceInfo& info, const InLinks& links) {
+  k.validate();
+  const TypeDefaults defaults = defaults_for(info);
+  if (k.format == "auto") k.format = defaults.format;
+  check_fields_apply(k);
+
+  const auto largest = static_cast<int>(std::bit_floor(static_cast<unsigned>(info.max_work_group_size)));
+  if (k.work_group_size > largest)
+    throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
+                                                   std::to_string(info.max_work_group_size));
+  if (k.work_group_size == 0) k.work_group_size = std::min(defaults.work_group_size, largest);
+  if (k.format == "csr_vector") {
+    // Bell and Garland's rule (CUSP): the smallest power of two covering the mean row, 2 to 32.
+    if (k.vector_size == 0 && defaults.narrowest_vector) k.vector_size = 2;
+    if (k.vector_size == 0) {
+      std::int64_t rows = 0;
+      for (std::int32_t i = 0; i < links.n_nodes; ++i) rows += links.row_length(i) > 0;
+      const std::int64_t mean = rows ? (links.n_links() + rows - 1) / rows : 1;
+      k.vector_size =
+          static_cast<int>(std::clamp<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(mean)), 2, 32));
+    }
+    if (k.vector_size > k.work_group_size)
+      throw ParamError("kernel.vector_size", std::to_string(k.vector_size) +
+                                                 " work-items per row exceed the work-group of " +
+                                                 std::to_string(k.work_group_size));
+  }
+  if (k.format == "bsr" && k.bsr_width == 0) k.bsr_width = defaults.bsr_width;
+  if (k.format == "hybrid" && k.hybrid_k == 0) k.hybrid_k = auto_hybrid_k(links, info);
+  if (k.format == "ell" && k.ell_max_fill == 0) k.ell_max_fill = kEllMaxFill;
+  return k;
+}
+
+}  // namespace detail
+}  // namespace itercl
