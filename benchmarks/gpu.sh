@@ -5,6 +5,7 @@
 # core/ -> pocl-xeon-1-core/, tuning/ -> the tuning database entries).
 #
 #   BIN   the itercl and itercl_device_tests binaries built here (default .gpu)
+#   REPEAT timed runs per bench case (default 2, after one warm-up)
 #   WHAT  steps, any of:
 #         tests              the device tests on the GPU (data from .gpu-data/datasets)
 #         gpu:SUITE          benchmarks/SUITE/suite.json on the GPU, with the suite's peers
@@ -13,6 +14,7 @@
 #         tune:KERNEL:DEVICE itercl tune on gpu or cpu, with the benchmark's problem size
 set -euo pipefail
 BIN=${BIN:-.gpu}
+REPEAT=${REPEAT:-2}
 OUT=${OUT:-/tmp/itercl-out}
 res=$(mktemp -d)
 mkdir -p "$OUT" /etc/OpenCL/vendors "$res/gpu" "$res/cpu" "$res/core" "$res/tuning"
@@ -26,6 +28,7 @@ cpu_limits() {  # sizes PoCL on 16 cores finishes within the call
   case $1 in
     smacof) echo "--limit data.n_samples=8192" ;;
     pairwise) echo "--limit data.n_samples=65536 --limit data.n_features=5419" ;;
+    pagerank) echo "--limit data.scale=20" ;;
     *) echo "" ;;
   esac
 }
@@ -37,16 +40,18 @@ for step in ${WHAT:-tests}; do
   case $kind in
     tests) ITERCL_DEVICE=gpu ITERCL_SOURCE_DIR=$PWD "$BIN/itercl_device_tests" > "$res/gpu/device-tests.txt" 2>&1 || true
            tail -3 "$res/gpu/device-tests.txt" ;;
-    gpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device gpu --out "$res/gpu/$name.json" 2>&1 | tail -2 ;;
-    cpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device cpu --no-peers $(cpu_limits "$name") \
-             --out "$res/cpu/$name.json" 2>&1 | tail -2 ;;
+    gpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device gpu --repeat "$REPEAT" \
+             --out "$res/gpu/$name.json" 2>&1 | tail -2 ;;
+    cpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device cpu --repeat "$REPEAT" --no-peers \
+             $(cpu_limits "$name") --out "$res/cpu/$name.json" 2>&1 | tail -2 ;;
     core)  POCL_CPU_MAX_CU_COUNT=1 POCL_MAX_PTHREAD_COUNT=1 "$BIN/itercl" bench "benchmarks/$name/suite.json" \
-             --device cpu --no-peers --groups "$(baseline_groups "$name")" --out "$res/core/$name.json" 2>&1 | tail -2 ;;
+             --device cpu --repeat "$REPEAT" --no-peers --groups "$(baseline_groups "$name")" \
+             --out "$res/core/$name.json" 2>&1 | tail -2 ;;
     tune)  problem='{"n_samples": 4194304}'; [[ $device == cpu ]] && problem='{"n_samples": 1048576}'
            "$BIN/itercl" tune "$name" --device "$device" --problem "$problem" --out "$res/tuning" \
              > "$res/tuning/$name-$device.txt" 2>&1 || true
            tail -3 "$res/tuning/$name-$device.txt" ;;
     *) echo "unknown step $step" >&2; exit 2 ;;
   esac
+  tar czf "$OUT/results.tgz" -C "$res" .  # after every step, so a call cut short keeps what it finished
 done
-tar czf "$OUT/results.tgz" -C "$res" .

@@ -105,6 +105,8 @@ int main(int argc, char** argv) {
   bench->add_option("suite", suite, "Suite (JSON), e.g. benchmarks/kmeans/suite.json")->required();
   bench->add_option("--device", bench_options.devices, "Device spec(s), replacing the suite's \"devices\"");
   bench->add_option("--groups", bench_options.groups, "Run only these groups of the suite")->delimiter(',');
+  bench->add_option("--warmup", bench_options.warmup, "Warm-up runs per case (default: the suite's)");
+  bench->add_option("--repeat", bench_options.repeat, "Timed runs per case (default: the suite's)");
   std::vector<std::string> limits;
   bench->add_option("--limit", limits, "PATH=MAX: skip cases whose config holds more than MAX at PATH");
   bench->add_option("--out", bench_out, "Results JSON (CSV beside it; default: the suite's \"output\")");

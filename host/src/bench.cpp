@@ -225,9 +225,11 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
   ConfigObject top(suite, source, "");
   const std::string name = top.string("name", suite_path.stem().string());
   top.string("description");
-  const long long warmup = top.integer("warmup").value_or(1), repeat = top.integer("repeat").value_or(3);
+  long long warmup = top.integer("warmup").value_or(1), repeat = top.integer("repeat").value_or(3);
+  if (options.warmup >= 0) warmup = options.warmup;
+  if (options.repeat >= 0) repeat = options.repeat;
   if (warmup < 0) top.fail("warmup", "expected an integer >= 0");
-  if (repeat < 1) top.fail("repeat", "expected an integer >= 1");
+  if (repeat < 1) top.fail("repeat", "expected an integer >= 1, got " + std::to_string(repeat));
   std::vector<std::string> devices = options.devices;
   if (const json* d = top.get("devices"); devices.empty()) {
     if (!d)
