@@ -116,3 +116,23 @@ TEST_CASE("groups, limits and repetitions chosen on the command line; bad suites
                        itercl::InputError);
   CHECK_THROWS_AS(itercl::run_bench_file(dir / "absent.json", {}), itercl::InputError);
 }
+
+TEST_CASE("a one-pass algorithm's suite reports its total time, logged as such") {
+  test::TempDir dir;
+  json s = suite();
+  s["experiment"] = {{"algorithm", "pairwise_distances"},
+                     {"data", {{"generator", "uniform"}, {"n_samples", 40}, {"n_features", 3}, {"random_state", 1}}},
+                     {"params", {{"metric", "cityblock"}, {"form", "none"}}}};
+  s["groups"] = {{{"name", "one"}}};
+  s.erase("peers");
+  itercl::BenchOptions options;
+  options.output = dir / "p.json";
+  std::vector<std::string> log;
+  options.log = [&](const std::string& line) { log.push_back(line); };
+  const json r = itercl::run_bench_file(write(dir, s), options).results;
+  REQUIRE(r["cases"].size() == 1);
+  CHECK_FALSE(r["cases"][0].contains("error"));
+  CHECK(r["cases"][0]["metrics"].contains("total_kernel_ms"));
+  REQUIRE(log.size() == 1);
+  CHECK(log[0].find("ms in all") != std::string::npos);
+}

@@ -303,11 +303,14 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
         ++outcome.failed;
       }
       if (options.log) {
-        const json& m = record.value("metrics", json::object());
+        // Iterative algorithms report a median iteration; the one-pass ones (pairwise) only a total.
+        const json m = record.value("metrics", json::object());
+        const bool iterative = m.contains("iteration_wall_ms");
         options.log(spec + "  " + c.name + ": " +
-                    (record.contains("error")
-                         ? "failed: " + record["error"].get<std::string>()
-                         : std::to_string(m["iteration_wall_ms"]["median"].get<double>()) + " ms per iteration"));
+                    (record.contains("error") ? "failed: " + record["error"].get<std::string>()
+                                              : std::to_string(m[iterative ? "iteration_wall_ms" : "total_wall_ms"]
+                                                                   ["median"].get<double>()) +
+                                                    (iterative ? " ms per iteration" : " ms in all")));
       }
       results["cases"].push_back(std::move(record));
     }
