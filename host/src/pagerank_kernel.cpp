@@ -54,8 +54,6 @@ void PageRankKernel::validate() const {
   if (hybrid_rho != 0 && !(hybrid_rho > 0))
     throw ParamError("kernel.hybrid_rho",
                      "expected a number > 0 (or 0 for the default), got " + number_text(hybrid_rho));
-  if (hybrid_k != 0 && hybrid_rho != 0)
-    throw ParamError("kernel.hybrid_rho", "picks hybrid_k when that is auto; give one of them, not both");
   if (ell_max_fill != 0 && !(ell_max_fill >= 1))
     throw ParamError("kernel.ell_max_fill",
                      "expected a number >= 1 (or 0 for the default), got " + number_text(ell_max_fill));

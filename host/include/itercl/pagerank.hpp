@@ -29,7 +29,7 @@ struct PageRankKernel {
   int bsr_width = 0;    // bsr: slots per BSR row (W >= 4), markers and row ids included
   int hybrid_k = 0;     // hybrid: rows with k or more in-links go to the CPU; 0 = auto, by hybrid_rho
   // hybrid, k auto: links the device sums for each one the CPU sums; the CPU's rows hold at most
-  // 1 / (1 + rho) of the links.
+  // 1 / (1 + rho) of the links. A resolved kernel keeps the rho that picked its k, so it can be run again.
   double hybrid_rho = 0;
   // ell: refuse when padding every row to the longest stores more than this many slots per link.
   double ell_max_fill = 0;
