@@ -98,13 +98,15 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
   SUBCASE("smacof") {
     const auto on_cpu = itercl::resolve_smacof_kernel({}, cpu, 4096, sources);
     CHECK(sources == std::vector<std::string>{"default"});
-    CHECK(nlohmann::json(on_cpu) == nlohmann::json(itercl::SmacofKernel{
-                                        .variant = "fused_rows", .work_group_size = 64, .slices = 1, .groups_per_unit = 1}));
+    CHECK(nlohmann::json(on_cpu) ==
+          nlohmann::json(
+              itercl::SmacofKernel{.variant = "fused_rows", .work_group_size = 64, .slices = 1, .groups_per_unit = 1}));
     const auto on_gpu = itercl::resolve_smacof_kernel({}, gpu, 4096, sources);
     CHECK(sources == std::vector<std::string>{"default", "types/gpu"});
     // 132 units x 8 groups over 16 row groups: 66 slices, capped at 4096 / 64 columns.
     CHECK(nlohmann::json(on_gpu) ==
-          nlohmann::json(itercl::SmacofKernel{.variant = "fused", .work_group_size = 256, .slices = 64, .groups_per_unit = 8}));
+          nlohmann::json(
+              itercl::SmacofKernel{.variant = "fused", .work_group_size = 256, .slices = 64, .groups_per_unit = 8}));
     CHECK(itercl::resolve_smacof_kernel({.variant = "naive"}, gpu, 4096, sources).work_group_size == 256);
   }
 
@@ -140,7 +142,8 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
     const itercl::PairwiseKernel tiled = {
         .variant = "tiled", .tile_rows = 16, .tile_cols = 16, .subtiles = 8, .cols_per_item = 8, .slice = 8};
     for (const auto& info : {cpu, gpu}) {
-      const auto k = itercl::resolve_pairwise_kernel({}, info, itercl::Metric::cityblock, itercl::Precision::f32, sources);
+      const auto k =
+          itercl::resolve_pairwise_kernel({}, info, itercl::Metric::cityblock, itercl::Precision::f32, sources);
       CHECK(nlohmann::json(k) == nlohmann::json(tiled));
     }
     auto small = gpu;

@@ -43,8 +43,7 @@ inline void check_tune_problem_error(const std::string& kernel, const nlohmann::
                                      const std::string& message) {
   itercl::TuneOptions options;
   options.problem = problem;
-  CHECK_THROWS_WITH_AS(itercl::tune(kernel, device(), options), doctest::Contains(message.c_str()),
-                       itercl::InputError);
+  CHECK_THROWS_WITH_AS(itercl::tune(kernel, device(), options), doctest::Contains(message.c_str()), itercl::InputError);
 }
 
 }  // namespace test

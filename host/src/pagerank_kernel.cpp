@@ -61,9 +61,12 @@ void PageRankKernel::validate() const {
 }
 
 void to_json(nlohmann::json& j, const PageRankKernel& k) {
-  j = {{"format", k.format},           {"work_group_size", k.work_group_size},
-       {"vector_size", k.vector_size}, {"bsr_width", k.bsr_width},
-       {"hybrid_k", k.hybrid_k},       {"hybrid_rho", k.hybrid_rho},
+  j = {{"format", k.format},
+       {"work_group_size", k.work_group_size},
+       {"vector_size", k.vector_size},
+       {"bsr_width", k.bsr_width},
+       {"hybrid_k", k.hybrid_k},
+       {"hybrid_rho", k.hybrid_rho},
        {"ell_max_fill", k.ell_max_fill}};
 }
 

@@ -81,9 +81,8 @@ PairwiseKernel resolve_pairwise_kernel(PairwiseKernel k, const DeviceInfo& info,
   }
   // The database's tile, fewer rows where the device's work-groups are smaller.
   if (!k.tile_rows)
-    k.tile_rows =
-        std::clamp<int>(static_cast<int>(info.max_work_group_size / static_cast<std::size_t>(d.tile_cols)), 1,
-                        d.tile_rows);
+    k.tile_rows = std::clamp<int>(static_cast<int>(info.max_work_group_size / static_cast<std::size_t>(d.tile_cols)), 1,
+                                  d.tile_rows);
   if (!k.tile_cols) k.tile_cols = d.tile_cols;
   if (!k.subtiles) k.subtiles = d.subtiles;
   if (!k.cols_per_item) k.cols_per_item = d.cols_per_item;

@@ -65,8 +65,8 @@ void tune_pagerank(const Device& device, ConfigObject& problem, const TuneOption
       double l1 = 0;
       for (std::size_t i = 0; i < reference.size(); ++i) l1 += std::abs(r.ranks[i] - reference[i]);
       if (!(l1 <= tolerance)) {
-        c.rejected = "ranks differ from csr_scalar's by " + std::to_string(l1) + " in L1, beyond " +
-                     std::to_string(tolerance);
+        c.rejected =
+            "ranks differ from csr_scalar's by " + std::to_string(l1) + " in L1, beyond " + std::to_string(tolerance);
         return;
       }
       std::vector<double> ms;

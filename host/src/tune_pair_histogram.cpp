@@ -27,8 +27,7 @@ nlohmann::json stored(const PairHistogramKernel& k) {
 
 }  // namespace
 
-void tune_pair_histogram(const Device& device, ConfigObject& problem, const TuneOptions& options,
-                         TuneReport& report) {
+void tune_pair_histogram(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report) {
   // 65,536 points: 2.1 G pairs, a pass in tens of milliseconds on a GPU.
   const long long n = problem_count(problem, "n_samples", 1 << 16, 1 << 24);
   const long long side = problem_count(problem, "lattice_side", 16, 64);
@@ -39,12 +38,13 @@ void tune_pair_histogram(const Device& device, ConfigObject& problem, const Tune
   // Points on the integer lattice 0 .. side - 1 in 3-D, and an edge halfway between each two squared
   // distances (sqrt(m + 1/2)): a distance lies at least 1 / (4 sqrt(3) side) from every edge, far beyond
   // its rounding (tests/tolerances.hpp's edge_band), so the counts are exact.
-  const Matrix points =
-      make_uniform({.n_samples = n, .n_features = 3, .high = static_cast<double>(side),
-                    .random_state = static_cast<std::uint64_t>(seed)})
-          .array()
-          .floor()
-          .matrix();
+  const Matrix points = make_uniform({.n_samples = n,
+                                      .n_features = 3,
+                                      .high = static_cast<double>(side),
+                                      .random_state = static_cast<std::uint64_t>(seed)})
+                            .array()
+                            .floor()
+                            .matrix();
   std::vector<double> edges;
   for (long long m = 0; m <= 3 * (side - 1) * (side - 1); ++m) edges.push_back(std::sqrt(static_cast<double>(m) + 0.5));
   PairHistogramParams params;

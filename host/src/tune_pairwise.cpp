@@ -68,8 +68,8 @@ void tune_pairwise(const Device& device, ConfigObject& problem, const TuneOption
   const Matrix centred = X.rowwise() - X.colwise().mean();
   const Eigen::VectorXd size = squares ? Eigen::VectorXd(2 * centred.rowwise().squaredNorm())
                                        : Eigen::VectorXd(centred.cwiseAbs().rowwise().sum());
-  const double eps =
-      options.precision == Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+  const double eps = options.precision == Precision::f32 ? std::numeric_limits<float>::epsilon()
+                                                         : std::numeric_limits<double>::epsilon();
   const double per_bound = 2 * (8 + 4 * (squares ? 2 : 1)) * static_cast<double>(d) * eps;
   auto mismatch = [&](const Matrix& D) -> std::string {
     for (Eigen::Index j = 0; j < n; ++j)
@@ -77,8 +77,8 @@ void tune_pairwise(const Device& device, ConfigObject& problem, const TuneOption
         double got = D(i, j), ref = reference(i, j);
         if (metric == Metric::euclidean) got *= got, ref *= ref;
         if (!(std::abs(got - ref) <= per_bound * (size(i) + size(j))))
-          return "D(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + std::to_string(D(i, j)) +
-                 ", naive's " + std::to_string(reference(i, j));
+          return "D(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + std::to_string(D(i, j)) + ", naive's " +
+                 std::to_string(reference(i, j));
       }
     return {};
   };

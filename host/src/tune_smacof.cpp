@@ -21,7 +21,8 @@ std::vector<SmacofKernel> space(const DeviceInfo& info) {
     for (const char* variant : {"naive", "local_x", "colmajor"})
       out.push_back({.variant = variant, .work_group_size = wg});
     for (const char* variant : {"fused", "fused_rows"})
-      for (int groups : {1, 4, 16}) out.push_back({.variant = variant, .work_group_size = wg, .groups_per_unit = groups});
+      for (int groups : {1, 4, 16})
+        out.push_back({.variant = variant, .work_group_size = wg, .groups_per_unit = groups});
   }
   return out;
 }
@@ -52,13 +53,13 @@ void tune_smacof(const Device& device, ConfigObject& problem, const TuneOptions&
   report.problem = {{"n_samples", n}, {"n_components", dim}, {"n_features", features}, {"random_state", seed}};
 
   // Euclidean distances of uniform points: the dissimilarities of a typical embedding problem.
-  const Matrix points = make_uniform(
-      {.n_samples = n, .n_features = features, .random_state = static_cast<std::uint64_t>(seed)});
+  const Matrix points =
+      make_uniform({.n_samples = n, .n_features = features, .random_state = static_cast<std::uint64_t>(seed)});
   Matrix delta(n, n);
   for (Eigen::Index j = 0; j < n; ++j)
     for (Eigen::Index i = 0; i < n; ++i) delta(i, j) = (points.row(i) - points.row(j)).norm();
-  const Matrix x0 = make_uniform(
-      {.n_samples = n, .n_features = dim, .random_state = static_cast<std::uint64_t>(seed) + 1});
+  const Matrix x0 =
+      make_uniform({.n_samples = n, .n_features = dim, .random_state = static_cast<std::uint64_t>(seed) + 1});
   const SmacofShape shape{n, static_cast<int>(dim), false, 0};
   auto build = [&](const SmacofKernel& kernel) {
     SmacofDevice d(device, options.precision, kernel, shape);

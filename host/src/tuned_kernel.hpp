@@ -24,8 +24,8 @@ K tuned_kernel(std::string_view family, const DeviceInfo& info, std::vector<std:
     from_json(tuned.values, k);
     check(k);
   } catch (const ParamError& e) {
-    throw RuntimeError("tuning database, " + std::string(family) + " entries " + nlohmann::json(sources).dump() +
-                       ": " + e.what());
+    throw RuntimeError("tuning database, " + std::string(family) + " entries " + nlohmann::json(sources).dump() + ": " +
+                       e.what());
   }
   return k;
 }
