@@ -11,6 +11,7 @@
 #include "reference/pagerank_reference.hpp"
 #include "test_support.hpp"
 #include "tolerances.hpp"
+#include "tune_checks.hpp"
 
 using itercl::Graph;
 using itercl::PageRankKernel;
@@ -216,3 +217,11 @@ TEST_CASE("invalid parameters name the field") {
 }
 
 TEST_SUITE_END();
+
+TEST_CASE("PageRank tuning checks every format against csr_scalar and proposes the fastest correct one") {
+  const auto r = test::check_tune("pagerank", {{"scale", 8}, {"edge_factor", 4}}, "ranks differ");
+  CHECK(r.problem["scale"] == 8);
+  CHECK(r.entry.contains("format"));
+  test::check_tune_problem_error("pagerank", {{"scale", 40}}, "scale");
+  test::check_tune_problem_error("pagerank", {{"nodes", 8}}, "nodes: unknown field");
+}

@@ -166,9 +166,7 @@ TEST_CASE("hybrid k = auto: the CPU's rows hold at most the share its speed earn
   std::vector<std::vector<std::int32_t>> rows(312);
   for (std::size_t i = 0; i < 312; ++i) rows[i].assign(i < 300 ? 1 : i < 310 ? 10 : 300, 1);
   const InLinks L = from_rows(312, rows);
-  itercl::DeviceInfo cpu, gpu;
-  cpu.type = "cpu", gpu.type = "gpu";
-  CHECK(detail::auto_hybrid_k(L, cpu) == 16);   // rho = 0.5: up to 2/3 of the links
-  CHECK(detail::auto_hybrid_k(L, gpu) == 512);  // rho = 50: up to 1/51, so no row here
-  CHECK(detail::auto_hybrid_k(from_rows(3, {{}, {}, {}}), cpu) == 4);
+  CHECK(detail::auto_hybrid_k(L, 0.5) == 16);  // up to 2/3 of the links
+  CHECK(detail::auto_hybrid_k(L, 50) == 512);  // up to 1/51, so no row here
+  CHECK(detail::auto_hybrid_k(from_rows(3, {{}, {}, {}}), 0.5) == 4);
 }

@@ -10,6 +10,7 @@
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
 #include "tolerances.hpp"
+#include "tune_checks.hpp"
 
 using itercl::Binning;
 using itercl::Matrix;
@@ -187,4 +188,12 @@ TEST_CASE("histogram: bad binning, box and tuning are errors naming the field") 
   CHECK_THROWS_WITH_AS(make(p), doctest::Contains("kernel.variant"), itercl::ParamError);
   p.kernel = {"tiled", 0, 16};
   CHECK_THROWS_WITH_AS(make(p), doctest::Contains("global_counter_bits"), itercl::ParamError);
+}
+
+TEST_CASE("histogram: tuning checks every variant's counts against naive's and proposes the fastest") {
+  const auto r = test::check_tune("pair_histogram", {{"n_samples", 200}, {"lattice_side", 4}}, "counts");
+  CHECK(r.problem["n_samples"] == 200);
+  CHECK(r.entry.contains("variant"));
+  test::check_tune_problem_error("pair_histogram", {{"lattice_side", 100}}, "lattice_side");
+  test::check_tune_problem_error("pair_histogram", {{"bins", 3}}, "bins: unknown field");
 }

@@ -9,6 +9,7 @@
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
 #include "tolerances.hpp"
+#include "tune_checks.hpp"
 
 using itercl::Matrix;
 using itercl::Metric;
@@ -235,4 +236,13 @@ TEST_CASE("pairwise: bad inputs and parameters are errors that say what is wrong
   PairwiseParams big_tile = params_for("euclidean", Precision::f32);
   big_tile.kernel = {"tiled", 1024, 1024, 1, 1, 1};
   CHECK_THROWS_WITH_AS(make(X, big_tile), doctest::Contains("kernel.tile_rows"), itercl::ParamError);
+}
+
+TEST_CASE("pairwise: tuning checks every tiling against naive and proposes the fastest correct one") {
+  // 8 vectors of 4 dimensions: only the smallest tiling of each variant fits, so few programs are built.
+  const auto r = test::check_tune("pairwise", {{"n_samples", 8}, {"n_features", 4}}, "naive's");
+  CHECK(r.candidates.size() == 3);  // the database's choice, tiled and expanded
+  CHECK(r.entry.contains("tile_rows"));
+  test::check_tune_problem_error("pairwise", {{"metric", "cosine"}}, "metric");
+  test::check_tune_problem_error("pairwise", {{"n_samples", 0}}, "n_samples");
 }

@@ -11,6 +11,7 @@
 #include "smacof_steps.hpp"
 #include "test_support.hpp"
 #include "tolerances.hpp"
+#include "tune_checks.hpp"
 
 using itercl::Matrix;
 using itercl::Precision;
@@ -247,4 +248,12 @@ TEST_CASE("SMACOF: a config on eurodist writes the embedding with the cities' na
   const Matrix start = itercl::classical_scaling(delta, 2);
   CHECK(direct.normalized_stress <
         std::sqrt(reference::stress(delta, {}, start) / reference::squared_distances({}, start)));
+}
+
+TEST_CASE("SMACOF: tuning checks every variant against naive and proposes the fastest correct one") {
+  const auto r = test::check_tune("smacof", {{"n_samples", 64}, {"n_features", 3}}, "differs");
+  CHECK(r.problem["n_samples"] == 64);
+  CHECK(r.entry.contains("variant"));
+  test::check_tune_problem_error("smacof", {{"n_components", 40}}, "n_components");
+  test::check_tune_problem_error("smacof", {{"n_sample", 64}}, "n_sample: unknown field");
 }

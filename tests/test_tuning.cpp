@@ -7,6 +7,10 @@
 
 #include "itercl/error.hpp"
 #include "itercl/tuning.hpp"
+#include "pagerank_formats.hpp"
+#include "pagerank_spmv.hpp"
+#include "pairwise_kernel.hpp"
+#include "smacof_device.hpp"
 #include "test_support.hpp"
 #include "tuners.hpp"
 
@@ -17,6 +21,9 @@ itercl::DeviceInfo fake(const std::string& type, const std::string& name) {
   info.type = type;
   info.name = name;
   info.vendor = "Example Inc.";
+  info.compute_units = type == "gpu" ? 132 : 2;
+  info.max_work_group_size = type == "gpu" ? 1024 : 4096;
+  info.local_memory = type == "gpu" ? 49152 : 262144;
   return info;
 }
 
@@ -80,4 +87,95 @@ TEST_CASE("a tuning candidate's labels must match the reference's but for near-t
         "point 2: label 0 where the reference has 1");
   CHECK(itercl::kmeans_labels_mismatch(X, C, std::vector<std::int32_t>{7, 0, 1}, reference, itercl::Precision::f32) ==
         "point 0 labelled 7");
+}
+
+// What each family resolved to before its defaults moved from C++ tables into tuning/*.json: the
+// databases must give the same on both device types.
+TEST_CASE("every family's database resolves to the defaults the C++ tables had, on a CPU and a GPU") {
+  const auto cpu = fake("cpu", "Some CPU"), gpu = fake("gpu", "Some GPU");
+  std::vector<std::string> sources;
+
+  SUBCASE("smacof") {
+    const auto on_cpu = itercl::resolve_smacof_kernel({}, cpu, 4096, sources);
+    CHECK(sources == std::vector<std::string>{"default"});
+    CHECK(nlohmann::json(on_cpu) ==
+          nlohmann::json(
+              itercl::SmacofKernel{.variant = "fused_rows", .work_group_size = 64, .slices = 1, .groups_per_unit = 1}));
+    const auto on_gpu = itercl::resolve_smacof_kernel({}, gpu, 4096, sources);
+    CHECK(sources == std::vector<std::string>{"default", "types/gpu"});
+    // 132 units x 8 groups over 16 row groups: 66 slices, capped at 4096 / 64 columns.
+    CHECK(nlohmann::json(on_gpu) ==
+          nlohmann::json(
+              itercl::SmacofKernel{.variant = "fused", .work_group_size = 256, .slices = 64, .groups_per_unit = 8}));
+    CHECK(itercl::resolve_smacof_kernel({.variant = "naive"}, gpu, 4096, sources).work_group_size == 256);
+  }
+
+  SUBCASE("pagerank") {
+    // Node 0 has 40 in-links, nodes 1-9 have 2: a mean row of 5.8.
+    itercl::Graph g;
+    g.n_nodes = 50;
+    for (std::int32_t j = 10; j < 50; ++j) g.src.push_back(j), g.dst.push_back(0);
+    for (std::int32_t i = 1; i < 10; ++i)
+      for (std::int32_t j : {10, 11}) g.src.push_back(j), g.dst.push_back(i);
+    const itercl::InLinks L = itercl::in_links(g);
+    auto resolved = [&](const std::string& format, const itercl::DeviceInfo& info) {
+      return nlohmann::json(itercl::detail::resolve_kernel({.format = format}, info, L, sources));
+    };
+    auto kernel = [](itercl::PageRankKernel k) { return nlohmann::json(k); };
+    CHECK(resolved("auto", cpu) == kernel({.format = "csr_scalar", .work_group_size = 256}));
+    CHECK(resolved("csr_vector", cpu) == kernel({.format = "csr_vector", .work_group_size = 256, .vector_size = 2}));
+    CHECK(resolved("hybrid", cpu) == kernel({.format = "hybrid",
+                                             .work_group_size = 256,
+                                             .hybrid_k = itercl::detail::auto_hybrid_k(L, 0.5),
+                                             .hybrid_rho = 0.5}));
+    CHECK(resolved("auto", gpu) == kernel({.format = "bsr", .work_group_size = 256, .bsr_width = 32}));
+    // Bell and Garland's rule: the smallest power of two covering the mean row.
+    CHECK(resolved("csr_vector", gpu) == kernel({.format = "csr_vector", .work_group_size = 256, .vector_size = 8}));
+    CHECK(resolved("hybrid", gpu) == kernel({.format = "hybrid",
+                                             .work_group_size = 256,
+                                             .hybrid_k = itercl::detail::auto_hybrid_k(L, 50),
+                                             .hybrid_rho = 50}));
+    CHECK(sources == std::vector<std::string>{"default", "types/gpu"});
+  }
+
+  SUBCASE("pairwise") {
+    const itercl::PairwiseKernel tiled = {
+        .variant = "tiled", .tile_rows = 16, .tile_cols = 16, .subtiles = 8, .cols_per_item = 8, .slice = 8};
+    for (const auto& info : {cpu, gpu}) {
+      const auto k =
+          itercl::resolve_pairwise_kernel({}, info, itercl::Metric::cityblock, itercl::Precision::f32, sources);
+      CHECK(nlohmann::json(k) == nlohmann::json(tiled));
+    }
+    auto small = gpu;
+    small.max_work_group_size = 128;  // 128 / 16 rows
+    CHECK(itercl::resolve_pairwise_kernel({}, small, itercl::Metric::euclidean, itercl::Precision::f32, sources)
+              .tile_rows == 8);
+  }
+
+  SUBCASE("pair_histogram") {  // its resolve needs a device (for the atomics): the entries, then
+    const auto on_cpu = itercl::tuned_parameters("pair_histogram", cpu).values;
+    CHECK(on_cpu == nlohmann::json({{"variant", "private_hist_balanced"}, {"work_group_size", 64}}));
+    const auto on_gpu = itercl::tuned_parameters("pair_histogram", gpu).values;
+    CHECK(on_gpu == nlohmann::json({{"variant", "private_hist_balanced"}, {"work_group_size", 256}}));
+  }
+}
+
+TEST_CASE("a bad database entry is an error naming the family and its entries") {
+  test::TempDir dir;
+  TuningDir env(dir.path);
+  const auto device = fake("gpu", "Example GPU 9000");
+  std::vector<std::string> sources;
+  itercl::store_tuned_parameters(dir.path, "smacof", device, {{"variant", "fused"}, {"work_group_siz", 128}});
+  CHECK_THROWS_WITH_AS(itercl::resolve_smacof_kernel({}, device, 100, sources),
+                       doctest::Contains("tuning database, smacof entries ["), itercl::RuntimeError);
+  CHECK_THROWS_WITH_AS(itercl::resolve_smacof_kernel({}, device, 100, sources),
+                       doctest::Contains("\"devices/Example GPU 9000\"]: kernel.work_group_siz: unknown field"),
+                       itercl::RuntimeError);
+  itercl::store_tuned_parameters(dir.path, "pairwise", device, {{"tile_rows", 0}});
+  CHECK_THROWS_WITH_AS(
+      itercl::resolve_pairwise_kernel({}, device, itercl::Metric::euclidean, itercl::Precision::f32, sources),
+      doctest::Contains("tuning database, pairwise entries"), itercl::RuntimeError);
+  itercl::store_tuned_parameters(dir.path, "pagerank", device, {{"format", "coo"}});
+  CHECK_THROWS_WITH_AS(itercl::detail::resolve_kernel({}, device, itercl::in_links(itercl::Graph{}), sources),
+                       doctest::Contains("kernel.format: expected one of"), itercl::RuntimeError);
 }

@@ -11,9 +11,9 @@
 
 #include "device_data.hpp"
 #include "itercl/error.hpp"
-#include "itercl/tuning.hpp"
 #include "kernel_fields.hpp"
 #include "pinned_buffer.hpp"
+#include "tuned_kernel.hpp"
 
 namespace itercl {
 namespace {
@@ -32,17 +32,11 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, Eigen::Index dim, P
                      "naive takes one point per work-item and stages nothing: leave points_per_item, "
                      "register_values, local_memory_bytes and centroids_per_chunk unset");
 
-  const TunedParameters tuned = tuned_parameters("kmeans", info);
-  sources = tuned.sources;
-  KMeansKernel db;
-  try {
-    from_json(tuned.values, db);
-    db.validate();
-    if (db.variant == "auto" || !db.work_group_size || !db.register_values || !db.local_memory_bytes)
+  const auto db = tuned_kernel<KMeansKernel>("kmeans", info, sources, [](const KMeansKernel& t) {
+    t.validate();
+    if (t.variant == "auto" || !t.work_group_size || !t.register_values || !t.local_memory_bytes)
       throw ParamError("kmeans", "needs variant, work_group_size, register_values and local_memory_bytes");
-  } catch (const ParamError& e) {
-    throw RuntimeError("tuning database, kmeans entries " + nlohmann::json(sources).dump() + ": " + e.what());
-  }
+  });
   const bool explicit_wg = k.work_group_size != 0;
   if (k.variant == "auto") k.variant = db.variant;
   if (!k.work_group_size) k.work_group_size = db.work_group_size;

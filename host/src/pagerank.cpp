@@ -191,7 +191,7 @@ PageRankResult PageRank::fit(const InLinks& links) const {
     return r;
   }
   try {
-    r.kernel = detail::resolve_kernel(params_.kernel, device_.info(), links);
+    r.kernel = detail::resolve_kernel(params_.kernel, device_.info(), links, r.tuning_sources);
     r.build_options = "-D REAL=" + std::string(precision_name(params_.precision));
     return with_real(params_.precision,
                      [&](auto zero) { return iterate<decltype(zero)>(device_, params_, links, std::move(r)); });

@@ -55,14 +55,8 @@ EllBlock build_ell(const InLinks& L, double max_fill) {
 // The CPU takes the longest rows, as many as it sums in the time the device sums the rest: with the
 // device summing rho links for each one the CPU sums, the rows of k or more in-links may hold at most
 // 1 / (1 + rho) of the links; k is the smallest power of two (at least 4, the seed's smallest) that
-// keeps them within it. rho per device type: PoCL shares the cores with the host's threads, and in
-// benchmarks/pagerank's hybrid_k sweep here the CPU rows summed 180 to 390 M links/s on R-MAT 20
-// against 74 to 200 M slots/s in the bins (web-NotreDame: 160 to 720 and 570 to 840): rho = 0.5, which
-// picks k = 8 on web-NotreDame and 128 on R-MAT 20, near the sweep's best (k = 16 and 7). For GPUs
-// rho = 50, an estimate (an H200's gather rate against 16 host cores) that the GPU run of the same
-// sweep is to replace.
-int auto_hybrid_k(const InLinks& L, const DeviceInfo& info) {
-  const double rho = info.type == "gpu" ? 50.0 : 0.5;
+// keeps them within it. rho per device: tuning/pagerank.json, with the measurements behind it.
+int auto_hybrid_k(const InLinks& L, double rho) {
   const double cpu_share = 1.0 / (1.0 + rho);
   std::vector<std::int64_t> links_from(33, 0);  // links in rows of at least 2^j in-links
   for (std::int32_t i = 0; i < L.n_nodes; ++i) {

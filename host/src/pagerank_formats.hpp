@@ -37,8 +37,9 @@ struct HybridLayout {
 };
 HybridLayout build_hybrid(const InLinks& L, int k);
 
-// The k of hybrid_k = "auto" (README.md, "PageRank"): see its definition for the measurements behind it.
-int auto_hybrid_k(const InLinks& L, const DeviceInfo& info);
+// The k of hybrid_k = "auto" (README.md, "PageRank") for a device that sums `rho` links for each one the
+// CPU sums (PageRankKernel::hybrid_rho).
+int auto_hybrid_k(const InLinks& L, double rho);
 
 // The bin of a row of `length` in-links (length >= 1): 0 for 1-3, then j for [2^(j+1), 2^(j+2)).
 int hybrid_bin(int length);

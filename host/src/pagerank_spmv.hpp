@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "itercl/device.hpp"
@@ -31,8 +32,10 @@ class SpmvFormat {
   PageRankFormatStats stats_;
 };
 
-// Fills in every zero / "auto" field of `kernel` for this device and graph, and checks the rest.
-PageRankKernel resolve_kernel(PageRankKernel kernel, const DeviceInfo& info, const InLinks& links);
+// Fills in every zero / "auto" field of `kernel` for this device (tuning/pagerank.json) and graph, and
+// checks the rest. `sources` receives the database entries used.
+PageRankKernel resolve_kernel(PageRankKernel kernel, const DeviceInfo& info, const InLinks& links,
+                              std::vector<std::string>& sources);
 
 // Builds `kernel.format` (resolved: no zeros or "auto") from the in-links and uploads it, adding the
 // upload's time to `upload`. The kernels are built for `precision`.

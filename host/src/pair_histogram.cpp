@@ -11,6 +11,7 @@
 #include "device_data.hpp"
 #include "itercl/error.hpp"
 #include "pair_space.hpp"
+#include "tuned_kernel.hpp"
 
 namespace itercl {
 namespace {
@@ -22,15 +23,21 @@ bool has_int64_atomics(const Device& d) {
   return d.device().getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_int64_base_atomics") != std::string::npos;
 }
 
-// Defaults per device type: 256 points per block on GPUs (the seed's B), 64 on CPUs, where PoCL runs a
-// work-group's items as loops and a smaller block keeps the staged points in cache.
+// Fills in every zero / "auto" field of `k` for this device (tuning/pair_histogram.json, with the
+// measurements behind its values) and binning, and checks the rest. `sources` receives the database
+// entries used.
 PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, int buckets, int table, Eigen::Index dim,
-                            Precision precision) {
+                            Precision precision, std::vector<std::string>& sources) {
   k.validate();
   const DeviceInfo& info = device.info();
+  const auto db = tuned_kernel<PairHistogramKernel>("pair_histogram", info, sources, [](const PairHistogramKernel& t) {
+    t.validate();
+    if (t.variant == "auto" || !t.work_group_size)
+      throw ParamError("pair_histogram", "needs variant and work_group_size");
+    if (t.global_counter_bits) throw ParamError("pair_histogram", "global_counter_bits follows the device's atomics");
+  });
   if (!k.work_group_size)
-    k.work_group_size =
-        static_cast<int>(std::min<std::size_t>(info.type == "gpu" ? 256 : 64, info.max_work_group_size));
+    k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
   if (static_cast<std::size_t>(k.work_group_size) > info.max_work_group_size)
     throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) +
                                                    " exceeds the device's maximum work-group of " +
@@ -38,7 +45,8 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, int buc
   const std::size_t real = real_size(precision);
   const std::size_t staged = (static_cast<std::size_t>(k.work_group_size) * dim + table) * real;
   const std::size_t private_bytes = staged + static_cast<std::size_t>(buckets) * 4;
-  if (k.variant == "auto") k.variant = private_bytes <= info.local_memory ? "private_hist_balanced" : "tiled";
+  if (k.variant == "auto")
+    k.variant = db.variant.starts_with("private") && private_bytes > info.local_memory ? "tiled" : db.variant;
   const std::size_t needed = k.variant.starts_with("private") ? private_bytes : staged;
   if (needed > info.local_memory)
     throw ParamError("kernel.variant", k.variant + " needs " + std::to_string(needed) + " bytes of local memory for " +
@@ -57,6 +65,7 @@ struct Worker {
   explicit Worker(Device d) : device(std::move(d)) {}
   Device device;
   PairHistogramKernel kernel;
+  std::vector<std::string> tuning_sources;
   std::string options;
   cl::CommandQueue queue;
   cl::Kernel count, merge;
@@ -130,7 +139,8 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
       Worker w(d);
       w.share.device = d.info().name + " (" + d.info().id() + ")";
       if (const int k = ++seen[d.device()()]; k > 1) w.share.device += " #" + std::to_string(k);
-      w.kernel = resolve(params.kernel, d, s->buckets, static_cast<int>(table.size()), s->dim, precision);
+      w.kernel =
+          resolve(params.kernel, d, s->buckets, static_cast<int>(table.size()), s->dim, precision, w.tuning_sources);
       const char* binning = b.kind == Binning::Kind::uniform ? "BIN_UNIFORM"
                             : b.kind == Binning::Kind::edges ? "BIN_EDGES"
                                                              : "BIN_RADII";
@@ -290,6 +300,7 @@ PairHistogramResult PairHistogram::run() {
     r.edges = s.params.binning.bucket_edges();
     r.pairs = static_cast<double>(s.n) * static_cast<double>(s.n - 1) / 2;
     r.kernel = s.workers.front().kernel;
+    r.tuning_sources = s.workers.front().tuning_sources;
     r.build_options = s.workers.front().options;
     r.block = s.block;
     r.upload = s.upload;

@@ -81,6 +81,7 @@ struct Worker {
   Device device;
   std::string name;
   PairwiseKernel kernel;
+  std::vector<std::string> tuning_sources;
   std::string options;
   cl::CommandQueue compute, transfer;
   cl::Kernel program;
@@ -162,7 +163,7 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const M
       Worker w(d);
       w.name = d.info().name + " (" + d.info().id() + ")";
       if (const int k = ++seen[d.device()()]; k > 1) w.name += " #" + std::to_string(k);
-      w.kernel = resolve_pairwise_kernel(params.kernel, d.info(), s->metric, precision);
+      w.kernel = resolve_pairwise_kernel(params.kernel, d.info(), s->metric, precision, w.tuning_sources);
       w.options = pairwise_options(w.kernel, s->metric, precision);
       w.program = d.kernel("pairwise.cl", w.options,
                            ("pairs_" + std::string(w.kernel.variant == "naive" ? "naive" : "tiled")).c_str());
@@ -305,6 +306,7 @@ PairwiseRun PairwiseDistances::run(const PairSink& sink) {
                 [&](int k) { s.work(s.workers[static_cast<std::size_t>(k)], queue, sink); });
     PairwiseRun r;
     r.kernel = s.workers.front().kernel;
+    r.tuning_sources = s.workers.front().tuning_sources;
     r.build_options = s.workers.front().options;
     r.block_rows = s.block_rows;
     r.block_cols = s.block_cols;

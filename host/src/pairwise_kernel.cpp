@@ -1,4 +1,5 @@
-// The all-pairs kernel's tuning struct: names, checks, JSON, and the defaults per device type.
+// The all-pairs kernel's tuning struct: names, checks, JSON, and its resolution from the tuning database
+// (tuning/pairwise.json).
 #include "pairwise_kernel.hpp"
 
 #include <algorithm>
@@ -8,24 +9,12 @@
 
 #include "itercl/error.hpp"
 #include "kernel_fields.hpp"
+#include "tuned_kernel.hpp"
 
 namespace itercl {
 namespace {
 
 const char* const kVariants[] = {"naive", "tiled", "expanded"};
-
-// Defaults per device type, the same on both: 16 x 16 work-items, each holding an 8 x 8 block of
-// accumulators, slices of 8 dimensions. A staged value is reused from a register 8 times, so the inner
-// loop does 8 arithmetic operations per local-memory read (seed 001, section 4.6: c a multiple of 16,
-// large tiles when n gives enough concurrency). Measured on PoCL, 2 cores (benchmarks/pairwise "tuning"
-// at n = 1,000, d = 5,419, cityblock, float): 1.72 s, against 2.13-4.19 s for the other tunings of the
-// sweep (the seed's <16, 6, 4, 50>: 4.19 s) and 39.9 s for the naive kernel. The GPU run sweeps the same.
-struct Tuning {
-  int tile_rows, tile_cols, subtiles, cols_per_item, slice;
-};
-Tuning defaults_for(const DeviceInfo& info) {
-  return {std::clamp<int>(static_cast<int>(info.max_work_group_size / 16), 1, 16), 16, 8, 8, 8};
-}
 
 }  // namespace
 
@@ -68,13 +57,20 @@ bool uses_inner_products(const PairwiseKernel& k, Metric metric) {
   return metric == Metric::cosine || metric == Metric::dot || k.variant == "expanded";
 }
 
-PairwiseKernel resolve_pairwise_kernel(PairwiseKernel k, const DeviceInfo& info, Metric metric, Precision precision) {
+PairwiseKernel resolve_pairwise_kernel(PairwiseKernel k, const DeviceInfo& info, Metric metric, Precision precision,
+                                       std::vector<std::string>& sources) {
   k.validate();
-  if (k.variant == "auto") k.variant = "tiled";
-  if (k.variant == "expanded" && metric != Metric::euclidean && metric != Metric::sqeuclidean)
+  const auto d = tuned_kernel<PairwiseKernel>("pairwise", info, sources, [](const PairwiseKernel& t) {
+    t.validate();
+    if (t.variant == "auto" || !t.tile_rows || !t.tile_cols || !t.subtiles || !t.cols_per_item || !t.slice)
+      throw ParamError("pairwise", "needs variant, tile_rows, tile_cols, subtiles, cols_per_item and slice");
+  });
+  const bool expandable = metric == Metric::euclidean || metric == Metric::sqeuclidean;
+  // A device tuned to expanded (on euclidean) still computes the other metrics, tiled.
+  if (k.variant == "auto") k.variant = d.variant == "expanded" && !expandable ? "tiled" : d.variant;
+  if (k.variant == "expanded" && !expandable)
     throw ParamError("kernel.variant", "expanded computes euclidean and sqeuclidean only, not " +
                                            std::string(metric_name(metric)) + "; use tiled");
-  const Tuning d = defaults_for(info);
   if (k.variant == "naive") {  // one entry per work-item: only the work-group shape applies
     if (k.subtiles > 1 || k.cols_per_item > 1 || k.slice)
       throw ParamError("kernel.variant",
@@ -83,7 +79,10 @@ PairwiseKernel resolve_pairwise_kernel(PairwiseKernel k, const DeviceInfo& info,
     k.subtiles = k.cols_per_item = 1;
     k.slice = 0;
   }
-  if (!k.tile_rows) k.tile_rows = d.tile_rows;
+  // The database's tile, fewer rows where the device's work-groups are smaller.
+  if (!k.tile_rows)
+    k.tile_rows = std::clamp<int>(static_cast<int>(info.max_work_group_size / static_cast<std::size_t>(d.tile_cols)), 1,
+                                  d.tile_rows);
   if (!k.tile_cols) k.tile_cols = d.tile_cols;
   if (!k.subtiles) k.subtiles = d.subtiles;
   if (!k.cols_per_item) k.cols_per_item = d.cols_per_item;

@@ -2,14 +2,17 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "itercl/device.hpp"
 #include "itercl/pairwise.hpp"
 
 namespace itercl {
 
-// Fills in every zero / "auto" field of `k` for this device, metric and precision; checks the rest.
-PairwiseKernel resolve_pairwise_kernel(PairwiseKernel k, const DeviceInfo& info, Metric metric, Precision precision);
+// Fills in every zero / "auto" field of `k` for this device (tuning/pairwise.json), metric and precision;
+// checks the rest. `sources` receives the database entries used.
+PairwiseKernel resolve_pairwise_kernel(PairwiseKernel k, const DeviceInfo& info, Metric metric, Precision precision,
+                                       std::vector<std::string>& sources);
 
 // The -D options of cl/pairwise.cl for a resolved kernel.
 std::string pairwise_options(const PairwiseKernel& k, Metric metric, Precision precision);

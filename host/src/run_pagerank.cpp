@@ -156,6 +156,7 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
 
   report.kernel = {{"files", {kernel_file(r.kernel.format), "pagerank.cl"}},
                    {"tuning", r.kernel},
+                   {"tuning_sources", r.tuning_sources},
                    {"build_options", r.build_options},
                    {"layout", format_json(r.format)}};
 

@@ -121,7 +121,10 @@ void report_run(AlgorithmReport& report, const Common& in, const PairHistogramRe
   res["block"] = r.block;
   if (!in.params.box.empty()) res["box"] = in.params.box;
   res["shares"] = shares_json(r.shares, r.pairs);
-  report.kernel = {{"file", "pair_histogram.cl"}, {"tuning", r.kernel}, {"build_options", r.build_options}};
+  report.kernel = {{"file", "pair_histogram.cl"},
+                   {"tuning", r.kernel},
+                   {"tuning_sources", r.tuning_sources},
+                   {"build_options", r.build_options}};
   report.timings = {{"upload", r.upload}, {"total", r.total}, {"repeat_wall_ms", repeat_wall_ms}};
   const double kernel_s = r.shares.size() == 1 ? r.total.kernel_s : 0.0;
   report.gflops = {{"pairs_per_second_kernel", kernel_s > 0 ? r.pairs / kernel_s : 0.0},

@@ -176,7 +176,10 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   res["pairs"] = run.pairs;
   res["block"] = {run.block_rows, run.block_cols};
   res["shares"] = shares_json(run.shares, run.pairs);
-  report.kernel = {{"file", "pairwise.cl"}, {"tuning", run.kernel}, {"build_options", run.build_options}};
+  report.kernel = {{"file", "pairwise.cl"},
+                   {"tuning", run.kernel},
+                   {"tuning_sources", run.tuning_sources},
+                   {"build_options", run.build_options}};
   report.timings = {{"upload", run.upload}, {"total", run.total}, {"repeat_wall_ms", repeat_wall_ms}};
   const double flops =
       flops_per_dimension(params.metric, run.kernel.variant) * static_cast<double>(X.cols()) * run.pairs;

@@ -146,7 +146,10 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
   res["random_state"] = params.random_state;
   res["weighted"] = weights.size() > 0;
 
-  report.kernel = {{"file", "smacof.cl"}, {"tuning", r.kernel}, {"build_options", r.build_options}};
+  report.kernel = {{"file", "smacof.cl"},
+                   {"tuning", r.kernel},
+                   {"tuning_sources", r.tuning_sources},
+                   {"build_options", r.build_options}};
   const Timings typical = median(per_iteration);
   report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
   // The seed's count (section 4): F = 8DN + 7N + 3D + 1 flops per point per iteration.

@@ -67,6 +67,7 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
   SmacofResult best;
   best.upload = device.upload_timings();
   best.kernel = device.kernel();
+  best.tuning_sources = device.tuning_sources();
   best.build_options = device.build_options();
   Rng rng(p.random_state);
   for (int r = 0; r < p.n_init; ++r) {

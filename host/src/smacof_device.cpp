@@ -37,6 +37,7 @@ struct SmacofDevice::Impl {
   Precision precision;
   SmacofKernel k;
   SmacofShape shape;
+  std::vector<std::string> tuning_sources;
   std::string options;
   cl::Kernel bccalc, stress, fused, finish, pinv_kernel;
   cl::Buffer delta, weights, pinv, bx, partial_bx, partial_stress;
@@ -64,7 +65,8 @@ SmacofDevice::SmacofDevice(const Device& device, Precision precision, const Smac
                            const SmacofShape& shape) {
   device.require(precision);
   const DeviceInfo& info = device.info();
-  SmacofKernel k = resolve_smacof_kernel(kernel, info, shape.n);
+  std::vector<std::string> sources;
+  SmacofKernel k = resolve_smacof_kernel(kernel, info, shape.n, sources);
   check_smacof_memory(info, precision, k, shape);
   const auto n = static_cast<std::size_t>(shape.n), dim = static_cast<std::size_t>(shape.dim);
   if (shape.n > std::numeric_limits<int>::max() / std::max<Eigen::Index>(shape.features, shape.dim))
@@ -72,6 +74,7 @@ SmacofDevice::SmacofDevice(const Device& device, Precision precision, const Smac
   try {
     impl_ = std::make_unique<Impl>(device, precision, k, shape);
     Impl& s = *impl_;
+    s.tuning_sources = std::move(sources);
     std::ostringstream o;
     o << "-D REAL=" << precision_name(precision) << " -D DIM=" << shape.dim << " -D WG_SIZE=" << k.work_group_size
       << " -D PACKED=" << int(k.packed) << " -D WEIGHTED=" << int(shape.weighted);
@@ -348,6 +351,7 @@ Matrix SmacofDevice::embedding() const {
 
 const SmacofKernel& SmacofDevice::kernel() const { return impl_->k; }
 const std::string& SmacofDevice::build_options() const { return impl_->options; }
+const std::vector<std::string>& SmacofDevice::tuning_sources() const { return impl_->tuning_sources; }
 Timings SmacofDevice::upload_timings() const { return impl_->upload; }
 
 }  // namespace itercl

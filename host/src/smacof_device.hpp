@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "itercl/smacof.hpp"
 
@@ -23,8 +24,10 @@ struct SmacofShape {
   Eigen::Index features = 0;
 };
 
-// Fills in the kernel's zero / "auto" fields for the device and problem, and checks the rest.
-SmacofKernel resolve_smacof_kernel(SmacofKernel k, const DeviceInfo& info, Eigen::Index n);
+// Fills in the kernel's zero / "auto" fields for the device (tuning/smacof.json) and problem, and checks
+// the rest. `sources` receives the database entries used.
+SmacofKernel resolve_smacof_kernel(SmacofKernel k, const DeviceInfo& info, Eigen::Index n,
+                                   std::vector<std::string>& sources);
 
 // Throws InputError if the problem's buffers exceed the device's global memory or largest allocation,
 // saying which N would fit, and with packed storage or float.
@@ -50,6 +53,7 @@ class SmacofDevice {
 
   const SmacofKernel& kernel() const;
   const std::string& build_options() const;
+  const std::vector<std::string>& tuning_sources() const;  // the database entries the defaults came from
   Timings upload_timings() const;
 
  private:

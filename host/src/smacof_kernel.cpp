@@ -1,5 +1,5 @@
-// SmacofKernel: the variant, storage and tuning of cl/smacof.cl, their defaults per device type, and
-// the memory check that runs before anything is uploaded.
+// SmacofKernel: the variant, storage and tuning of cl/smacof.cl, resolved from the tuning database
+// (tuning/smacof.json), and the memory check that runs before anything is uploaded.
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -8,27 +8,12 @@
 #include "itercl/error.hpp"
 #include "kernel_fields.hpp"
 #include "smacof_device.hpp"
+#include "tuned_kernel.hpp"
 
 namespace itercl {
 namespace {
 
 const char* const kVariants[] = {"naive", "local_x", "colmajor", "fused", "fused_rows"};
-
-// Defaults per device type. CPU: fused_rows, 64 work-items, measured on PoCL 3.1 with 2 cores (N = 4,096,
-// float, median iteration): 90 ms against naive 187 ms, fused (column reads) 250 ms, colmajor 477 ms;
-// 16 and 256 work-items 115 and 125 ms (README.md, "Choosing the kernel"). GPU: fused (coalesced column
-// reads, one pass over delta instead of the seed's two), 256 work-items, until the GPU run's numbers
-// (benchmarks/smacof, group tuning) replace it.
-struct TypeDefaults {
-  const char* variant;
-  int work_group_size;
-  int groups_per_unit;  // fused: slices are added until the range has this many groups per compute unit
-};
-
-TypeDefaults defaults_for(const DeviceInfo& info) {
-  if (info.type == "gpu") return {"fused", 256, 8};
-  return {"fused_rows", 64, 1};
-}
 
 // Values delta (or the weights) occupy on the device.
 std::uint64_t pair_values(std::uint64_t n, bool packed) { return packed ? n * (n / 2) : n * n; }
@@ -84,9 +69,15 @@ void SmacofKernel::validate() const {
   if (slices < 0)
     throw ParamError("kernel.slices",
                      "expected a positive integer (or 0 for the default), got " + std::to_string(slices));
+  if (groups_per_unit < 0)
+    throw ParamError("kernel.groups_per_unit",
+                     "expected a positive integer (or 0 for the default), got " + std::to_string(groups_per_unit));
   const bool fused = variant == "fused" || variant == "fused_rows" || variant == "auto";
   if (slices > 0 && !fused)
     throw ParamError("kernel.slices",
+                     "only the fused variants split the columns into slices; leave it unset for " + variant);
+  if (groups_per_unit > 0 && !fused)
+    throw ParamError("kernel.groups_per_unit",
                      "only the fused variants split the columns into slices; leave it unset for " + variant);
   if (packed && variant == "fused_rows")
     throw ParamError("kernel.variant",
@@ -100,7 +91,8 @@ const std::vector<KernelField<SmacofKernel>>& fields() {
   static const std::vector<KernelField<SmacofKernel>> table = {{"variant", &SmacofKernel::variant},
                                                                {"packed", &SmacofKernel::packed},
                                                                {"work_group_size", &SmacofKernel::work_group_size},
-                                                               {"slices", &SmacofKernel::slices}};
+                                                               {"slices", &SmacofKernel::slices},
+                                                               {"groups_per_unit", &SmacofKernel::groups_per_unit}};
   return table;
 }
 
@@ -112,24 +104,32 @@ void from_json(const nlohmann::json& j, SmacofKernel& k) { read_kernel_fields(j,
 
 std::ostream& operator<<(std::ostream& out, const SmacofKernel& k) { return out << nlohmann::json(k).dump(); }
 
-SmacofKernel resolve_smacof_kernel(SmacofKernel k, const DeviceInfo& info, Eigen::Index n) {
+SmacofKernel resolve_smacof_kernel(SmacofKernel k, const DeviceInfo& info, Eigen::Index n,
+                                   std::vector<std::string>& sources) {
   k.validate();
-  const TypeDefaults defaults = defaults_for(info);
-  if (k.variant == "auto") k.variant = defaults.variant;
+  const auto db = tuned_kernel<SmacofKernel>("smacof", info, sources, [](const SmacofKernel& t) {
+    t.validate();
+    if (t.variant == "auto" || !t.work_group_size || !t.groups_per_unit)
+      throw ParamError("smacof", "needs variant, work_group_size and groups_per_unit");
+    if (t.packed || t.slices)
+      throw ParamError("smacof", "packed and slices belong to the problem (its storage, its N), not to a device");
+  });
+  if (k.variant == "auto") k.variant = db.variant;
   if (k.work_group_size == 0)
-    k.work_group_size = static_cast<int>(std::min<std::size_t>(defaults.work_group_size, info.max_work_group_size));
+    k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
   if (static_cast<std::size_t>(k.work_group_size) > info.max_work_group_size)
     throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
                                                    std::to_string(info.max_work_group_size));
   if (k.variant != "fused" && k.variant != "fused_rows") {
-    k.slices = 0;
+    k.slices = k.groups_per_unit = 0;
     return k;
   }
   // Enough slices to give every compute unit its share of work-groups, but none shorter than 64 columns.
   const Eigen::Index columns = k.packed ? n / 2 : n;
   const Eigen::Index row_groups = (n + k.work_group_size - 1) / k.work_group_size;
+  if (!k.groups_per_unit) k.groups_per_unit = db.groups_per_unit;
   if (k.slices == 0) {
-    const Eigen::Index wanted = static_cast<Eigen::Index>(info.compute_units) * defaults.groups_per_unit;
+    const Eigen::Index wanted = static_cast<Eigen::Index>(info.compute_units) * k.groups_per_unit;
     k.slices = static_cast<int>(
         std::clamp<Eigen::Index>((wanted + row_groups - 1) / row_groups, 1, std::max<Eigen::Index>(columns / 64, 1)));
   }

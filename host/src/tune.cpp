@@ -13,11 +13,49 @@ namespace {
 using Tuner = void (*)(const Device&, ConfigObject&, const TuneOptions&, TuneReport&);
 
 const std::map<std::string, Tuner, std::less<>>& tuners() {
-  static const std::map<std::string, Tuner, std::less<>> registry = {{"kmeans", tune_kmeans}};
+  static const std::map<std::string, Tuner, std::less<>> registry = {{"kmeans", tune_kmeans},
+                                                                     {"pagerank", tune_pagerank},
+                                                                     {"pair_histogram", tune_pair_histogram},
+                                                                     {"pairwise", tune_pairwise},
+                                                                     {"smacof", tune_smacof}};
   return registry;
 }
 
 }  // namespace
+
+long long problem_count(ConfigObject& problem, const char* key, long long fallback, long long most) {
+  const long long v = problem.integer(key).value_or(fallback);
+  if (v < 1 || v > most)
+    problem.fail(key, "expected an integer from 1 to " + std::to_string(most) + ", got " + std::to_string(v));
+  return v;
+}
+
+void add_candidate(TuneReport& report, const nlohmann::json& declared,
+                   const std::function<void(TuneCandidate&)>& evaluate) {
+  TuneCandidate c;
+  try {
+    evaluate(c);
+  } catch (const ParamError& e) {
+    c = TuneCandidate{.parameters = declared, .rejected = e.what()};
+  }
+  report.candidates.push_back(std::move(c));
+}
+
+void record_times(TuneCandidate& c, std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  c.median_ms = ms[ms.size() / 2];
+  c.min_ms = ms.front();
+  c.max_ms = ms.back();
+}
+
+void time_candidate(TuneCandidate& c, const TuneOptions& options, const std::function<double()>& run) {
+  std::vector<double> ms;
+  for (int r = 0; r < options.repeats + 2; ++r) {
+    const double t = run();
+    if (r >= 2) ms.push_back(t);  // two warm-ups
+  }
+  record_times(c, std::move(ms));
+}
 
 std::vector<std::string> tunable_kernels() {
   std::vector<std::string> names;

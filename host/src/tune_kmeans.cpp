@@ -51,14 +51,9 @@ std::string kmeans_labels_mismatch(const Matrix& X, const Matrix& C, std::span<c
 }
 
 void tune_kmeans(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report) {
-  auto count = [&](const char* key, long long fallback) {
-    const long long v = problem.integer(key).value_or(fallback);
-    if (v < 1 || v > std::numeric_limits<int>::max())
-      problem.fail(key, "expected a positive integer, got " + std::to_string(v));
-    return v;
-  };
   // The benchmark's largest shape (seed 004, Figure 15) at a quarter of the points, to tune in minutes.
-  const long long n = count("n_samples", 1 << 20), d = count("n_features", 4), k = count("n_clusters", 300);
+  const long long n = problem_count(problem, "n_samples", 1 << 20), d = problem_count(problem, "n_features", 4),
+                  k = problem_count(problem, "n_clusters", 300);
   const long long seed = problem.integer("random_state").value_or(1);
   problem.finish();
   if (k > n) problem.fail("n_clusters", "more centroids than points");
@@ -74,30 +69,18 @@ void tune_kmeans(const Device& device, ConfigObject& problem, const TuneOptions&
 
   std::vector<KMeansKernel> kernels = {KMeansKernel{}};  // the database's current choice first
   for (const KMeansKernel& kernel : space(device.info())) kernels.push_back(kernel);
-  for (const KMeansKernel& kernel : kernels) {
-    TuneCandidate c;
-    try {
+  for (const KMeansKernel& kernel : kernels)
+    add_candidate(report, stored(kernel), [&](TuneCandidate& c) {
       KMeansAssignment a(device, X, options.precision, kernel);
       c.parameters = stored(a.kernel());
       c.rejected = kmeans_labels_mismatch(X, C, a.assign(C), reference_labels, options.precision);
-      if (c.rejected.empty()) {
-        std::vector<double> ms;
-        for (int r = 0; r < options.repeats + 2; ++r) {
+      if (c.rejected.empty())
+        time_candidate(c, options, [&] {
           Timings t;
           a.assign(C, &t);
-          if (r >= 2) ms.push_back(t.kernel_s * 1e3);  // two warm-ups
-        }
-        std::sort(ms.begin(), ms.end());
-        c.median_ms = ms[ms.size() / 2];
-        c.min_ms = ms.front();
-        c.max_ms = ms.back();
-      }
-    } catch (const ParamError& e) {  // a tuning this device or problem cannot launch
-      c.parameters = stored(kernel);
-      c.rejected = e.what();
-    }
-    report.candidates.push_back(std::move(c));
-  }
+          return t.kernel_s * 1e3;
+        });
+    });
   report.baseline = 0;
 }
 

@@ -59,7 +59,7 @@ TunedParameters tuned_parameters(std::string_view kernel, const DeviceInfo& info
       const nlohmann::json* e = entry(db, section, key);
       if (!e) continue;
       for (const auto& [field, value] : e->items())
-        if (field != "tuned") tuned.values[field] = value;
+        if (field != "tuned" && field != "why") tuned.values[field] = value;
       tuned.sources.push_back(key.empty() ? section : section + "/" + key);
     }
   }

@@ -17,8 +17,9 @@
 
 namespace itercl {
 
-// The storage format and its tuning. Zero (and "auto") mean "the default for this device and graph";
-// PageRankResult::kernel reports the values used.
+// The storage format and its tuning. Zero (and "auto") mean "the tuned value for this device"
+// (tuning/pagerank.json, itercl/tuning.hpp) or derived from it and the graph; PageRankResult::kernel
+// reports the values used.
 struct PageRankKernel {
   // "csr_scalar", "csr_vector", "ell", "hybrid", "bsr" (README.md, "PageRank"), or "auto": the format
   // measured fastest for the device type.
@@ -26,7 +27,10 @@ struct PageRankKernel {
   int work_group_size = 0;
   int vector_size = 0;  // csr_vector: work-items per row, a power of two up to the work-group size
   int bsr_width = 0;    // bsr: slots per BSR row (W >= 4), markers and row ids included
-  int hybrid_k = 0;     // hybrid: rows with k or more in-links go to the CPU; 0 = auto
+  int hybrid_k = 0;     // hybrid: rows with k or more in-links go to the CPU; 0 = auto, by hybrid_rho
+  // hybrid, k auto: links the device sums for each one the CPU sums; the CPU's rows hold at most
+  // 1 / (1 + rho) of the links. A resolved kernel keeps the rho that picked its k, so it can be run again.
+  double hybrid_rho = 0;
   // ell: refuse when padding every row to the longest stores more than this many slots per link.
   double ell_max_fill = 0;
 
@@ -81,6 +85,7 @@ struct PageRankResult {
   bool converged = false;  // the change fell below n_nodes * tol within max_iter (false is not an error)
   std::vector<PageRankIteration> iterations;
   PageRankKernel kernel;  // the format and tuning used, all values resolved
+  std::vector<std::string> tuning_sources;  // the tuning database entries used
   std::string build_options;
   PageRankFormatStats format;
   Timings upload;  // the format, out-degrees and vectors to the device, once

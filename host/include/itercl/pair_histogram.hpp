@@ -17,12 +17,14 @@
 
 namespace itercl {
 
-// The histogram kernel's variant and tuning (cl/pair_histogram.cl). Zero and "auto": the default.
+// The histogram kernel's variant and tuning (cl/pair_histogram.cl). Zero and "auto": the tuned value for
+// the device (tuning/pair_histogram.json, itercl/tuning.hpp).
 struct PairHistogramKernel {
   // "naive" (global atomics per pair), "tiled" (a block of points in local memory, global atomics),
   // "private_hist" (a histogram per work-group in local memory, merged by a second kernel),
   // "private_hist_balanced" (plus the load-balanced intra-block pairs of seed 000, section IV-E), or
-  // "auto": private_hist_balanced when its histogram fits local memory, else tiled.
+  // "auto": the database's variant (private_hist_balanced by default), tiled where a private histogram
+  // does not fit local memory.
   std::string variant = "auto";
   int work_group_size = 0;      // points per staged block (the seed's B)
   int global_counter_bits = 0;  // 64 (cl_khr_int64_base_atomics) or 32; 0: 64 where the device has it
@@ -65,7 +67,8 @@ struct PairHistogramResult {
   std::vector<std::uint64_t> counts;  // per bucket; for radii, the pairs within each radius (cumulative)
   std::vector<double> edges;          // the bucket edges (radii: the radii)
   double pairs = 0;                   // n (n - 1) / 2, every pair looked at
-  PairHistogramKernel kernel;         // resolved
+  PairHistogramKernel kernel;         // resolved (for the first device)
+  std::vector<std::string> tuning_sources;  // the tuning database entries used (for the first device)
   std::string build_options;
   Eigen::Index block = 0;
   std::vector<DeviceShare> shares;

@@ -17,8 +17,9 @@
 
 namespace itercl {
 
-// The all-pairs kernel's variant and tuning (cl/pairwise.cl). Zero and "auto" mean the default for the
-// device and metric; PairwiseDistances::kernel() reports the values used.
+// The all-pairs kernel's variant and tuning (cl/pairwise.cl). Zero and "auto" mean the tuned value for
+// the device (tuning/pairwise.json, itercl/tuning.hpp) and metric; PairwiseDistances::kernel() reports
+// the values used.
 struct PairwiseKernel {
   // "naive" (one entry per work-item, the reference), "tiled" (seed 001's tiles, subtiles and slices),
   // "expanded" (tiled over inner products: |x - y|^2 = |x|^2 + |y|^2 - 2 x.y, euclidean and
@@ -76,7 +77,8 @@ struct DeviceShare {
 };
 
 struct PairwiseRun {
-  PairwiseKernel kernel;  // resolved
+  PairwiseKernel kernel;                    // resolved (for the first device)
+  std::vector<std::string> tuning_sources;  // the tuning database entries used (for the first device)
   std::string build_options;
   Eigen::Index block_rows = 0, block_cols = 0;
   double pairs = 0;  // distinct entries computed: n (n - 1) / 2 + n for one input, n1 n2 for two

@@ -17,8 +17,9 @@
 
 namespace itercl {
 
-// The kernels' variant, storage and tuning. Zero (and "auto") mean "the default for this device and
-// problem"; SmacofResult::kernel reports the values actually used.
+// The kernels' variant, storage and tuning. Zero (and "auto") mean "the tuned value for this device"
+// (tuning/smacof.json, itercl/tuning.hpp) or, for slices, derived from it and the problem;
+// SmacofResult::kernel reports the values actually used.
 struct SmacofKernel {
   // "naive", "local_x", "colmajor" (the seed's steps), "fused" (one pass over delta per iteration, read
   // down the columns), "fused_rows" (the same along the rows, for CPUs), or "auto": the fastest correct
@@ -29,6 +30,8 @@ struct SmacofKernel {
   bool packed = false;
   int work_group_size = 0;
   int slices = 0;  // fused: the columns are split into this many slices, each a row of work-groups
+  // fused, slices unset: slices are added until the range has this many work-groups per compute unit.
+  int groups_per_unit = 0;
 
   void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
 };
@@ -75,6 +78,7 @@ struct SmacofResult {
   std::vector<double> init_stress;          // final stress of every run (n_init of them)
   int best_init = 0;                        // which run was returned
   SmacofKernel kernel;                      // resolved
+  std::vector<std::string> tuning_sources;  // the tuning database entries used
   std::string build_options;
   Timings upload;  // dissimilarities and weights to the device (or built there), once
   Timings total;   // everything after the upload, all runs

@@ -20,7 +20,8 @@ struct TunedParameters {
 // The parameters for `kernel` on this device: the entries "default", "types/<type>",
 // "vendors/<vendor>/<type>" and "devices/<name>" merged in that order, each overriding the fields it
 // names. Entries in $ITERCL_TUNING_DIR/<kernel>.json (what `itercl tune` wrote) override the built-in
-// database's. Metadata keys of an entry ("tuned") are not tuning fields and are left out.
+// database's. Metadata keys of an entry ("tuned": how `itercl tune` measured it; "why": the evidence
+// behind a hand-set value) are not tuning fields and are left out.
 // Throws RuntimeError if a database file is not valid JSON.
 TunedParameters tuned_parameters(std::string_view kernel, const DeviceInfo& info);
 
