@@ -6,6 +6,7 @@
 #
 #   BIN   the itercl and itercl_device_tests binaries built here (default .gpu)
 #   REPEAT timed runs per bench case (default 2, after one warm-up); CPU_REPEAT for the CPU steps
+#   CPU_GROUPS the groups a cpu:SUITE step runs (default: all)
 #   WHAT  steps, any of:
 #         tests              the device tests on the GPU (data from .gpu-data/datasets)
 #         gpu:SUITE          benchmarks/SUITE/suite.json on the GPU, with the suite's peers
@@ -18,6 +19,7 @@ REPEAT=${REPEAT:-2}
 OUT=${OUT:-/tmp/itercl-out}
 res=$(mktemp -d)
 mkdir -p "$OUT" /etc/OpenCL/vendors "$res/gpu" "$res/cpu" "$res/core" "$res/tuning"
+exec > >(tee -a "$res/log.txt") 2>&1  # the log travels with the results, even from a call cut short
 [[ -f /usr/lib/libnvidia-opencl.so.1 ]] && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 # The tests look for ../shared/datasets beside the checkout, as in CI.
 if [[ -d .gpu-data/datasets && ! -e ../shared/datasets ]]; then mkdir -p ../shared && cp -r .gpu-data/datasets ../shared/; fi
@@ -27,9 +29,21 @@ if [[ -d .gpu-data/datasets && ! -e ../shared/datasets ]]; then mkdir -p ../shar
 cpu_limits() {  # sizes PoCL on 16 cores finishes within the call
   case $1 in
     smacof) echo "--limit data.n_samples=8192" ;;
-    pairwise) echo "--limit data.n_samples=65536 --limit data.n_features=5419" ;;
+    pairwise) echo "--limit data.n_samples=65536 --limit data.n_features=5419" ;;  # table: to n = 6,000
     pagerank) echo "--limit data.scale=20" ;;
+    kmeans) echo "--limit data.n_samples=1048576" ;;
     *) echo "" ;;
+  esac
+}
+tune_problem() {  # the benchmark's size on the GPU; on the CPU, what 16 cores tune in a minute or two
+  case $1:$2 in
+    kmeans:gpu) echo '{"n_samples": 4194304}' ;;
+    kmeans:cpu) echo '{"n_samples": 1048576}' ;;
+    smacof:cpu) echo '{"n_samples": 2048}' ;;
+    pagerank:cpu) echo '{"scale": 18}' ;;
+    pairwise:cpu) echo '{"n_samples": 1024, "n_features": 128}' ;;
+    pair_histogram:cpu) echo '{"n_samples": 16384}' ;;
+    *) echo '{}' ;;  # the tuner's own default
   esac
 }
 baseline_groups() { grep -o '"name": "baseline[a-z_]*"' "benchmarks/$1/suite.json" | cut -d'"' -f4 | paste -sd, -; }
@@ -44,12 +58,11 @@ for step in ${WHAT:-tests}; do
     gpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device gpu --repeat "$REPEAT" \
              --out "$res/gpu/$name.json" 2>&1 | tail -2 || true ;;
     cpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device cpu --repeat "${CPU_REPEAT:-$REPEAT}" --no-peers \
-             $(cpu_limits "$name") --out "$res/cpu/$name.json" 2>&1 | tail -2 || true ;;
+             $(cpu_limits "$name") ${CPU_GROUPS:+--groups "$CPU_GROUPS"} --out "$res/cpu/$name.json" 2>&1 | tail -2 || true ;;
     core)  POCL_CPU_MAX_CU_COUNT=1 POCL_MAX_PTHREAD_COUNT=1 "$BIN/itercl" bench "benchmarks/$name/suite.json" \
              --device cpu --repeat "${CPU_REPEAT:-$REPEAT}" --no-peers --groups "$(baseline_groups "$name")" \
              --out "$res/core/$name.json" 2>&1 | tail -2 || true ;;
-    tune)  problem='{"n_samples": 4194304}'; [[ $device == cpu ]] && problem='{"n_samples": 1048576}'
-           "$BIN/itercl" tune "$name" --device "$device" --problem "$problem" --out "$res/tuning" \
+    tune)  "$BIN/itercl" tune "$name" --device "$device" --problem "$(tune_problem "$name" "$device")" --repeats 5 --out "$res/tuning" \
              > "$res/tuning/$name-$device.txt" 2>&1 || true
            tail -3 "$res/tuning/$name-$device.txt" ;;
     *) echo "unknown step $step" >&2; exit 2 ;;
