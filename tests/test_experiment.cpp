@@ -117,3 +117,24 @@ TEST_CASE("overrides, large centroids to a file, and a failed run leaving the ea
                        doctest::Contains("params.kernel.work_group_size"), itercl::InputError);
   CHECK(slurp(tmp.path / "r.json") == before);
 }
+
+TEST_CASE("device auto: the results say which device ran and why; another spec records no choice") {
+  test::TempDir tmp;
+  const json config = {
+      {"algorithm", "kmeans"},
+      {"data", {{"generator", "uniform"}, {"n_samples", 500}, {"n_features", 2}, {"random_state", 1}}},
+      {"params", {{"n_clusters", 3}, {"init", "random"}, {"n_init", 1}, {"max_iter", 2}, {"random_state", 1}}},
+      {"output", "r.json"}};
+  itercl::RunOverrides overrides;
+  overrides.device = "auto";
+  const json r = itercl::run_experiment(config, "auto.json", tmp.path, overrides).results;
+  REQUIRE(r["device_choice"].is_object());
+  CHECK_FALSE(r["device_choice"]["verdict"].get<std::string>().empty());
+  // With a GPU and a CPU present the model's predictions are recorded, and it ran where it chose.
+  for (const json& candidate : r["device_choice"].value("candidates", json::array()))
+    if (candidate["id"] == r["device"]["id"]) CHECK(candidate.contains("predicted_ms"));
+  CHECK(r["config"]["device"] == "auto");
+
+  overrides.device = test::device().info().id();
+  CHECK(itercl::run_experiment(config, "fixed.json", tmp.path, overrides).results["device_choice"].is_null());
+}

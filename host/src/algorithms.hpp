@@ -14,19 +14,16 @@
 #include "itercl/device.hpp"
 #include "itercl/pairwise.hpp"
 #include "itercl/progress.hpp"
+#include "offload.hpp"
 
 namespace itercl {
 
 struct ExperimentContext {
   // The device, selected on first use: runners read and check their whole config first, so a bad
-  // config fails before any OpenCL work (and config checks run without a device).
-  const Device& device() {
-    if (!selected) {
-      selected = Device::select(device_spec);
-      selected->require(precision);
-    }
-    return *selected;
-  }
+  // config fails before any OpenCL work (and config checks run without a device). For spec "auto" the
+  // offload model chooses, given the runner's `workload` (set before this call; without one, the GPU
+  // if present), and says why in `device_choice`.
+  const Device& device();
 
   std::string device_spec;
   std::optional<Device> selected;
@@ -39,6 +36,8 @@ struct ExperimentContext {
   ConfigObject& output;                // "output" with "path" read: the algorithm's extra files
   nlohmann::json& config_as_run;       // the recorded config; an algorithm adds values it drew (seeds)
   ProgressCallback progress;           // pass on to the algorithm's params; may be empty
+  std::optional<Workload> workload;    // what the run will cost, for device "auto"
+  nlohmann::json device_choice;        // how device "auto" was resolved; null for any other spec
 };
 
 struct AlgorithmReport {

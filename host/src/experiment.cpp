@@ -27,6 +27,23 @@ const std::map<std::string, Runner>& algorithms() {
   return registry;
 }
 
+}  // namespace
+
+const Device& ExperimentContext::device() {
+  if (!selected) {
+    if (device_spec == "auto") {
+      const DeviceChoice choice = choose_auto_device(workload.value_or(Workload{}), list_devices());
+      device_spec = choice.device.id();
+      device_choice = choice.why;
+    }
+    selected = Device::select(device_spec);
+    selected->require(precision);
+  }
+  return *selected;
+}
+
+namespace {
+
 ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& config_name,
                               const std::filesystem::path& base, const RunOverrides& overrides) {
   ConfigObject top(config, config_name, "");
@@ -67,8 +84,8 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   }
 
   const std::string started = utc_timestamp();
-  ExperimentContext context{spec,   std::nullopt, precision, static_cast<int>(repeat), base, results_path, data,
-                            params, output,       as_run,    overrides.progress};
+  ExperimentContext context{spec,   std::nullopt, precision,          static_cast<int>(repeat), base, results_path, data,
+                            params, output,       as_run,    overrides.progress, std::nullopt,  nullptr};
   AlgorithmReport report = algorithms().at(algorithm)(context);
   const Device& device = context.device();
 
@@ -78,6 +95,7 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
                             {"started_at", started},
                             {"config", as_run},
                             {"device", device.info()},
+                            {"device_choice", context.device_choice},
                             {"precision", precision_name(precision)},
                             {"data", report.data},
                             {"kernel", report.kernel},
@@ -88,7 +106,10 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
 
   std::ostringstream summary;
   summary << algorithm << " '" << name << "' on " << device.info().name << " (" << device.info().type << ", "
-          << device.info().platform << "), " << precision_name(precision) << "\n"
+          << device.info().platform << "), " << precision_name(precision) << "\n";
+  if (!context.device_choice.is_null())
+    summary << "  device auto: " << context.device_choice["verdict"].get<std::string>() << "\n";
+  summary
           << report.summary << "  results: " << results_path.string() << "\n";
   return {std::move(results), results_path, summary.str()};
 }

@@ -137,7 +137,7 @@ KMeansResult KMeans::fit(const Matrix& X, std::span<const double> sample_weight)
   p.validate(X, sample_weight);
   KMeansAssignment assignment(device_, X, p.precision, p.kernel);
   const double scaled_tol = kmeans_scaled_tol(X, p.tol);
-  const int n_init = p.n_init ? p.n_init : (p.init == KMeansInit::random ? 10 : 1);
+  const int n_init = p.runs();
 
   KMeansResult best;
   best.upload = assignment.upload_timings();

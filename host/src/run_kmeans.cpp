@@ -75,6 +75,9 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   auto centroids_path = c.output.path("centroids", c.base);
   c.output.finish();
 
+  // The seed's count (section 6): F = 3DM + M flops per point per assignment.
+  const double flops = (3.0 * X.cols() * params.n_clusters + params.n_clusters) * static_cast<double>(X.rows());
+  c.workload = Workload{"kmeans", flops, static_cast<double>(params.max_iter) * params.runs()};
   const KMeans kmeans(c.device(), params);
   KMeansResult r;
   std::vector<double> repeat_wall_ms;
@@ -116,9 +119,7 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
 
   const Timings typical = median(per_iteration);
   report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
-  // The seed's count (section 6): F = 3DM + M flops per point per assignment. The fewest bytes an
-  // assignment moves through device memory: the points once, the labels once.
-  const double flops = (3.0 * X.cols() * params.n_clusters + params.n_clusters) * static_cast<double>(X.rows());
+  // The fewest bytes an assignment moves through device memory: the points once, the labels once.
   const double bytes = static_cast<double>(X.rows()) * (X.cols() * real_size(params.precision) + 4.0);
   report.gflops = {{"flops_per_iteration", flops},
                    {"bytes_per_iteration", bytes},

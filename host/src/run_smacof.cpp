@@ -112,6 +112,10 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
   auto embedding_path = c.output.path("embedding", c.base);
   c.output.finish();
 
+  // The seed's count (section 4): F = 8DN + 7N + 3D + 1 flops per point per iteration.
+  const double d = params.n_components, points = static_cast<double>(n);
+  const double flops = (8 * d * points + 7 * points + 3 * d + 1) * points;
+  c.workload = Workload{"smacof", flops, static_cast<double>(params.max_iter) * params.n_init};
   const Smacof smacof(c.device(), params);
   SmacofResult r;
   std::vector<double> repeat_wall_ms;
@@ -152,9 +156,6 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
                    {"build_options", r.build_options}};
   const Timings typical = median(per_iteration);
   report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
-  // The seed's count (section 4): F = 8DN + 7N + 3D + 1 flops per point per iteration.
-  const double d = params.n_components, points = static_cast<double>(n);
-  const double flops = (8 * d * points + 7 * points + 3 * d + 1) * points;
   report.gflops = {{"flops_per_iteration", flops},
                    {"kernel", typical.kernel_s > 0 ? flops / typical.kernel_s * 1e-9 : 0.0},
                    {"iteration", typical.wall_s > 0 ? flops / typical.wall_s * 1e-9 : 0.0}};

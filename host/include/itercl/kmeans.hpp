@@ -24,6 +24,7 @@ struct KMeansParams {
   // Runs from different initial centroids; the one with the lowest inertia is returned. 0 means
   // scikit-learn's "auto": 10 for random, 1 for k-means++ and given centroids.
   int n_init = 0;
+  int runs() const { return n_init ? n_init : (init == KMeansInit::random ? 10 : 1); }  // n_init resolved
   int max_iter = 300;
   // Stop when the centroids move by at most tol * (mean per-feature variance of the data), summed
   // squared over all centroids. 0 runs until they stop moving (or max_iter).
