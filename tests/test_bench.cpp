@@ -35,12 +35,6 @@ std::filesystem::path write(const test::TempDir& dir, const json& j) {
   return dir / "suite.json";
 }
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ostringstream s;
-  s << std::ifstream(p).rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("a suite runs every combination of its groups, repeated, with medians within their spreads") {
@@ -82,10 +76,10 @@ TEST_CASE("a suite runs every combination of its groups, repeated, with medians 
   CHECK(r["peers"][1]["ok"] == false);
 
   // The CSV: a header and a row per case, the varied fields as columns.
-  const std::string csv = slurp(outcome.csv_path);
+  const std::string csv = test::slurp(outcome.csv_path);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 8);
   CHECK(csv.rfind("group,case,device,device_name,data.n_samples,params.kernel.variant,", 0) == 0);
-  CHECK(json::parse(slurp(outcome.json_path)) == r);
+  CHECK(json::parse(test::slurp(outcome.json_path)) == r);
 }
 
 TEST_CASE("groups, limits and repetitions chosen on the command line; bad suites named") {

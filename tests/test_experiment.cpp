@@ -23,13 +23,6 @@ json s1_config(const std::filesystem::path& out) {
           {"output", {{"path", (out / "s1.json").string()}, {"labels", "s1-labels.npy"}}}};
 }
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("a K-Means config runs, writes its results and labels, and agrees with the library call") {
@@ -37,7 +30,7 @@ TEST_CASE("a K-Means config runs, writes its results and labels, and agrees with
   const auto outcome = itercl::run_experiment(s1_config(tmp.path), "s1.json", tmp.path);
   const json& r = outcome.results;
   CHECK(outcome.results_path == tmp.path / "s1.json");
-  CHECK(json::parse(slurp(outcome.results_path)) == r);
+  CHECK(json::parse(test::slurp(outcome.results_path)) == r);
   for (const char* key : {"config", "device", "data", "kernel", "result", "timings", "gflops", "started_at"})
     CHECK(r.contains(key));
   CHECK(r["data"]["n_samples"] == 5000);
@@ -59,7 +52,7 @@ TEST_CASE("a K-Means config runs, writes its results and labels, and agrees with
   CHECK(r["gflops"]["kernel"].get<double>() > 0);
 
   // Labels: relative paths in "output" resolve against the config's folder; .npy of int32.
-  const std::string npy = slurp(tmp.path / "s1-labels.npy");
+  const std::string npy = test::slurp(tmp.path / "s1-labels.npy");
   REQUIRE(npy.size() > 128);
   CHECK(npy.find("'descr': '<i4'") != std::string::npos);
   CHECK(npy.find("'shape': (5000,)") != std::string::npos);
@@ -111,11 +104,11 @@ TEST_CASE("overrides, large centroids to a file, and a failed run leaving the ea
   CHECK(written.cols() == 40);
 
   // The same results path, a config that fails while running: the earlier file stays as it was.
-  const std::string before = slurp(tmp.path / "r.json");
+  const std::string before = test::slurp(tmp.path / "r.json");
   config["params"]["kernel"] = {{"work_group_size", 1 << 30}};
   CHECK_THROWS_WITH_AS(itercl::run_experiment(config, "big.json", tmp.path),
                        doctest::Contains("params.kernel.work_group_size"), itercl::InputError);
-  CHECK(slurp(tmp.path / "r.json") == before);
+  CHECK(test::slurp(tmp.path / "r.json") == before);
 }
 
 TEST_CASE("device auto: the results say which device ran and why; another spec records no choice") {

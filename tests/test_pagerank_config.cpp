@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-// A folder with a 4-node edge list; good_config() passes every check.
+// A folder with a 4-node edge list; pagerank_config() passes every check.
 struct GraphFolder : test::TempDir {
   GraphFolder() {
     std::ofstream(path / "g.txt") << "# toy\n10 20\n20 30\n30 10\n40 10\n";
@@ -24,7 +24,7 @@ struct GraphFolder : test::TempDir {
   }
 };
 
-json good_config() {
+json pagerank_config() {
   return {{"algorithm", "pagerank"},
           {"data", {{"path", "g.txt"}}},
           {"params", {{"format", "bsr"}, {"personalization", "p.csv"}}},
@@ -43,8 +43,8 @@ void check_error(const json& config, const std::filesystem::path& base, const st
 
 TEST_CASE("a good PageRank config gets as far as selecting the device") {
   GraphFolder dir;
-  check_error(good_config(), dir.path, "device 'itercl-tests-no-such-device': no such device");
-  json rmat = good_config();
+  check_error(pagerank_config(), dir.path, "device 'itercl-tests-no-such-device': no such device");
+  json rmat = pagerank_config();
   rmat["data"] = {{"generator", "rmat"}, {"scale", 6}, {"edge_factor", 4}, {"random_state", 1}, {"self_loops", false}};
   rmat["params"].erase("personalization");
   check_error(rmat, dir.path, "no such device");
@@ -132,12 +132,12 @@ TEST_CASE("PageRank config errors name the field") {
       {[](json& c) { c["output"]["rank"] = "r.csv"; }, "cfg.json: output.rank: unknown field"},
   };
   for (const Case& c : cases) {
-    json config = good_config();
+    json config = pagerank_config();
     c.edit(config);
     check_error(config, dir.path, c.message);
   }
   // A bad line in the graph file: the file and line, under the config field that named the file.
   std::ofstream(dir.path / "g.txt", std::ios::app) << "50 x\n";
-  check_error(good_config(), dir.path,
+  check_error(pagerank_config(), dir.path,
               "cfg.json: data.path: " + (dir.path / "g.txt").string() + ":6: expected two node ids");
 }

@@ -3,7 +3,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "itercl/device.hpp"
@@ -54,5 +56,13 @@ struct TempDir {
   }
   std::filesystem::path operator/(const std::string& name) const { return path / name; }
 };
+
+// A file's whole contents, byte for byte.
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 }  // namespace test

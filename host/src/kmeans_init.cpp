@@ -11,7 +11,6 @@
 namespace itercl {
 namespace {
 
-double weight(std::span<const double> w, Eigen::Index i) { return w.empty() ? 1.0 : w[static_cast<std::size_t>(i)]; }
 
 // The first index whose running sum exceeds `target`: for target uniform in [0, total), index i is drawn
 // with probability value_i / total, and never an index of value 0. Clipped to the last index, as

@@ -10,6 +10,11 @@
 
 namespace itercl {
 
+// Sample i's weight; empty weights mean every sample weighs 1.
+inline double weight(std::span<const double> w, Eigen::Index i) {
+  return w.empty() ? 1.0 : w[static_cast<std::size_t>(i)];
+}
+
 // scikit-learn's greedy k-means++: each new centroid is the best (lowest potential) of
 // 2 + floor(ln k) candidates drawn with probability proportional to w * D^2.
 Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, Rng& rng);

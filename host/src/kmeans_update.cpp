@@ -8,7 +8,6 @@
 namespace itercl {
 namespace {
 
-double weight(std::span<const double> w, Eigen::Index i) { return w.empty() ? 1.0 : w[static_cast<std::size_t>(i)]; }
 
 // Per-worker partial sums, merged in worker order so the rounding is reproducible.
 struct Partial {

@@ -9,6 +9,7 @@
 #include "graph_source.hpp"
 #include "itercl/io.hpp"
 #include "itercl/pagerank.hpp"
+#include "run_support.hpp"
 
 namespace itercl {
 namespace {
@@ -53,12 +54,6 @@ void write_ranks(const std::filesystem::path& path, const Graph& g, const std::v
   for (std::size_t i = 0; i < ranks.size(); ++i)
     text += std::to_string(g.label(static_cast<std::int32_t>(i))) + "," + number(ranks[i]) + "\n";
   write_file_atomically(path, text);
-}
-
-std::string ms(double seconds) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g ms", seconds * 1e3);
-  return buffer;
 }
 
 // The kernel file of a format's sums (the update is pagerank.cl for all).

@@ -8,11 +8,11 @@
 #include "data_source.hpp"
 #include "itercl/pairwise.hpp"
 #include "npy_stream.hpp"
+#include "run_support.hpp"
 
 namespace itercl {
 namespace {
 
-constexpr double kInlineValues = 10000;  // larger matrices go to a file
 
 // Floating-point operations per pair per dimension, for GFLOPS: a difference, its magnitude or square,
 // and the sum (seed 001's L_p norm: 3 d for cityblock); the inner-product forms 2 (multiply, add).
@@ -105,7 +105,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   const auto n1 = static_cast<std::size_t>(X.rows()), n2 = static_cast<std::size_t>(Y ? Y->rows() : X.rows());
   const std::size_t values = form == "condensed" ? n1 * (n1 - 1) / 2 : n1 * n2;
   if (form == "none" && matrix_path) c.output.fail("matrix", "form none keeps no matrix to write");
-  if (!matrix_path && form != "none" && static_cast<double>(values) > kInlineValues)
+  if (!matrix_path && form != "none" && static_cast<Eigen::Index>(values) > kInlineValues)
     matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
 
   const std::vector<Device> devices = select_devices(c, specs);

@@ -12,7 +12,7 @@ namespace itercl {
 namespace {
 
 // The declared space: every variant, with the work-group sizes and register budgets worth trying.
-std::vector<KMeansKernel> space(const DeviceInfo& info) {
+std::vector<KMeansKernel> kmeans_space(const DeviceInfo& info) {
   std::vector<KMeansKernel> out;
   for (int wg : {64, 128, 256}) {
     if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
@@ -68,7 +68,7 @@ void tune_kmeans(const Device& device, ConfigObject& problem, const TuneOptions&
   }();
 
   std::vector<KMeansKernel> kernels = {KMeansKernel{}};  // the database's current choice first
-  for (const KMeansKernel& kernel : space(device.info())) kernels.push_back(kernel);
+  for (const KMeansKernel& kernel : kmeans_space(device.info())) kernels.push_back(kernel);
   for (const KMeansKernel& kernel : kernels)
     add_candidate(report, stored(kernel), [&](TuneCandidate& c) {
       KMeansAssignment a(device, X, options.precision, kernel);

@@ -11,7 +11,7 @@
 namespace itercl {
 namespace {
 
-std::vector<PageRankKernel> space(const DeviceInfo& info) {
+std::vector<PageRankKernel> pagerank_space(const DeviceInfo& info) {
   std::vector<PageRankKernel> out;
   for (int wg : {64, 128, 256}) {
     if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
@@ -57,7 +57,7 @@ void tune_pagerank(const Device& device, ConfigObject& problem, const TuneOption
   const double tolerance = 2 * (options.precision == Precision::f32 ? 5e-6 : 1e-10);
 
   std::vector<PageRankKernel> kernels = {PageRankKernel{}};  // the database's current choice first
-  for (const PageRankKernel& kernel : space(device.info())) kernels.push_back(kernel);
+  for (const PageRankKernel& kernel : pagerank_space(device.info())) kernels.push_back(kernel);
   for (const PageRankKernel& kernel : kernels)
     add_candidate(report, stored(kernel), [&](TuneCandidate& c) {
       const PageRankResult r = fit(kernel);

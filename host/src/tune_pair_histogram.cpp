@@ -11,7 +11,7 @@
 namespace itercl {
 namespace {
 
-std::vector<PairHistogramKernel> space(const DeviceInfo& info) {
+std::vector<PairHistogramKernel> pair_histogram_space(const DeviceInfo& info) {
   std::vector<PairHistogramKernel> out;
   for (int wg : {32, 64, 128, 256}) {
     if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
@@ -57,7 +57,7 @@ void tune_pair_histogram(const Device& device, ConfigObject& problem, const Tune
   const std::vector<std::uint64_t> reference = histogram({.variant = "naive"}).run().counts;
 
   std::vector<PairHistogramKernel> kernels = {PairHistogramKernel{}};  // the database's current choice first
-  for (const PairHistogramKernel& kernel : space(device.info())) kernels.push_back(kernel);
+  for (const PairHistogramKernel& kernel : pair_histogram_space(device.info())) kernels.push_back(kernel);
   for (const PairHistogramKernel& kernel : kernels)
     add_candidate(report, stored(kernel), [&](TuneCandidate& c) {
       PairHistogram h = histogram(kernel);

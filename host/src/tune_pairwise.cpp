@@ -15,7 +15,7 @@ namespace {
 // The declared space: tiles of 16 to 256 work-items, 2 x 2 to 8 x 8 accumulators each, slices of 4 to
 // 16 dimensions. Tiles larger than the matrix, slices longer than the vectors and work-groups beyond
 // the device's are left out; local memory is checked as each candidate resolves.
-std::vector<PairwiseKernel> space(const DeviceInfo& info, Eigen::Index n, Eigen::Index d) {
+std::vector<PairwiseKernel> pairwise_space(const DeviceInfo& info, Eigen::Index n, Eigen::Index d) {
   struct Shape {
     int rows, cols;
   };
@@ -82,7 +82,7 @@ void tune_pairwise(const Device& device, ConfigObject& problem, const TuneOption
   };
 
   std::vector<PairwiseKernel> kernels = {PairwiseKernel{}};  // the database's current choice first
-  for (const PairwiseKernel& kernel : space(device.info(), n, d)) kernels.push_back(kernel);
+  for (const PairwiseKernel& kernel : pairwise_space(device.info(), n, d)) kernels.push_back(kernel);
   for (const PairwiseKernel& kernel : kernels)
     add_candidate(report, kernel, [&](TuneCandidate& c) {
       params.kernel = kernel;
