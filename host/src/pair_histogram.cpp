@@ -61,21 +61,22 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, int buc
   return k;
 }
 
-struct Worker {
-  explicit Worker(Device d) : device(std::move(d)) {}
-  Device device;
-  PairHistogramKernel kernel;
-  std::vector<std::string> tuning_sources;
-  std::string options;
-  cl::CommandQueue queue;
-  cl::Kernel count, merge;
-  cl::Buffer points, box, table, counters, partial, totals;
-  DeviceShare share;
-};
-
 }  // namespace
 
 struct PairHistogram::Impl {
+  // One device's share of the work: nested here, since the library's sources are built in batches.
+  struct Worker {
+    explicit Worker(Device d) : device(std::move(d)) {}
+    Device device;
+    PairHistogramKernel kernel;
+    std::vector<std::string> tuning_sources;
+    std::string options;
+    cl::CommandQueue queue;
+    cl::Kernel count, merge;
+    cl::Buffer points, box, table, counters, partial, totals;
+    DeviceShare share;
+  };
+
   PairHistogramParams params;
   Eigen::Index n = 0, dim = 0, block = 0;
   int buckets = 0;
@@ -136,7 +137,7 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
     std::map<cl_device_id, int> seen;
     Eigen::Index side_limit = s->n;
     for (const Device& d : devices) {
-      Worker w(d);
+      Impl::Worker w(d);
       w.share.device = d.info().name + " (" + d.info().id() + ")";
       if (const int k = ++seen[d.device()()]; k > 1) w.share.device += " #" + std::to_string(k);
       w.kernel =
@@ -169,7 +170,7 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
     }
     // Rectangles aligned to every worker's block, so that a diagonal rectangle's blocks line up.
     Eigen::Index align = 1;
-    for (const Worker& w : s->workers) align = std::lcm(align, static_cast<Eigen::Index>(w.kernel.work_group_size));
+    for (const Impl::Worker& w : s->workers) align = std::lcm(align, static_cast<Eigen::Index>(w.kernel.work_group_size));
     side_limit = std::max(align, side_limit / align * align);
     const Eigen::Index fallback =
         default_block(s->n, s->n, true, static_cast<double>(side_limit) * static_cast<double>(side_limit),
@@ -187,7 +188,7 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
       s->uniform_frame = {0, 0, 0};
 
     Stopwatch wall;
-    for (Worker& w : s->workers) {
+    for (Impl::Worker& w : s->workers) {
       const cl::Context& ctx = w.device.context();
       w.queue = cl::CommandQueue(ctx, w.device.device(), CL_QUEUE_PROFILING_ENABLE);
       auto upload = [&](const std::vector<unsigned char>& bytes) {
@@ -276,7 +277,7 @@ PairHistogramResult PairHistogram::run() {
   Impl& s = *impl_;
   try {
     Stopwatch wall;
-    for (Worker& w : s.workers) {
+    for (Impl::Worker& w : s.workers) {
       w.share = DeviceShare{.device = w.share.device, .timings = {}};
       w.queue.enqueueFillBuffer(w.totals, cl_ulong{0}, 0, static_cast<std::size_t>(s.buckets) * 8);
     }
@@ -286,7 +287,7 @@ PairHistogramResult PairHistogram::run() {
     PairHistogramResult r;
     r.counts.assign(static_cast<std::size_t>(s.buckets), 0);
     std::vector<cl_ulong> part(static_cast<std::size_t>(s.buckets));
-    for (Worker& w : s.workers) {
+    for (Impl::Worker& w : s.workers) {
       cl::Event read;
       w.queue.enqueueReadBuffer(w.totals, CL_TRUE, 0, part.size() * 8, part.data(), nullptr, &read);
       w.share.timings.transfer_s += event_seconds(read);

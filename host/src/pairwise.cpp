@@ -76,21 +76,6 @@ struct Pending {
   bool active = false;
 };
 
-struct Worker {
-  explicit Worker(Device d) : device(std::move(d)) {}
-  Device device;
-  std::string name;
-  PairwiseKernel kernel;
-  std::vector<std::string> tuning_sources;
-  std::string options;
-  cl::CommandQueue compute, transfer;
-  cl::Kernel program;
-  cl::Buffer x, y, xaux, yaux;
-  std::array<cl::Buffer, 2> tile;
-  std::array<PinnedHostBuffer, 2> host;
-  DeviceShare share;
-};
-
 }  // namespace
 
 void PairwiseParams::validate() const {
@@ -102,6 +87,22 @@ void PairwiseParams::validate() const {
 }
 
 struct PairwiseDistances::Impl {
+  // One device's share of the work: nested here, since the library's sources are built in batches.
+  struct Worker {
+    explicit Worker(Device d) : device(std::move(d)) {}
+    Device device;
+    std::string name;
+    PairwiseKernel kernel;
+    std::vector<std::string> tuning_sources;
+    std::string options;
+    cl::CommandQueue compute, transfer;
+    cl::Kernel program;
+    cl::Buffer x, y, xaux, yaux;
+    std::array<cl::Buffer, 2> tile;
+    std::array<PinnedHostBuffer, 2> host;
+    DeviceShare share;
+  };
+
   PairwiseParams params;
   Metric metric;  // as computed (minkowski 1 and 2 by their special forms)
   Eigen::Index n1 = 0, n2 = 0, dim = 0;
@@ -160,7 +161,7 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const M
     std::map<cl_device_id, int> seen;
     double max_entries = std::numeric_limits<int>::max();
     for (const Device& d : devices) {
-      Worker w(d);
+      Impl::Worker w(d);
       w.name = d.info().name + " (" + d.info().id() + ")";
       if (const int k = ++seen[d.device()()]; k > 1) w.name += " #" + std::to_string(k);
       w.kernel = resolve_pairwise_kernel(params.kernel, d.info(), s->metric, precision, w.tuning_sources);
@@ -197,7 +198,7 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const M
 
     Stopwatch wall;
     const std::size_t tile_bytes = static_cast<std::size_t>(s->block_rows * s->block_cols) * real_size(precision);
-    for (Worker& w : s->workers) {
+    for (Impl::Worker& w : s->workers) {
       const cl::Context& ctx = w.device.context();
       w.compute = cl::CommandQueue(ctx, w.device.device(), CL_QUEUE_PROFILING_ENABLE);
       w.transfer = cl::CommandQueue(ctx, w.device.device(), CL_QUEUE_PROFILING_ENABLE);
@@ -301,7 +302,7 @@ PairwiseRun PairwiseDistances::run(const PairSink& sink) {
   try {
     Stopwatch wall;
     RectangleQueue queue(cut_pair_space(s.n1, s.n2, s.symmetric, s.block_rows, s.block_cols));
-    for (Worker& w : s.workers) w.share = DeviceShare{.device = w.name, .timings = {}};
+    for (Impl::Worker& w : s.workers) w.share = DeviceShare{.device = w.name, .timings = {}};
     run_workers(static_cast<int>(s.workers.size()), queue,
                 [&](int k) { s.work(s.workers[static_cast<std::size_t>(k)], queue, sink); });
     PairwiseRun r;
@@ -311,7 +312,7 @@ PairwiseRun PairwiseDistances::run(const PairSink& sink) {
     r.block_rows = s.block_rows;
     r.block_cols = s.block_cols;
     r.upload = s.upload;
-    for (const Worker& w : s.workers) {
+    for (const Impl::Worker& w : s.workers) {
       r.shares.push_back(w.share);
       r.pairs += w.share.pairs;
       r.total.kernel_s += w.share.timings.kernel_s;

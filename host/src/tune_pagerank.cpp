@@ -18,7 +18,7 @@ std::vector<PageRankKernel> pagerank_space(const DeviceInfo& info) {
     out.push_back({.format = "csr_scalar", .work_group_size = wg});
     for (int lanes : {2, 8, 32}) out.push_back({.format = "csr_vector", .work_group_size = wg, .vector_size = lanes});
     out.push_back({.format = "ell", .work_group_size = wg});
-    for (int width : {8, 16, 32}) out.push_back({.format = "bsr", .work_group_size = wg, .bsr_width = width});
+    for (int width : {16, 32, 64, 128}) out.push_back({.format = "bsr", .work_group_size = wg, .bsr_width = width});
   }
   return out;
 }
