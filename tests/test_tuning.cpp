@@ -108,6 +108,8 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
           nlohmann::json(
               itercl::SmacofKernel{.variant = "fused", .work_group_size = 256, .slices = 64, .groups_per_unit = 8}));
     CHECK(itercl::resolve_smacof_kernel({.variant = "naive"}, gpu, 4096, sources).work_group_size == 256);
+    // Packed storage with the CPU's choice, fused_rows (full storage only): auto takes fused instead.
+    CHECK(itercl::resolve_smacof_kernel({.packed = true}, cpu, 4096, sources).variant == "fused");
   }
 
   SUBCASE("pagerank") {

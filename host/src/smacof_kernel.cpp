@@ -114,7 +114,8 @@ SmacofKernel resolve_smacof_kernel(SmacofKernel k, const DeviceInfo& info, Eigen
     if (t.packed || t.slices)
       throw ParamError("smacof", "packed and slices belong to the problem (its storage, its N), not to a device");
   });
-  if (k.variant == "auto") k.variant = db.variant;
+  // Packed storage is read down the columns, which only fused does: a row-reading choice yields to it.
+  if (k.variant == "auto") k.variant = k.packed && db.variant == "fused_rows" ? "fused" : db.variant;
   if (k.work_group_size == 0)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
   if (static_cast<std::size_t>(k.work_group_size) > info.max_work_group_size)
