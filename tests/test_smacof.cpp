@@ -253,6 +253,7 @@ TEST_CASE("SMACOF: a config on eurodist writes the embedding with the cities' na
 TEST_CASE("SMACOF: tuning checks every variant against naive and proposes the fastest correct one") {
   const auto r = test::check_tune("smacof", {{"n_samples", 64}, {"n_features", 3}}, "differs");
   CHECK(r.problem["n_samples"] == 64);
+  CHECK(r.candidates.size() == 10);  // the database's choice and the nine of 64 work-items
   CHECK(r.entry.contains("variant"));
   test::check_tune_problem_error("smacof", {{"n_components", 40}}, "n_components");
   test::check_tune_problem_error("smacof", {{"n_sample", 64}}, "n_sample: unknown field");

@@ -11,10 +11,11 @@
 namespace itercl {
 namespace {
 
-std::vector<PairHistogramKernel> pair_histogram_space(const DeviceInfo& info) {
+// Blocks larger than the points are left out: they would stage nothing more.
+std::vector<PairHistogramKernel> pair_histogram_space(const DeviceInfo& info, Eigen::Index n) {
   std::vector<PairHistogramKernel> out;
   for (int wg : {32, 64, 128, 256}) {
-    if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
+    if (static_cast<std::size_t>(wg) > info.max_work_group_size || (wg > 32 && wg > n)) continue;
     for (const char* variant : {"naive", "tiled", "private_hist", "private_hist_balanced"})
       out.push_back({.variant = variant, .work_group_size = wg});
   }
@@ -57,7 +58,7 @@ void tune_pair_histogram(const Device& device, ConfigObject& problem, const Tune
   const std::vector<std::uint64_t> reference = histogram({.variant = "naive"}).run().counts;
 
   std::vector<PairHistogramKernel> kernels = {PairHistogramKernel{}};  // the database's current choice first
-  for (const PairHistogramKernel& kernel : pair_histogram_space(device.info())) kernels.push_back(kernel);
+  for (const PairHistogramKernel& kernel : pair_histogram_space(device.info(), n)) kernels.push_back(kernel);
   for (const PairHistogramKernel& kernel : kernels)
     add_candidate(report, stored(kernel), [&](TuneCandidate& c) {
       PairHistogram h = histogram(kernel);

@@ -13,11 +13,11 @@ namespace {
 constexpr int kCheckedIterations = 3;  // iterations compared with the reference before timing
 
 // The declared space: every variant at each work-group size; the fused ones with 1 to 16 work-groups per
-// compute unit.
-std::vector<SmacofKernel> smacof_space(const DeviceInfo& info) {
+// compute unit. Work-groups larger than the points are left out (their extra items would idle).
+std::vector<SmacofKernel> smacof_space(const DeviceInfo& info, Eigen::Index n) {
   std::vector<SmacofKernel> out;
   for (int wg : {64, 128, 256}) {
-    if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
+    if (static_cast<std::size_t>(wg) > info.max_work_group_size || (wg > 64 && wg > n)) continue;
     for (const char* variant : {"naive", "local_x", "colmajor"})
       out.push_back({.variant = variant, .work_group_size = wg});
     for (const char* variant : {"fused", "fused_rows"})
@@ -75,7 +75,7 @@ void tune_smacof(const Device& device, ConfigObject& problem, const TuneOptions&
   const double tolerance = 2 * (options.precision == Precision::f32 ? 1e-4 : 1e-9);
 
   std::vector<SmacofKernel> kernels = {SmacofKernel{}};  // the database's current choice first
-  for (const SmacofKernel& kernel : smacof_space(device.info())) kernels.push_back(kernel);
+  for (const SmacofKernel& kernel : smacof_space(device.info(), n)) kernels.push_back(kernel);
   for (const SmacofKernel& kernel : kernels)
     add_candidate(report, stored(kernel), [&](TuneCandidate& c) {
       SmacofDevice d = build(kernel);
