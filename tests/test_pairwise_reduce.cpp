@@ -99,7 +99,8 @@ void check_reduced(const PairwiseReduction& r, const ReducedDistances& got, cons
     const auto ranks = ranked(e.D, i, e.self);
     const auto at = [&](Eigen::Index q) { return static_cast<std::size_t>(i * got.width + q); };
     if (r.form == "row_sum") {
-      const double sum = std::accumulate(ranks.begin(), ranks.end(), 0.0, [](double s, auto& v) { return s + v.first; });
+      const double sum =
+          std::accumulate(ranks.begin(), ranks.end(), 0.0, [](double s, auto& v) { return s + v.first; });
       // Each term's tolerance, and the device's sum of n terms in its precision.
       const double n_terms = static_cast<double>(ranks.size());
       CHECK(std::abs(got.values[at(0)] - sum) <= n_terms * (e.tol + tolerance::epsilon(e.precision) * sum));
@@ -166,13 +167,12 @@ TEST_CASE("pairwise reduce: the same result for any rectangles and workers, lowe
       const auto ranks = ranked(e.D, i, true);
       for (Eigen::Index q = 0; q < a.width; ++q) {
         const std::size_t at = static_cast<std::size_t>(i * a.width + q);
-        const std::size_t rank = r.form == "row_max" ? ranks.size() - 1 : static_cast<std::size_t>(q);
         if (r.form == "row_max") {  // the largest value's lowest column
-          const auto first = std::find_if(ranks.begin(), ranks.end(),
-                                          [&](auto& v) { return v.first == ranks.back().first; });
+          const auto first =
+              std::find_if(ranks.begin(), ranks.end(), [&](auto& v) { return v.first == ranks.back().first; });
           CHECK(a.indices[at] == first->second);
         } else {
-          CHECK(a.indices[at] == ranks[rank].second);
+          CHECK(a.indices[at] == ranks[static_cast<std::size_t>(q)].second);
         }
       }
     }

@@ -316,11 +316,10 @@ PairwiseRun PairwiseDistances::Impl::run(const PairSink& sink, std::vector<TileR
     Stopwatch wall;
     RectangleQueue queue(cut_pair_space(s.n1, s.n2, s.symmetric, s.block_rows, s.block_cols));
     for (Impl::Worker& w : s.workers) w.share = DeviceShare{.device = w.name, .timings = {}};
-    run_workers(static_cast<int>(s.workers.size()), queue,
-                [&](int k) {
-                  const auto at = static_cast<std::size_t>(k);
-                  s.work(s.workers[at], queue, sink, reducers ? &(*reducers)[at] : nullptr);
-                });
+    run_workers(static_cast<int>(s.workers.size()), queue, [&](int k) {
+      const auto at = static_cast<std::size_t>(k);
+      s.work(s.workers[at], queue, sink, reducers ? &(*reducers)[at] : nullptr);
+    });
     PairwiseRun r;
     r.kernel = s.workers.front().kernel;
     r.tuning_sources = s.workers.front().tuning_sources;

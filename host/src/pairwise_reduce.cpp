@@ -38,12 +38,12 @@ bool ranks_before(double d, std::int64_t i, double d2, std::int64_t i2) {
 }  // namespace
 
 void PairwiseReduction::validate() const {
-  if (std::find_if(std::begin(kReductionForms), std::end(kReductionForms),
-                   [&](const char* f) { return form == f; }) == std::end(kReductionForms))
+  if (std::find_if(std::begin(kReductionForms), std::end(kReductionForms), [&](const char* f) { return form == f; }) ==
+      std::end(kReductionForms))
     throw ParamError("form", "expected one of row_min, row_max, row_sum, knn, threshold; got \"" + form + "\"");
   if (form == "knn" && (k < 1 || k > kMaxNeighbours))
-    throw ParamError("k", "expected an integer from 1 to " + std::to_string(kMaxNeighbours) + ", got " +
-                              std::to_string(k));
+    throw ParamError("k",
+                     "expected an integer from 1 to " + std::to_string(kMaxNeighbours) + ", got " + std::to_string(k));
   if (form == "threshold" && !std::isfinite(threshold))
     throw ParamError("threshold", "expected a finite number, got " + std::to_string(threshold));
 }
@@ -162,11 +162,10 @@ void TileReducer::launch(Slot& s, const cl::Buffer& tile, const Rect& r, cl::Com
     kernel_.setArg(arg++, static_cast<cl_int>(symmetric_));
     for (const Output& o : s.outputs) kernel_.setArg(arg++, o.device);
   }
-  const std::size_t global = reduction_.form == "threshold" ? static_cast<std::size_t>(r.rows)
-                                                            : static_cast<std::size_t>(s.lines);
+  const std::size_t global =
+      reduction_.form == "threshold" ? static_cast<std::size_t>(r.rows) : static_cast<std::size_t>(s.lines);
   s.kernels.emplace_back();
-  compute.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(global), cl::NullRange, nullptr,
-                               &s.kernels.back());
+  compute.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(global), cl::NullRange, nullptr, &s.kernels.back());
 }
 
 cl::Event TileReducer::enqueue(int slot, const cl::Buffer& tile, const Rect& r, cl::CommandQueue& compute,
@@ -200,7 +199,8 @@ void TileReducer::merge_threshold(Slot& s, const Rect& r) {
                        " pairs in one rectangle exceed the reduction's 32-bit counter; lower params.threshold");
     s.capacity = static_cast<int>(count + count / 2);
     for (std::size_t k = 1; k < s.outputs.size(); ++k)
-      s.outputs[k].device = cl::Buffer(context_, CL_MEM_READ_WRITE, static_cast<std::size_t>(s.capacity) * s.outputs[k].item);
+      s.outputs[k].device =
+          cl::Buffer(context_, CL_MEM_READ_WRITE, static_cast<std::size_t>(s.capacity) * s.outputs[k].item);
     launch(s, s.tile, r, s.compute);
     s.reads.emplace_back();
     s.compute.enqueueReadBuffer(s.outputs[0].device, CL_TRUE, 0, sizeof(cl_int), s.outputs[0].host.data(), nullptr,

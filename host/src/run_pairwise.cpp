@@ -14,7 +14,6 @@
 namespace itercl {
 namespace {
 
-
 // Floating-point operations per pair per dimension, for GFLOPS: a difference, its magnitude or square,
 // and the sum (seed 001's L_p norm: 3 d for cityblock); the inner-product forms 2 (multiply, add).
 double flops_per_dimension(Metric m, const std::string& variant) {
@@ -34,8 +33,7 @@ nlohmann::json reduced_array(const ExperimentContext& c, const char* name, const
 
 // The result fields of a reduction: values and their columns under the form's names; the pairs within the
 // threshold as (i, j, d) rows. "pairs" already counts the entries computed, so the count is pairs_within.
-void reduced_json(const ExperimentContext& c, const std::string& form, const ReducedDistances& r,
-                  nlohmann::json& res) {
+void reduced_json(const ExperimentContext& c, const std::string& form, const ReducedDistances& r, nlohmann::json& res) {
   if (form == "threshold") {
     Matrix list(static_cast<Eigen::Index>(r.pairs.size()), 3);
     for (Eigen::Index q = 0; q < list.rows(); ++q) {
@@ -48,13 +46,15 @@ void reduced_json(const ExperimentContext& c, const std::string& form, const Red
   }
   const auto rows = static_cast<Eigen::Index>(r.values.size()) / r.width;
   const Matrix values = Eigen::Map<const Matrix>(r.values.data(), rows, r.width);
-  const char* value_name = form == "row_min" ? "min" : form == "row_max" ? "max" : form == "row_sum" ? "sum" : "distances";
+  const char* value_name = form == "row_min"   ? "min"
+                           : form == "row_max" ? "max"
+                           : form == "row_sum" ? "sum"
+                                               : "distances";
   res[value_name] = reduced_array(c, value_name, values);
   if (r.indices.empty()) return;
-  const Matrix indices =
-      Eigen::Map<const Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-          r.indices.data(), rows, r.width)
-          .cast<double>();
+  const Matrix indices = Eigen::Map<const Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                             r.indices.data(), rows, r.width)
+                             .cast<double>();
   const char* index_name = form == "row_min" ? "argmin" : form == "row_max" ? "argmax" : "indices";
   res[index_name] = reduced_array(c, index_name, indices);
 }
@@ -177,7 +177,8 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     if (form == "none") {
       run = pairwise.run([](const PairTile&) {});
     } else if (reduced) {
-      const ReducedDistances r = with_field_prefix(P.source(), "params", [&] { return pairwise.reduce(reduction, &run); });
+      const ReducedDistances r =
+          with_field_prefix(P.source(), "params", [&] { return pairwise.reduce(reduction, &run); });
       reduced_json(c, form, r, res);
     } else if (matrix_path) {
       NpyStream file(*matrix_path, params.precision,

@@ -94,8 +94,8 @@ struct PairwiseReduction {
   // "row_min", "row_max" (per row of D: the value and its column), "row_sum", "knn" (per row: the k
   // smallest values and their columns, ascending) or "threshold" (every pair with D <= threshold).
   std::string form = "row_min";
-  int k = 1;              // knn: 1 to 64, at most the candidates per row (n2, or n - 1 for one input)
-  double threshold = 0;   // threshold: any finite value
+  int k = 1;             // knn: 1 to 64, at most the candidates per row (n2, or n - 1 for one input)
+  double threshold = 0;  // threshold: any finite value
 
   void validate() const;  // throws ParamError("form" / "k" / "threshold", ...)
 };
