@@ -12,6 +12,7 @@
 #include "itercl/error.hpp"
 #include "pair_space.hpp"
 #include "pairwise_kernel.hpp"
+#include "pairwise_reduce.hpp"
 #include "pinned_buffer.hpp"
 
 namespace itercl {
@@ -111,7 +112,9 @@ struct PairwiseDistances::Impl {
   std::vector<Worker> workers;
   Timings upload;
 
-  void work(Worker& w, RectangleQueue& queue, const PairSink& sink);
+  // Each rectangle to `sink`, or with `reducers` (one per worker) reduced on the device and merged.
+  void work(Worker& w, RectangleQueue& queue, const PairSink& sink, TileReducer* reducer);
+  PairwiseRun run(const PairSink& sink, std::vector<TileReducer>* reducers);
 };
 
 PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const Matrix& X, const Matrix* Y,
@@ -216,7 +219,7 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const M
       w.xaux = upload(in.xaux);
       w.yaux = Y ? upload(in.yaux) : w.xaux;
       for (int k = 0; k < 2; ++k) {
-        w.tile[k] = cl::Buffer(ctx, CL_MEM_WRITE_ONLY, tile_bytes);
+        w.tile[k] = cl::Buffer(ctx, CL_MEM_READ_WRITE, tile_bytes);  // read by the reductions
         w.host[k] = PinnedHostBuffer(w.device, tile_bytes);
       }
       w.share.device = w.name;
@@ -232,7 +235,7 @@ PairwiseDistances::~PairwiseDistances() = default;
 PairwiseDistances::PairwiseDistances(PairwiseDistances&&) noexcept = default;
 PairwiseDistances& PairwiseDistances::operator=(PairwiseDistances&&) noexcept = default;
 
-void PairwiseDistances::Impl::work(Worker& w, RectangleQueue& queue, const PairSink& sink) {
+void PairwiseDistances::Impl::work(Worker& w, RectangleQueue& queue, const PairSink& sink, TileReducer* reducer) {
   Stopwatch wall;
   const Precision precision = params.precision;
   const double p = params.p, inv_p = 1 / params.p;
@@ -240,10 +243,14 @@ void PairwiseDistances::Impl::work(Worker& w, RectangleQueue& queue, const PairS
   auto drain = [&](Pending& slot, int k) {
     slot.read.wait();
     w.share.timings.kernel_s += event_seconds(slot.run);
-    w.share.timings.transfer_s += event_seconds(slot.read);
     Stopwatch host;
     const Rect& r = slot.rect;
-    sink(PairTile{r.row0, r.col0, r.rows, r.cols, r.cols, symmetric, precision, w.host[k].data()});
+    if (reducer) {
+      reducer->drain(k, r, w.share.timings);  // adds its kernels' and reads' times
+    } else {
+      w.share.timings.transfer_s += event_seconds(slot.read);
+      sink(PairTile{r.row0, r.col0, r.rows, r.cols, r.cols, symmetric, precision, w.host[k].data()});
+    }
     w.share.timings.host_s += host.seconds();
     slot.active = false;
   };
@@ -279,10 +286,14 @@ void PairwiseDistances::Impl::work(Worker& w, RectangleQueue& queue, const PairS
     w.compute.enqueueNDRangeKernel(w.program, cl::NullRange,
                                    cl::NDRange(groups_x * k.tile_cols, groups_y * k.tile_rows),
                                    cl::NDRange(k.tile_cols, k.tile_rows), nullptr, &pend.run);
-    const std::vector<cl::Event> after{pend.run};
-    w.transfer.enqueueReadBuffer(w.tile[slot], CL_FALSE, 0,
-                                 static_cast<std::size_t>(r->rows * r->cols) * real_size(precision),
-                                 w.host[slot].data(), &after, &pend.read);
+    if (reducer) {
+      pend.read = reducer->enqueue(slot, w.tile[slot], *r, w.compute, w.transfer);
+    } else {
+      const std::vector<cl::Event> after{pend.run};
+      w.transfer.enqueueReadBuffer(w.tile[slot], CL_FALSE, 0,
+                                   static_cast<std::size_t>(r->rows * r->cols) * real_size(precision),
+                                   w.host[slot].data(), &after, &pend.read);
+    }
     w.compute.flush();
     w.transfer.flush();
     pend.rect = *r;
@@ -297,14 +308,18 @@ void PairwiseDistances::Impl::work(Worker& w, RectangleQueue& queue, const PairS
   w.share.timings.wall_s += wall.seconds();
 }
 
-PairwiseRun PairwiseDistances::run(const PairSink& sink) {
-  Impl& s = *impl_;
+PairwiseRun PairwiseDistances::run(const PairSink& sink) { return impl_->run(sink, nullptr); }
+
+PairwiseRun PairwiseDistances::Impl::run(const PairSink& sink, std::vector<TileReducer>* reducers) {
+  Impl& s = *this;
   try {
     Stopwatch wall;
     RectangleQueue queue(cut_pair_space(s.n1, s.n2, s.symmetric, s.block_rows, s.block_cols));
     for (Impl::Worker& w : s.workers) w.share = DeviceShare{.device = w.name, .timings = {}};
-    run_workers(static_cast<int>(s.workers.size()), queue,
-                [&](int k) { s.work(s.workers[static_cast<std::size_t>(k)], queue, sink); });
+    run_workers(static_cast<int>(s.workers.size()), queue, [&](int k) {
+      const auto at = static_cast<std::size_t>(k);
+      s.work(s.workers[at], queue, sink, reducers ? &(*reducers)[at] : nullptr);
+    });
     PairwiseRun r;
     r.kernel = s.workers.front().kernel;
     r.tuning_sources = s.workers.front().tuning_sources;
@@ -337,6 +352,28 @@ Matrix PairwiseDistances::matrix(PairwiseRun* run_info) {
   });
   if (run_info) *run_info = r;
   return D;
+}
+
+ReducedDistances PairwiseDistances::reduce(const PairwiseReduction& reduction, PairwiseRun* run_info) {
+  Impl& s = *impl_;
+  reduction.validate();
+  const Eigen::Index candidates = s.symmetric ? s.n1 - 1 : s.n2;  // per row: pdist leaves out i == j
+  if (reduction.form != "threshold" && candidates < 1)
+    throw InputError("form " + reduction.form + ": one input of one vector has no pairs to reduce");
+  if (reduction.form == "knn" && reduction.k > candidates)
+    throw ParamError("k", std::to_string(reduction.k) + " neighbours, but each row has " + std::to_string(candidates) +
+                              " candidates");
+  try {
+    ReductionMerge merge(reduction, s.n1);
+    std::vector<TileReducer> reducers;
+    for (const Impl::Worker& w : s.workers)
+      reducers.emplace_back(w.device, reduction, s.params.precision, s.block_rows, s.block_cols, s.symmetric, merge);
+    const PairwiseRun r = s.run([](const PairTile&) {}, &reducers);
+    if (run_info) *run_info = r;
+    return merge.finish();
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
 }
 
 const PairwiseKernel& PairwiseDistances::kernel() const { return impl_->workers.front().kernel; }

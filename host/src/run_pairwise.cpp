@@ -1,5 +1,6 @@
 // `"algorithm": "pairwise_distances"` in a config: the matrix to a .npy file (dense or scipy's condensed
-// form, written rectangle by rectangle as they arrive) or inline, and where the time went per device.
+// form, written rectangle by rectangle as they arrive) or inline, or its reductions on the device (per-row
+// min / max / sum, k nearest, pairs within a threshold), and where the time went per device.
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -13,12 +14,49 @@
 namespace itercl {
 namespace {
 
-
 // Floating-point operations per pair per dimension, for GFLOPS: a difference, its magnitude or square,
 // and the sum (seed 001's L_p norm: 3 d for cityblock); the inner-product forms 2 (multiply, add).
 double flops_per_dimension(Metric m, const std::string& variant) {
   if (m == Metric::cosine || m == Metric::dot || variant == "expanded") return 2;
   return 3;
+}
+
+// A reduction's rows x width array: inline (a list for width 1) up to kInlineValues, else an .npy beside
+// the results, as the matrix goes.
+nlohmann::json reduced_array(const ExperimentContext& c, const char* name, const Matrix& m) {
+  if (m.size() <= kInlineValues)
+    return m.cols() == 1 ? nlohmann::json(std::vector<double>(m.data(), m.data() + m.size())) : matrix_json(m);
+  const auto path = std::filesystem::path(c.results_path).replace_extension(std::string(".") + name + ".npy");
+  write_matrix(path, m);
+  return {{"file", path.string()}, {"dtype", "float64"}, {"shape", {m.rows(), m.cols()}}};
+}
+
+// The result fields of a reduction: values and their columns under the form's names; the pairs within the
+// threshold as (i, j, d) rows. "pairs" already counts the entries computed, so the count is pairs_within.
+void reduced_json(const ExperimentContext& c, const std::string& form, const ReducedDistances& r, nlohmann::json& res) {
+  if (form == "threshold") {
+    Matrix list(static_cast<Eigen::Index>(r.pairs.size()), 3);
+    for (Eigen::Index q = 0; q < list.rows(); ++q) {
+      const NearPair& p = r.pairs[static_cast<std::size_t>(q)];
+      list.row(q) << static_cast<double>(p.i), static_cast<double>(p.j), p.d;
+    }
+    res["pairs_within"] = r.pairs.size();
+    res["pair_list"] = reduced_array(c, "pair_list", list);
+    return;
+  }
+  const auto rows = static_cast<Eigen::Index>(r.values.size()) / r.width;
+  const Matrix values = Eigen::Map<const Matrix>(r.values.data(), rows, r.width);
+  const char* value_name = form == "row_min"   ? "min"
+                           : form == "row_max" ? "max"
+                           : form == "row_sum" ? "sum"
+                                               : "distances";
+  res[value_name] = reduced_array(c, value_name, values);
+  if (r.indices.empty()) return;
+  const Matrix indices = Eigen::Map<const Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                             r.indices.data(), rows, r.width)
+                             .cast<double>();
+  const char* index_name = form == "row_min" ? "argmin" : form == "row_max" ? "argmax" : "indices";
+  res[index_name] = reduced_array(c, index_name, indices);
 }
 
 }  // namespace
@@ -85,8 +123,24 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     params.block_cols = P.integer("block_cols").value_or(0);
     if (const nlohmann::json* kernel = P.get("kernel")) from_json(*kernel, params.kernel);
   });
-  // "none": every rectangle computed and brought to the host, nothing kept (for timing the device).
-  const std::string form = P.choice("form", "dense", {"dense", "condensed", "none"});
+  // "none": every rectangle computed and brought to the host, nothing kept (for timing the device). The
+  // reductions run on the device; only their values reach the host.
+  const std::string form =
+      P.choice("form", "dense", {"dense", "condensed", "none", "row_min", "row_max", "row_sum", "knn", "threshold"});
+  const bool reduced = form != "dense" && form != "condensed" && form != "none";
+  PairwiseReduction reduction{.form = form};
+  if (form == "knn") {
+    if (!P.has("k")) P.fail("k", "missing: form knn needs k, the neighbours per row (1 to 64)");
+    reduction.k = int_field(P, "k", *P.integer("k"));
+  } else if (P.has("k")) {
+    P.fail("k", "only form knn takes k; form is " + form);
+  }
+  if (form == "threshold") {
+    if (!P.has("threshold")) P.fail("threshold", "missing: form threshold needs the largest distance kept");
+    reduction.threshold = *P.number("threshold");
+  } else if (P.has("threshold")) {
+    P.fail("threshold", "only form threshold takes threshold; form is " + form);
+  }
   if (P.has("Y")) {
     ConfigObject second = P.object("Y");
     nlohmann::json described;
@@ -98,14 +152,17 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   }
   std::vector<std::string> specs = read_device_list(P);
   P.finish();
-  with_field_prefix(P.source(), "params", [&] { params.validate(); });
+  with_field_prefix(P.source(), "params", [&] {
+    params.validate();
+    if (reduced) reduction.validate();
+  });
   auto matrix_path = c.output.path("matrix", c.base);
   c.output.finish();
 
   const auto n1 = static_cast<std::size_t>(X.rows()), n2 = static_cast<std::size_t>(Y ? Y->rows() : X.rows());
   const std::size_t values = form == "condensed" ? n1 * (n1 - 1) / 2 : n1 * n2;
-  if (form == "none" && matrix_path) c.output.fail("matrix", "form none keeps no matrix to write");
-  if (!matrix_path && form != "none" && static_cast<Eigen::Index>(values) > kInlineValues)
+  if ((form == "none" || reduced) && matrix_path) c.output.fail("matrix", "form " + form + " keeps no matrix to write");
+  if (!matrix_path && form != "none" && !reduced && static_cast<Eigen::Index>(values) > kInlineValues)
     matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
 
   const std::vector<Device> devices = select_devices(c, specs);
@@ -119,6 +176,10 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     Stopwatch wall;
     if (form == "none") {
       run = pairwise.run([](const PairTile&) {});
+    } else if (reduced) {
+      const ReducedDistances r =
+          with_field_prefix(P.source(), "params", [&] { return pairwise.reduce(reduction, &run); });
+      reduced_json(c, form, r, res);
     } else if (matrix_path) {
       NpyStream file(*matrix_path, params.precision,
                      form == "condensed" ? std::vector<std::size_t>{values} : std::vector<std::size_t>{n1, n2});

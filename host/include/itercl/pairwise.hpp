@@ -3,6 +3,7 @@
 // the next one computes. With one input only pairs i < j are computed and D is symmetric.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <nlohmann/json_fwd.hpp>
@@ -87,6 +88,32 @@ struct PairwiseRun {
   Timings total;   // the rectangles' kernels and transfers summed over devices; wall of the whole run
 };
 
+// D reduced on the device, rectangle by rectangle, so that only the reduced values reach the host (issue
+// 5). With one input the self-pair i == j is left out, as pdist does.
+struct PairwiseReduction {
+  // "row_min", "row_max" (per row of D: the value and its column), "row_sum", "knn" (per row: the k
+  // smallest values and their columns, ascending) or "threshold" (every pair with D <= threshold).
+  std::string form = "row_min";
+  int k = 1;             // knn: 1 to 64, at most the candidates per row (n2, or n - 1 for one input)
+  double threshold = 0;  // threshold: any finite value
+
+  void validate() const;  // throws ParamError("form" / "k" / "threshold", ...)
+};
+
+struct NearPair {
+  std::int64_t i, j;
+  double d;
+};
+
+// Equal values: the lower column wins, so the result does not depend on rectangles or devices (sums
+// excepted, which each rectangle adds in the device's precision).
+struct ReducedDistances {
+  Eigen::Index width = 0;             // values per row: 1 (row_*), k (knn), 0 (threshold)
+  std::vector<double> values;         // rows x width, row-major: min, max, sum, or the k nearest
+  std::vector<std::int64_t> indices;  // the same shape: their columns (empty for row_sum)
+  std::vector<NearPair> pairs;        // threshold: sorted by (i, j); one input: i < j only
+};
+
 class PairwiseDistances {
  public:
   // Uploads X (and Y: nullptr means Y = X, one input) to each device and builds the kernel. Several
@@ -102,6 +129,9 @@ class PairwiseDistances {
 
   // The whole matrix in host memory (n1 x n2), both triangles filled for one input.
   Matrix matrix(PairwiseRun* run = nullptr);
+
+  // D reduced on the devices after each rectangle's distances, merged on the host.
+  ReducedDistances reduce(const PairwiseReduction& reduction, PairwiseRun* run = nullptr);
 
   const PairwiseKernel& kernel() const;
   const std::string& build_options() const;

@@ -1,0 +1,241 @@
+// All-pairs reductions on the device (issue 5) against the double-precision reference: per-row minima,
+// maxima and sums, k nearest neighbours and pairs within a threshold, one and two inputs, rectangles
+// smaller than D (diagonal and mirrored ones for one input), one and two workers.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "itercl/error.hpp"
+#include "itercl/experiment.hpp"
+#include "itercl/io.hpp"
+#include "itercl/pairwise.hpp"
+#include "reference/pairwise_reference.hpp"
+#include "test_support.hpp"
+#include "tolerances.hpp"
+
+using itercl::Matrix;
+using itercl::PairwiseDistances;
+using itercl::PairwiseParams;
+using itercl::PairwiseReduction;
+using itercl::Precision;
+using itercl::ReducedDistances;
+
+namespace {
+
+// sqeuclidean (no root, so values compare in the accumulated domain) with the quick tiling of
+// test_pairwise.cpp and rectangles of 8 x 6 (one input: 8 x 8) over every D below.
+PairwiseParams reduce_params(Precision precision) {
+  PairwiseParams p;
+  p.metric = itercl::Metric::sqeuclidean;
+  p.precision = precision;
+  p.kernel = {.variant = "tiled", .tile_rows = 4, .tile_cols = 4, .subtiles = 2, .cols_per_item = 2, .slice = 4};
+  p.block_rows = 8;
+  p.block_cols = 6;
+  return p;
+}
+
+// One row's candidates in the reference: (value, column), ascending, lower column first among equals.
+std::vector<std::pair<double, Eigen::Index>> ranked(const Matrix& D, Eigen::Index i, bool self) {
+  std::vector<std::pair<double, Eigen::Index>> out;
+  for (Eigen::Index j = 0; j < D.cols(); ++j)
+    if (!self || j != i) out.push_back({D(i, j), j});
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The reference and the largest error tolerances.hpp allows any entry of D (the library centres the data
+// on X's mean before rounding, so the bound is over the centred values).
+struct Expected {
+  Matrix D;
+  double tol;
+  bool self;
+  Precision precision;
+};
+
+Expected expected(const Matrix& X, const Matrix* Y, Precision precision) {
+  const Matrix& B = Y ? *Y : X;
+  const Eigen::RowVectorXd shift = X.colwise().mean();
+  const Matrix Xs = X.rowwise() - shift, Bs = B.rowwise() - shift;
+  double bound = 0;
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    for (Eigen::Index j = 0; j < B.rows(); ++j)
+      bound = std::max(bound, (Xs.row(i).cwiseAbs().array() + Bs.row(j).cwiseAbs().array()).square().sum());
+  return {reference::cdist("sqeuclidean", X, B), tolerance::pair_sum(precision, X.cols(), 2, bound), Y == nullptr,
+          precision};
+}
+
+// Values within the tolerance; an index wherever the reference's gap to the next candidate exceeds it.
+void check_rank(double got, std::int64_t at, const std::vector<std::pair<double, Eigen::Index>>& ranks, std::size_t q,
+                const Expected& e, Eigen::Index row) {
+  CHECK(std::abs(got - ranks[q].first) <= e.tol);
+  const bool clear = (q == 0 || ranks[q].first - ranks[q - 1].first > e.tol) &&
+                     (q + 1 == ranks.size() || ranks[q + 1].first - ranks[q].first > e.tol);
+  if (clear) CHECK(at == ranks[q].second);
+  REQUIRE(at >= 0);
+  CHECK(std::abs(got - e.D(row, at)) <= e.tol);
+}
+
+void check_reduced(const PairwiseReduction& r, const ReducedDistances& got, const Expected& e) {
+  CAPTURE(r.form);
+  const Eigen::Index n = e.D.rows();
+  if (r.form == "threshold") {
+    std::size_t sure = 0;
+    for (const auto& p : got.pairs) {
+      CHECK((!e.self || p.i < p.j));
+      CHECK(e.D(p.i, p.j) <= r.threshold + e.tol);
+      CHECK(std::abs(p.d - e.D(p.i, p.j)) <= e.tol);
+    }
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index j = e.self ? i + 1 : 0; j < e.D.cols(); ++j) sure += e.D(i, j) <= r.threshold - e.tol;
+    CHECK(got.pairs.size() >= sure);
+    CHECK(std::is_sorted(got.pairs.begin(), got.pairs.end(),
+                         [](const auto& a, const auto& b) { return a.i < b.i || (a.i == b.i && a.j < b.j); }));
+    return;
+  }
+  REQUIRE(got.values.size() == static_cast<std::size_t>(n * got.width));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    CAPTURE(i);
+    const auto ranks = ranked(e.D, i, e.self);
+    const auto at = [&](Eigen::Index q) { return static_cast<std::size_t>(i * got.width + q); };
+    if (r.form == "row_sum") {
+      const double sum =
+          std::accumulate(ranks.begin(), ranks.end(), 0.0, [](double s, auto& v) { return s + v.first; });
+      // Each term's tolerance, and the device's sum of n terms in its precision.
+      const double n_terms = static_cast<double>(ranks.size());
+      CHECK(std::abs(got.values[at(0)] - sum) <= n_terms * (e.tol + tolerance::epsilon(e.precision) * sum));
+    } else if (r.form == "row_min") {
+      check_rank(got.values[at(0)], got.indices[at(0)], ranks, 0, e, i);
+    } else if (r.form == "row_max") {
+      check_rank(got.values[at(0)], got.indices[at(0)], ranks, ranks.size() - 1, e, i);
+    } else {
+      for (Eigen::Index q = 0; q < got.width; ++q)
+        check_rank(got.values[at(q)], got.indices[at(q)], ranks, static_cast<std::size_t>(q), e, i);
+    }
+  }
+}
+
+PairwiseReduction form(const char* name, int k = 1, double threshold = 0) {
+  return {.form = name, .k = k, .threshold = threshold};
+}
+
+}  // namespace
+
+TEST_CASE("pairwise reduce: every form against the reference, one and two inputs, float and double") {
+  const Matrix X = test::random_matrix(37, 6, 31, 1.0, 5.0);
+  const Matrix Y = test::random_matrix(23, 6, 32, 1.0, 5.0);
+  for (Precision prec : test::kPrecisions) {
+    CAPTURE(itercl::precision_name(prec));
+    for (const Matrix* second : {static_cast<const Matrix*>(nullptr), &Y}) {
+      CAPTURE(second != nullptr);
+      PairwiseDistances pairs({test::device()}, X, second, reduce_params(prec));
+      const Expected e = expected(X, second, prec);
+      for (const PairwiseReduction& r :
+           {form("row_min"), form("row_max"), form("row_sum"), form("knn", 5), form("threshold", 1, 4.0)}) {
+        if (prec == Precision::f64 && r.form != "row_min" && r.form != "knn") continue;  // fewer builds
+        itercl::PairwiseRun run;
+        check_reduced(r, pairs.reduce(r, &run), e);
+        CHECK(run.shares.at(0).rectangles > 4);
+      }
+    }
+  }
+}
+
+TEST_CASE("pairwise reduce: the same result for any rectangles and workers, lower index first among ties") {
+  // Small integer coordinates, and each point's negation so that the mean the library subtracts is 0:
+  // many equal distances, each computed exactly.
+  Matrix X(28, 3);
+  X.topRows(14) = test::random_matrix(14, 3, 33, 2.0).array().round();
+  X.bottomRows(14) = -X.topRows(14);
+  PairwiseParams whole = reduce_params(Precision::f32);
+  whole.block_rows = whole.block_cols = 0;
+  PairwiseParams cut = reduce_params(Precision::f32);
+  cut.block_rows = 5;
+  PairwiseDistances one({test::device()}, X, nullptr, whole), two({test::device(), test::device()}, X, nullptr, cut);
+  const Expected e = expected(X, nullptr, Precision::f32);
+  for (const PairwiseReduction& r : {form("row_min"), form("row_max"), form("knn", 5), form("threshold", 1, 6.0)}) {
+    CAPTURE(r.form);
+    const ReducedDistances a = one.reduce(r), b = two.reduce(r);
+    CHECK(a.values == b.values);
+    CHECK(a.indices == b.indices);
+    REQUIRE(a.pairs.size() == b.pairs.size());
+    for (std::size_t q = 0; q < a.pairs.size(); ++q)
+      CHECK((a.pairs[q].i == b.pairs[q].i && a.pairs[q].j == b.pairs[q].j && a.pairs[q].d == b.pairs[q].d));
+    if (r.form == "threshold") continue;
+    // Exact distances: every index is the reference's, ties by the lower column.
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      const auto ranks = ranked(e.D, i, true);
+      for (Eigen::Index q = 0; q < a.width; ++q) {
+        const std::size_t at = static_cast<std::size_t>(i * a.width + q);
+        if (r.form == "row_max") {  // the largest value's lowest column
+          const auto first =
+              std::find_if(ranks.begin(), ranks.end(), [&](auto& v) { return v.first == ranks.back().first; });
+          CHECK(a.indices[at] == first->second);
+        } else {
+          CHECK(a.indices[at] == ranks[static_cast<std::size_t>(q)].second);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("pairwise reduce: edge cases") {
+  const Matrix X = test::random_matrix(10, 4, 34);
+  PairwiseDistances pairs({test::device()}, X, nullptr, reduce_params(Precision::f32));
+  CHECK_THROWS_WITH_AS(pairs.reduce(form("knn", 10)), doctest::Contains("k: 10 neighbours, but each row has 9"),
+                       itercl::ParamError);
+  CHECK_THROWS_WITH_AS(pairs.reduce(form("knn", 65)), doctest::Contains("k: expected an integer from 1 to 64"),
+                       itercl::ParamError);
+  CHECK_THROWS_WITH_AS(pairs.reduce(form("row_median")), doctest::Contains("form: expected one of row_min"),
+                       itercl::ParamError);
+  CHECK(pairs.reduce(form("threshold", 1, -1.0)).pairs.empty());
+
+  // n = 2, one input: each row's only candidate is the other.
+  const Matrix two = test::random_matrix(2, 4, 35);
+  PairwiseDistances tiny({test::device()}, two, nullptr, reduce_params(Precision::f32));
+  const ReducedDistances lo = tiny.reduce(form("row_min"));
+  CHECK(lo.indices == std::vector<std::int64_t>{1, 0});
+  CHECK(lo.values[0] == lo.values[1]);
+  CHECK(lo.values[0] == doctest::Approx(reference::distance("sqeuclidean", two, 0, two, 1)).epsilon(1e-5));
+  const ReducedDistances within = tiny.reduce(form("threshold", 1, 1e9));
+  REQUIRE(within.pairs.size() == 1);
+  CHECK((within.pairs[0].i == 0 && within.pairs[0].j == 1));
+}
+
+TEST_CASE("pairwise reduce: pairs past the first buffers grow them and run the rectangle again") {
+  // One rectangle of 400 points, every pair within the threshold: 79,800 pairs, past the first 65,536.
+  const Matrix X = test::random_matrix(400, 2, 36);
+  PairwiseParams p = reduce_params(Precision::f32);
+  p.block_rows = 0;
+  PairwiseDistances pairs({test::device()}, X, nullptr, p);
+  const ReducedDistances all = pairs.reduce(form("threshold", 1, 1e9));
+  CHECK(all.pairs.size() == 400 * 399 / 2);
+}
+
+TEST_CASE("pairwise reduce: knn through a config, inline results") {
+  test::TempDir tmp;
+  const Matrix X = test::random_matrix(30, 4, 37);
+  itercl::save_npy(tmp / "x.npy", X);
+  nlohmann::json config = {{"algorithm", "pairwise_distances"},
+                           {"data", {{"path", "x.npy"}}},
+                           {"params",
+                            {{"metric", "sqeuclidean"},
+                             {"form", "knn"},
+                             {"k", 3},
+                             {"block_rows", 8},
+                             {"kernel", reduce_params(Precision::f32).kernel}}},
+                           {"output", "r.json"}};
+  const auto out = itercl::run_experiment(config, "c.json", tmp.path);
+  const auto& res = out.results["result"];
+  REQUIRE(res["distances"].size() == 30);
+  REQUIRE(res["indices"][0].size() == 3);
+  const Expected e = expected(X, nullptr, Precision::f32);
+  for (Eigen::Index i = 0; i < 30; ++i) {
+    const auto ranks = ranked(e.D, i, true);
+    for (std::size_t q = 0; q < 3; ++q)
+      check_rank(res["distances"][i][q].get<double>(), res["indices"][i][q].get<std::int64_t>(), ranks, q, e, i);
+  }
+  config["params"]["form"] = "row_min";
+  CHECK_THROWS_WITH_AS(itercl::run_experiment(config, "c.json", tmp.path),
+                       doctest::Contains("params.k: only form knn takes k"), itercl::InputError);
+}
