@@ -218,10 +218,7 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const M
       w.y = Y ? upload(in.y) : w.x;
       w.xaux = upload(in.xaux);
       w.yaux = Y ? upload(in.yaux) : w.xaux;
-      for (int k = 0; k < 2; ++k) {
-        w.tile[k] = cl::Buffer(ctx, CL_MEM_READ_WRITE, tile_bytes);  // read by the reductions
-        w.host[k] = PinnedHostBuffer(w.device, tile_bytes);
-      }
+      for (auto& tile : w.tile) tile = cl::Buffer(ctx, CL_MEM_READ_WRITE, tile_bytes);  // read by the reductions
       w.share.device = w.name;
     }
     s->upload.wall_s = wall.seconds();
@@ -316,6 +313,14 @@ PairwiseRun PairwiseDistances::Impl::run(const PairSink& sink, std::vector<TileR
     Stopwatch wall;
     RectangleQueue queue(cut_pair_space(s.n1, s.n2, s.symmetric, s.block_rows, s.block_cols));
     for (Impl::Worker& w : s.workers) w.share = DeviceShare{.device = w.name, .timings = {}};
+    // The tiles come to the host only when they are not reduced on the device: the pinned buffers they
+    // land in, as large as the tiles, are allocated by the first run that needs them.
+    if (!reducers) {
+      const std::size_t tile_bytes = static_cast<std::size_t>(s.block_rows * s.block_cols) * real_size(params.precision);
+      for (Impl::Worker& w : s.workers)
+        for (PinnedHostBuffer& host : w.host)
+          if (!host.data()) host = PinnedHostBuffer(w.device, tile_bytes);
+    }
     run_workers(static_cast<int>(s.workers.size()), queue, [&](int k) {
       const auto at = static_cast<std::size_t>(k);
       s.work(s.workers[at], queue, sink, reducers ? &(*reducers)[at] : nullptr);
