@@ -1,9 +1,12 @@
 // Helpers shared by the device tests.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -40,6 +43,20 @@ inline std::filesystem::path source_dir() {
   return moved && *moved ? moved : ITERCL_SOURCE_DIR;
 }
 
+// A file of the shared datasets (../shared/datasets beside the checkout, as in CI), or nothing when it is
+// absent: a visible skip on a developer's clone, a failure under CI (CI=true), where every test must run.
+inline std::optional<std::filesystem::path> shared_dataset(const std::string& relative) {
+  const auto path = source_dir() / "../shared/datasets" / relative;
+  if (std::filesystem::is_regular_file(path)) return path;
+  const char* ci = std::getenv("CI");
+  if (ci && std::string(ci) == "true") {
+    FAIL_CHECK("missing dataset under CI: " << path.string());
+  } else {
+    MESSAGE("skipped: " << path.string() << " is absent (../shared/datasets beside the checkout)");
+  }
+  return std::nullopt;
+}
+
 // A fresh folder under the system's temporary folder, removed with everything in it.
 struct TempDir {
   std::filesystem::path path;
@@ -56,6 +73,13 @@ struct TempDir {
   }
   std::filesystem::path operator/(const std::string& name) const { return path / name; }
 };
+
+// Writes `bytes` to dir/name, byte for byte; returns the path.
+inline std::filesystem::path write_file(const TempDir& dir, const std::string& name, const std::string& bytes) {
+  const auto path = dir / name;
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
 
 // A file's whole contents, byte for byte.
 inline std::string slurp(const std::filesystem::path& p) {

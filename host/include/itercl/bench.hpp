@@ -25,7 +25,7 @@ namespace itercl {
 struct BenchOptions {
   std::vector<std::string> devices;  // replaces the suite's "devices" when not empty
   std::vector<std::string> groups;   // run only these groups (all when empty)
-  int warmup = -1, repeat = -1;  // replace the suite's when >= 0
+  int warmup = -1, repeat = -1;      // replace the suite's when >= 0
   // Skip cases whose config holds a number above the limit at the dotted path ("data.n_samples" ->
   // 16384): a slow device runs the same suite at the sizes it can finish.
   std::vector<std::pair<std::string, double>> limits;

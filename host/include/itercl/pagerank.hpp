@@ -84,7 +84,7 @@ struct PageRankResult {
   int n_iter = 0;
   bool converged = false;  // the change fell below n_nodes * tol within max_iter (false is not an error)
   std::vector<PageRankIteration> iterations;
-  PageRankKernel kernel;  // the format and tuning used, all values resolved
+  PageRankKernel kernel;                    // the format and tuning used, all values resolved
   std::vector<std::string> tuning_sources;  // the tuning database entries used
   std::string build_options;
   PageRankFormatStats format;

@@ -64,10 +64,10 @@ struct PairHistogramParams {
 };
 
 struct PairHistogramResult {
-  std::vector<std::uint64_t> counts;  // per bucket; for radii, the pairs within each radius (cumulative)
-  std::vector<double> edges;          // the bucket edges (radii: the radii)
-  double pairs = 0;                   // n (n - 1) / 2, every pair looked at
-  PairHistogramKernel kernel;         // resolved (for the first device)
+  std::vector<std::uint64_t> counts;        // per bucket; for radii, the pairs within each radius (cumulative)
+  std::vector<double> edges;                // the bucket edges (radii: the radii)
+  double pairs = 0;                         // n (n - 1) / 2, every pair looked at
+  PairHistogramKernel kernel;               // resolved (for the first device)
   std::vector<std::string> tuning_sources;  // the tuning database entries used (for the first device)
   std::string build_options;
   Eigen::Index block = 0;

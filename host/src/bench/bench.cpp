@@ -1,0 +1,333 @@
+// `itercl bench`: suites of experiments, repeated, summarised as medians and spreads.
+#include "itercl/bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "io/config.hpp"
+#include "itercl/device.hpp"
+#include "itercl/error.hpp"
+#include "itercl/experiment.hpp"
+#include "itercl/io.hpp"
+#include "itercl/peak.hpp"
+#include "itercl/timing.hpp"
+
+namespace itercl {
+namespace {
+
+using nlohmann::json;
+
+struct Case {
+  std::string group, name;
+  json config, varied;
+};
+
+// Sets `value` at a dotted path ("params.kernel.variant"), creating objects on the way.
+void set_path(json& j, const std::string& dotted, const json& value) {
+  json* node = &j;
+  std::size_t start = 0;
+  for (std::size_t dot; (dot = dotted.find('.', start)) != std::string::npos; start = dot + 1) {
+    node = &(*node)[dotted.substr(start, dot - start)];
+    if (!node->is_object()) *node = json::object();
+  }
+  (*node)[dotted.substr(start)] = value;
+}
+
+// The value at a dotted path, or null.
+json get_path(const json& j, const std::string& dotted) {
+  const json* node = &j;
+  std::size_t start = 0;
+  while (true) {
+    const auto dot = dotted.find('.', start);
+    const std::string key = dotted.substr(start, dot == std::string::npos ? dot : dot - start);
+    if (!node->is_object() || !node->contains(key)) return nullptr;
+    node = &(*node)[key];
+    if (dot == std::string::npos) return *node;
+    start = dot + 1;
+  }
+}
+
+// A value as a case name shows it: a string as is, an object by its file name or its scalar fields.
+std::string short_value(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (!v.is_object()) return v.dump();
+  if (v.contains("path") && v["path"].is_string())
+    return std::filesystem::path(v["path"].get<std::string>()).filename();
+  std::string s;
+  for (const auto& [key, value] : v.items())
+    if (!value.is_structured()) s += (s.empty() ? "" : ",") + key + ":" + short_value(value);
+  return "{" + s + "}";
+}
+
+std::vector<Case> expand(const json& experiment, const json& groups, const std::vector<std::string>& wanted,
+                         const std::string& source) {
+  std::vector<Case> cases;
+  std::set<std::string> unmatched(wanted.begin(), wanted.end());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    ConfigObject group(groups[g], source, "groups[" + std::to_string(g) + "]");
+    const std::string name = group.string("name").value_or("group" + std::to_string(g));
+    unmatched.erase(name);
+    if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), name) == wanted.end()) continue;
+    group.string("description");
+    ConfigObject set = group.object("set"), vary = group.object("vary");
+    group.finish();
+    json base = experiment;
+    const json set_values = groups[g].value("set", json::object()),
+               vary_values = groups[g].value("vary", json::object());
+    for (const auto& [path, value] : set_values.items()) {
+      set.get(path);  // every path is a field of the experiment, checked when the case runs
+      set_path(base, path, value);
+    }
+    set.finish();
+    // The cartesian product of the vary lists, the last varying fastest.
+    std::vector<std::pair<std::string, json>> axes;
+    for (const auto& [path, values] : vary_values.items()) {
+      vary.get(path);
+      if (!values.is_array() || values.empty()) vary.fail(path, "expected a non-empty list of values");
+      axes.emplace_back(path, values);
+    }
+    vary.finish();
+    std::vector<std::size_t> index(axes.size(), 0);
+    while (true) {
+      Case c{name, name, base, json::object()};
+      for (std::size_t a = 0; a < axes.size(); ++a) {
+        const json& v = axes[a].second[index[a]];
+        set_path(c.config, axes[a].first, v);
+        c.varied[axes[a].first] = v;
+        c.name += " " + axes[a].first.substr(axes[a].first.rfind('.') + 1) + "=" + short_value(v);
+      }
+      cases.push_back(std::move(c));
+      std::size_t a = axes.size();
+      while (a > 0 && ++index[a - 1] == axes[a - 1].second.size()) index[--a] = 0;
+      if (a == 0) break;
+    }
+  }
+  if (!unmatched.empty()) throw InputError(source + ": no group named '" + *unmatched.begin() + "'");
+  return cases;
+}
+
+// The numbers of one run worth comparing across runs and devices: the median iteration's and the
+// total's times, and every rate of the "gflops" section (not the flop and byte counts behind them).
+json metrics_of(const json& r) {
+  json m = json::object();
+  for (const char* section : {"median_iteration", "total"}) {
+    if (!r["timings"].contains(section)) continue;
+    const std::string prefix = section == std::string("total") ? "total_" : "iteration_";
+    for (const auto& [key, value] : r["timings"][section].items()) m[prefix + key] = value;
+  }
+  for (const auto& [key, value] : r["gflops"].items()) {
+    const bool count = key.rfind("flops", 0) == 0 || key.rfind("bytes", 0) == 0 || key.ends_with("_per_iteration");
+    if (value.is_number() && !count) m["gflops_" + key] = value;
+  }
+  return m;
+}
+
+json summarise(const std::vector<json>& runs) {
+  json out = json::object();
+  for (const auto& [key, first] : runs.front().items()) {
+    std::vector<double> v;
+    for (const json& r : runs)
+      if (r.contains(key)) v.push_back(r[key].get<double>());
+    std::sort(v.begin(), v.end());
+    const double median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    out[key] = {{"median", median}, {"min", v.front()}, {"max", v.back()}};
+  }
+  return out;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A peer program, run once from the suite's folder; its stdout must be JSON.
+json run_peer(const json& peer, const std::filesystem::path& base, const std::filesystem::path& tmp) {
+  json record = {{"name", peer.value("name", "peer")}, {"command", peer["command"]}};
+  std::string command =
+      "cd " + shell_quote(base.string()) + " && timeout " + std::to_string(peer.value("timeout_s", 600)) + " ";
+  for (const json& arg : peer["command"]) command += shell_quote(arg.get<std::string>()) + " ";
+  const auto out = tmp / "peer.out", err = tmp / "peer.err";
+  command += "> " + shell_quote(out.string()) + " 2> " + shell_quote(err.string());
+  const auto start = std::chrono::steady_clock::now();
+  const int rc = std::system(command.c_str());
+  record["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  try {
+    if (rc != 0) throw std::runtime_error("exit status " + std::to_string(rc) + ": " + slurp(err));
+    record["output"] = json::parse(slurp(out));
+    record["ok"] = true;
+  } catch (const std::exception& e) {  // a peer that is not installed is recorded, not fatal
+    record["ok"] = false;
+    record["error"] = e.what();
+  }
+  return record;
+}
+
+std::string csv_field(const json& v) {
+  if (v.is_null()) return "";
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::string cases_csv(const json& cases) {
+  std::set<std::string> varied_keys, metric_keys;
+  for (const json& c : cases) {
+    for (const auto& [k, v] : c["varied"].items()) varied_keys.insert(k);
+    if (c.contains("metrics"))
+      for (const auto& [k, v] : c["metrics"].items()) metric_keys.insert(k);
+  }
+  std::ostringstream out;
+  out << "group,case,device,device_name";
+  for (const auto& k : varied_keys) out << "," << k;
+  for (const auto& k : metric_keys) out << "," << k << "," << k << "_min," << k << "_max";
+  out << ",n_iter,error\n";
+  for (const json& c : cases) {
+    out << csv_field(c["group"]) << "," << csv_field(c["case"]) << "," << csv_field(c["device"]) << ","
+        << csv_field(c["device_name"]);
+    for (const auto& k : varied_keys) out << "," << csv_field(c["varied"].value(k, json()));
+    for (const auto& k : metric_keys) {
+      const json m = c.contains("metrics") ? c["metrics"].value(k, json()) : json();
+      for (const char* stat : {"median", "min", "max"}) out << "," << (m.is_null() ? "" : csv_field(m[stat]));
+    }
+    out << "," << csv_field(c.contains("result") ? c["result"].value("n_iter", json()) : json()) << ","
+        << csv_field(c.value("error", json())) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const BenchOptions& options) {
+  const std::string source = suite_path.string();
+  if (!std::filesystem::is_regular_file(suite_path)) throw InputError(source + ": cannot open the suite");
+  json suite;
+  try {
+    suite = json::parse(slurp(suite_path), nullptr, true, /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    throw InputError(source + ": not valid JSON: " + e.what());
+  }
+  const std::filesystem::path base = suite_path.parent_path();
+  ConfigObject top(suite, source, "");
+  const std::string name = top.string("name", suite_path.stem().string());
+  top.string("description");
+  long long warmup = top.integer("warmup").value_or(1), repeat = top.integer("repeat").value_or(3);
+  if (options.warmup >= 0) warmup = options.warmup;
+  if (options.repeat >= 0) repeat = options.repeat;
+  if (warmup < 0) top.fail("warmup", "expected an integer >= 0");
+  if (repeat < 1) top.fail("repeat", "expected an integer >= 1, got " + std::to_string(repeat));
+  std::vector<std::string> devices = options.devices;
+  if (const json* d = top.get("devices"); devices.empty()) {
+    if (!d)
+      devices = {"auto"};
+    else if (d->is_array() && !d->empty() &&
+             std::all_of(d->begin(), d->end(), [](const json& s) { return s.is_string(); }))
+      devices = d->get<std::vector<std::string>>();
+    else
+      top.fail("devices", "expected a non-empty list of device specs");
+  }
+  const json* experiment = top.get("experiment");
+  if (!experiment || !experiment->is_object()) top.fail("experiment", "expected the experiment config (an object)");
+  const json* groups = top.get("groups");
+  if (!groups || !groups->is_array() || groups->empty()) top.fail("groups", "expected a non-empty list of groups");
+  const json* peers = top.get("peers");
+  if (peers && !peers->is_array()) top.fail("peers", "expected a list of {\"name\", \"command\"}");
+  for (const json& p : peers ? *peers : json::array())
+    if (!p.is_object() || !p.contains("command") || !p["command"].is_array() || p["command"].empty())
+      top.fail("peers", "each peer needs a \"command\": a non-empty list of strings");
+  const auto suite_output = top.path("output", base);
+  const std::filesystem::path output =
+      !options.output.empty() ? options.output : suite_output.value_or(base / "results" / (name + ".json"));
+  top.finish();
+  std::vector<Case> cases = expand(*experiment, *groups, options.groups, source);
+  std::erase_if(cases, [&](const Case& c) {
+    return std::any_of(options.limits.begin(), options.limits.end(), [&](const auto& limit) {
+      const json v = get_path(c.config, limit.first);
+      return v.is_number() && v.get<double>() > limit.second;
+    });
+  });
+
+  const auto tmp = std::filesystem::temp_directory_path() / ("itercl-bench-" + std::to_string(std::random_device{}()));
+  std::filesystem::create_directories(tmp);
+  BenchOutcome outcome;
+  json results = {{"suite", name},
+                  {"description", suite.value("description", "")},
+                  {"itercl_version", ITERCL_VERSION},
+                  {"started_at", utc_timestamp()},
+                  {"warmup", warmup},
+                  {"repeat", repeat},
+                  {"devices", json::array()},
+                  {"cases", json::array()},
+                  {"peers", json::array()}};
+  for (const std::string& spec : devices) {
+    const Device device = Device::select(spec);
+    results["devices"].push_back({{"spec", spec}, {"info", device.info()}, {"peaks", measure_peaks(device)}});
+    for (const Case& c : cases) {
+      json record = {{"group", c.group},
+                     {"case", c.name},
+                     {"device", spec},
+                     {"device_name", device.info().name},
+                     {"varied", c.varied}};
+      json config = c.config;
+      config["output"] = (tmp / "case.json").string();
+      RunOverrides overrides;
+      overrides.device = spec;
+      try {
+        std::vector<json> runs;
+        json last;
+        for (long long r = 0; r < warmup + repeat; ++r) {
+          last = run_experiment(config, source + ": " + c.name, base, overrides).results;
+          if (r >= warmup) runs.push_back(metrics_of(last));
+        }
+        record["config"] = last["config"];
+        record["metrics"] = summarise(runs);
+        record["result"] = json::object();
+        for (const auto& [key, value] : last["result"].items())
+          if (value.is_number() || value.is_boolean()) record["result"][key] = value;
+      } catch (const std::exception& e) {  // recorded with the case; the suite goes on
+        record["error"] = e.what();
+        ++outcome.failed;
+      }
+      if (options.log) {
+        // Iterative algorithms report a median iteration; the one-pass ones (pairwise) only a total.
+        const json m = record.value("metrics", json::object());
+        const bool iterative = m.contains("iteration_wall_ms");
+        options.log(
+            spec + "  " + c.name + ": " +
+            (record.contains("error")
+                 ? "failed: " + record["error"].get<std::string>()
+                 : std::to_string(m[iterative ? "iteration_wall_ms" : "total_wall_ms"]["median"].get<double>()) +
+                       (iterative ? " ms per iteration" : " ms in all")));
+      }
+      results["cases"].push_back(std::move(record));
+    }
+  }
+  if (options.peers && peers)
+    for (const json& peer : *peers) results["peers"].push_back(run_peer(peer, base, tmp));
+  std::error_code ignored;
+  std::filesystem::remove_all(tmp, ignored);
+
+  outcome.json_path = output;
+  outcome.csv_path = std::filesystem::path(output).replace_extension(".csv");
+  write_file_atomically(outcome.json_path, results.dump(1) + "\n");
+  write_file_atomically(outcome.csv_path, cases_csv(results["cases"]));
+  outcome.results = std::move(results);
+  return outcome;
+}
+
+}  // namespace itercl

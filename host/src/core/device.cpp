@@ -1,0 +1,192 @@
+// Device discovery and selection, and the per-device state every Device handle shares.
+#include "itercl/device.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/device_state.hpp"
+#include "itercl/error.hpp"
+
+namespace itercl {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string type_name(cl_device_type t) {
+  if (t & CL_DEVICE_TYPE_GPU) return "gpu";
+  if (t & CL_DEVICE_TYPE_CPU) return "cpu";
+  if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+  return "other";
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
+  return s;
+}
+
+struct Found {
+  DeviceInfo info;
+  cl::Device device;
+};
+
+// All devices. clGetPlatformIDs fails with CL_PLATFORM_NOT_FOUND_KHR (-1001) when no ICD is
+// registered: that is an empty list, not an error.
+std::vector<Found> discover() {
+  std::vector<cl::Platform> platforms;
+  try {
+    cl::Platform::get(&platforms);
+  } catch (const cl::Error&) {
+    return {};
+  }
+  std::vector<Found> found;
+  for (std::size_t p = 0; p < platforms.size(); ++p) {
+    std::vector<cl::Device> devices;
+    try {
+      platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error&) {
+      continue;  // a platform with no devices (CL_DEVICE_NOT_FOUND)
+    }
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      const cl::Device& dev = devices[d];
+      DeviceInfo i;
+      i.platform_index = static_cast<int>(p);
+      i.device_index = static_cast<int>(d);
+      i.platform = trimmed(platforms[p].getInfo<CL_PLATFORM_NAME>());
+      i.name = trimmed(dev.getInfo<CL_DEVICE_NAME>());
+      i.vendor = trimmed(dev.getInfo<CL_DEVICE_VENDOR>());
+      i.type = type_name(dev.getInfo<CL_DEVICE_TYPE>());
+      i.version = trimmed(dev.getInfo<CL_DEVICE_VERSION>());
+      i.driver_version = trimmed(dev.getInfo<CL_DRIVER_VERSION>());
+      i.opencl_c_version = trimmed(dev.getInfo<CL_DEVICE_OPENCL_C_VERSION>());
+      i.compute_units = dev.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+      i.global_memory = dev.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+      i.max_allocation = dev.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+      i.local_memory = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+      i.max_work_group_size = dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+      i.fp64 = dev.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_fp64") != std::string::npos;
+      found.push_back({std::move(i), dev});
+    }
+  }
+  return found;
+}
+
+std::string listing(const std::vector<Found>& all) {
+  std::ostringstream s;
+  for (const auto& f : all) s << "\n  " << f.info.id() << "  " << f.info.type << "  " << f.info.name;
+  return s.str();
+}
+
+const Found* match(const std::vector<Found>& all, const std::string& spec) {
+  auto first_of_type = [&](const std::string& type) -> const Found* {
+    auto it = std::find_if(all.begin(), all.end(), [&](const Found& f) { return f.info.type == type; });
+    return it == all.end() ? nullptr : &*it;
+  };
+  const std::string s = lower(spec);
+  if (s == "auto") {
+    if (const Found* gpu = first_of_type("gpu")) return gpu;
+    if (const Found* cpu = first_of_type("cpu")) return cpu;
+    return &all.front();
+  }
+  if (s == "gpu" || s == "cpu" || s == "accelerator") return first_of_type(s);
+  if (auto colon = s.find(':'); colon != std::string::npos) {
+    int p = -1, d = -1;
+    auto [pe, pec] = std::from_chars(s.data(), s.data() + colon, p);
+    auto [de, dec] = std::from_chars(s.data() + colon + 1, s.data() + s.size(), d);
+    if (pec == std::errc() && dec == std::errc() && pe == s.data() + colon && de == s.data() + s.size()) {
+      auto it = std::find_if(all.begin(), all.end(),
+                             [&](const Found& f) { return f.info.platform_index == p && f.info.device_index == d; });
+      return it == all.end() ? nullptr : &*it;
+    }
+  }
+  auto it = std::find_if(all.begin(), all.end(), [&](const Found& f) {
+    return lower(f.info.name).find(s) != std::string::npos || lower(f.info.platform).find(s) != std::string::npos;
+  });
+  return it == all.end() ? nullptr : &*it;
+}
+
+// One state per cl_device_id for the whole process. Deliberately never destroyed: releasing OpenCL
+// objects from static destructors races the ICD loader's own teardown on some drivers.
+struct Registry {
+  std::mutex mutex;
+  std::map<cl_device_id, std::shared_ptr<Device::State>> states;
+};
+Registry& registry() {
+  static auto* r = new Registry;
+  return *r;
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const DeviceInfo& i) {
+  j = {{"id", i.id()},
+       {"platform", i.platform},
+       {"name", i.name},
+       {"vendor", i.vendor},
+       {"type", i.type},
+       {"version", i.version},
+       {"driver_version", i.driver_version},
+       {"opencl_c_version", i.opencl_c_version},
+       {"compute_units", i.compute_units},
+       {"global_memory_bytes", i.global_memory},
+       {"max_allocation_bytes", i.max_allocation},
+       {"local_memory_bytes", i.local_memory},
+       {"max_work_group_size", i.max_work_group_size},
+       {"fp64", i.fp64}};
+}
+
+std::vector<DeviceInfo> list_devices() {
+  std::vector<DeviceInfo> out;
+  for (auto& f : discover()) out.push_back(std::move(f.info));
+  return out;
+}
+
+std::string device_spec(std::string_view from_command_line, std::string_view from_config) {
+  if (!from_command_line.empty()) return std::string(from_command_line);
+  if (const char* env = std::getenv("ITERCL_DEVICE"); env && *env) return env;
+  if (!from_config.empty()) return std::string(from_config);
+  return "auto";
+}
+
+Device Device::select(std::string_view spec) {
+  const auto all = discover();
+  if (all.empty()) {
+    throw RuntimeError(
+        "no OpenCL device found: no ICD is registered with the OpenCL loader.\n"
+        "  For the CPU: sudo apt-get install pocl-opencl-icd   (or run scripts/bootstrap.sh)\n"
+        "  For a GPU: install its driver's OpenCL ICD, or register an installed one, e.g.\n"
+        "    echo /usr/lib/libnvidia-opencl.so.1 | sudo tee /etc/OpenCL/vendors/nvidia.icd");
+  }
+  const Found* f = match(all, std::string(spec));
+  if (!f) throw InputError("device '" + std::string(spec) + "': no such device. Devices present:" + listing(all));
+
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  auto& state = r.states[f->device()];
+  if (!state) state = std::make_shared<State>(f->info, f->device);
+  return Device(state);
+}
+
+Device::State::State(DeviceInfo i, cl::Device d)
+    : info(std::move(i)), device(std::move(d)), context(device), queue(context, device, CL_QUEUE_PROFILING_ENABLE) {}
+
+const DeviceInfo& Device::info() const { return state_->info; }
+const cl::Context& Device::context() const { return state_->context; }
+const cl::Device& Device::device() const { return state_->device; }
+cl::CommandQueue& Device::queue() const { return state_->queue; }
+
+void require_precision(const DeviceInfo& info, Precision p) {
+  if (p == Precision::f64 && !info.fp64)
+    throw InputError("precision double: device '" + info.name +
+                     "' has no double-precision support (cl_khr_fp64); use precision float or another device");
+}
+
+}  // namespace itercl

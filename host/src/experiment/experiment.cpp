@@ -1,0 +1,139 @@
+// The experiment runner: config -> device -> algorithm -> results file.
+#include "itercl/experiment.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "experiment/algorithms.hpp"
+#include "itercl/error.hpp"
+#include "itercl/io.hpp"
+#include "itercl/timing.hpp"
+
+namespace itercl {
+namespace {
+
+using Runner = AlgorithmReport (*)(ExperimentContext&);
+
+const std::map<std::string, Runner>& algorithms() {
+  static const std::map<std::string, Runner> registry = {{"kmeans", run_kmeans},
+                                                         {"smacof", run_smacof},
+                                                         {"pagerank", run_pagerank},
+                                                         {"pairwise_distances", run_pairwise},
+                                                         {"distance_histogram", run_distance_histogram},
+                                                         {"pair_counts", run_pair_counts}};
+  return registry;
+}
+
+}  // namespace
+
+const Device& ExperimentContext::device() {
+  if (!selected) {
+    if (device_spec == "auto") {
+      const DeviceChoice choice = choose_auto_device(workload.value_or(Workload{}), list_devices());
+      device_spec = choice.device.id();
+      device_choice = choice.why;
+    }
+    selected = Device::select(device_spec);
+    selected->require(precision);
+  }
+  return *selected;
+}
+
+namespace {
+
+ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& config_name,
+                              const std::filesystem::path& base, const RunOverrides& overrides) {
+  ConfigObject top(config, config_name, "");
+  nlohmann::json as_run = config;
+
+  const std::string name = top.string("name", std::filesystem::path(config_name).stem().string());
+  top.string("description");  // free text for the reader of the config
+  const std::string algorithm = top.string("algorithm").value_or("");
+  const std::string spec = device_spec(overrides.device, top.string("device", ""));
+  std::string precision_text = top.string("precision", "float");
+  const long long repeat = top.integer("repeat").value_or(1);
+  const nlohmann::json* output_value = top.get("output");
+  ConfigObject data = top.object("data");
+  ConfigObject params = top.object("params");
+  top.finish();  // a misspelt field is named before anything it would have set is missed
+
+  if (!algorithms().count(algorithm)) {
+    std::string known;
+    for (const auto& [n, runner] : algorithms()) known += (known.empty() ? "" : ", ") + n;
+    top.fail("algorithm", algorithm.empty() ? "missing; expected one of " + known
+                                            : "unknown algorithm \"" + algorithm + "\"; expected one of " + known);
+  }
+  as_run["device"] = spec;
+  if (!overrides.precision.empty()) precision_text = overrides.precision;
+  const Precision precision = with_field_prefix(config_name, "", [&] { return parse_precision(precision_text); });
+  as_run["precision"] = precision_text;
+  if (repeat < 1) top.fail("repeat", "expected an integer >= 1, got " + std::to_string(repeat));
+
+  // "output": a results path, or an object with "path" and the algorithm's extra files.
+  nlohmann::json output_json = nlohmann::json::object();
+  if (output_value) output_json = output_value->is_string() ? nlohmann::json{{"path", *output_value}} : *output_value;
+  ConfigObject output(output_json, config_name, "output");
+  std::filesystem::path results_path = output.path("path", base).value_or(base / "results" / (name + ".json"));
+  if (!overrides.output.empty()) {
+    results_path = std::filesystem::absolute(overrides.output);
+    as_run["output"] = output_json;
+    as_run["output"]["path"] = results_path.string();
+  }
+
+  const std::string started = utc_timestamp();
+  ExperimentContext context{spec,   std::nullopt, precision, static_cast<int>(repeat), base,         results_path, data,
+                            params, output,       as_run,    overrides.progress,       std::nullopt, nullptr};
+  AlgorithmReport report = algorithms().at(algorithm)(context);
+  const Device& device = context.device();
+
+  nlohmann::json results = {{"itercl_version", ITERCL_VERSION},
+                            {"name", name},
+                            {"algorithm", algorithm},
+                            {"started_at", started},
+                            {"config", as_run},
+                            {"device", device.info()},
+                            {"device_choice", context.device_choice},
+                            {"precision", precision_name(precision)},
+                            {"data", report.data},
+                            {"kernel", report.kernel},
+                            {"result", report.result},
+                            {"timings", report.timings},
+                            {"gflops", report.gflops}};
+  write_file_atomically(results_path, results.dump(2) + "\n");
+
+  std::ostringstream summary;
+  summary << algorithm << " '" << name << "' on " << device.info().name << " (" << device.info().type << ", "
+          << device.info().platform << "), " << precision_name(precision) << "\n";
+  if (!context.device_choice.is_null())
+    summary << "  device auto: " << context.device_choice["verdict"].get<std::string>() << "\n";
+  summary << report.summary << "  results: " << results_path.string() << "\n";
+  return {std::move(results), results_path, summary.str()};
+}
+
+}  // namespace
+
+ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string& config_name,
+                                 const std::filesystem::path& base, const RunOverrides& overrides) {
+  try {
+    return run_checked(config, config_name, base, overrides);
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+}
+
+ExperimentOutcome run_experiment_file(const std::filesystem::path& config, const RunOverrides& overrides) {
+  std::ifstream in(config);
+  if (!in) throw InputError(config.string() + ": cannot open the config file");
+  nlohmann::json parsed;
+  try {
+    parsed = nlohmann::json::parse(in, nullptr, true, /*ignore_comments=*/true);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(config.string() + ": not valid JSON: " + e.what());
+  }
+  return run_experiment(parsed, config.string(), config.parent_path(), overrides);
+}
+
+}  // namespace itercl

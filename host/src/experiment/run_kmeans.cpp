@@ -1,0 +1,141 @@
+// `"algorithm": "kmeans"` in a config: reads params, fits, reports.
+#include <sstream>
+
+#include "experiment/run_support.hpp"
+#include "io/data_source.hpp"
+#include "itercl/kmeans.hpp"
+
+namespace itercl {
+namespace {
+
+KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<double>& weights) {
+  ConfigObject& P = c.params;
+  const Eigen::Index n_samples = X.rows();
+  KMeansParams p;
+  p.precision = c.precision;
+  p.progress = c.progress;
+
+  const auto k = P.integer("n_clusters");
+  if (!k) P.fail("n_clusters", "missing: expected an integer >= 1");
+  p.n_clusters = int_field(P, "n_clusters", *k);
+
+  const nlohmann::json* init = P.get("init");
+  if (!init || (init->is_string() && init->get<std::string>() == "k-means++")) {
+    p.init = KMeansInit::kmeans_plus_plus;
+  } else if (init->is_string() && init->get<std::string>() == "random") {
+    p.init = KMeansInit::random;
+  } else {
+    p.init = KMeansInit::given;  // a file path or inline rows
+    p.init_centroids = read_matrix_value(P, "init", c.base);
+  }
+
+  // n_init: a count, or "auto" (the library's 0): 10 runs for random init, 1 otherwise.
+  const nlohmann::json* n_init = P.get("n_init");
+  if (n_init && !(n_init->is_string() && n_init->get<std::string>() == "auto")) {
+    const long long runs = P.integer("n_init").value();
+    if (runs < 1) P.fail("n_init", "expected an integer >= 1 (or \"auto\"), got " + std::to_string(runs));
+    p.n_init = int_field(P, "n_init", runs);
+  }
+  p.max_iter = int_field(P, "max_iter", P.integer("max_iter").value_or(300));
+  p.tol = P.number("tol").value_or(1e-4);
+
+  p.random_state = read_random_state(c);
+
+  if (P.get("sample_weight")) {
+    weights = read_vector_value(P, "sample_weight", c.base);
+    if (static_cast<Eigen::Index>(weights.size()) != n_samples)
+      P.fail("sample_weight",
+             std::to_string(weights.size()) + " weights for " + std::to_string(n_samples) + " samples");
+  }
+
+  if (const nlohmann::json* kernel = P.get("kernel"))
+    with_field_prefix(P.source(), "params", [&] { from_json(*kernel, p.kernel); });
+  P.finish();
+  with_field_prefix(P.source(), "params", [&] { p.validate(X, weights); });
+  return p;
+}
+
+// Labels go to a file: .npy by extension, else text, one label a line.
+void write_labels(const std::filesystem::path& path, const std::vector<std::int32_t>& labels) {
+  if (path.extension() == ".npy") return save_npy(path, labels);
+  std::string text;
+  for (auto l : labels) text += std::to_string(l) + "\n";
+  write_file_atomically(path, text);
+}
+
+}  // namespace
+
+AlgorithmReport run_kmeans(ExperimentContext& c) {
+  AlgorithmReport report;
+  const Matrix X =
+      with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
+  std::vector<double> weights;
+  const KMeansParams params = read_params(c, X, weights);
+  const auto labels_path = c.output.path("labels", c.base);
+  auto centroids_path = c.output.path("centroids", c.base);
+  c.output.finish();
+
+  // The seed's count (section 6): F = 3DM + M flops per point per assignment.
+  const double flops = (3.0 * X.cols() * params.n_clusters + params.n_clusters) * static_cast<double>(X.rows());
+  c.workload = Workload{"kmeans", flops, static_cast<double>(params.max_iter) * params.runs()};
+  const KMeans kmeans(c.device(), params);
+  KMeansResult r;
+  std::vector<double> repeat_wall_ms;
+  for (int i = 0; i < c.repeat; ++i) {
+    Stopwatch wall;
+    r = with_field_prefix(c.params.source(), "params", [&] { return kmeans.fit(X, weights); });
+    repeat_wall_ms.push_back(wall.seconds() * 1e3);
+  }
+
+  if (!centroids_path && r.centroids.size() > kInlineValues)
+    centroids_path = std::filesystem::path(c.results_path).replace_extension(".centroids.npy");
+  nlohmann::json& res = report.result;
+  if (centroids_path) {
+    write_matrix(*centroids_path, r.centroids);
+    res["centroids"] = {{"file", centroids_path->string()}, {"shape", {r.centroids.rows(), r.centroids.cols()}}};
+  } else {
+    res["centroids"] = matrix_json(r.centroids);
+  }
+  res["inertia"] = r.inertia;
+  res["n_iter"] = r.n_iter;
+  res["converged"] = r.converged;
+  res["n_relocated"] = r.n_relocated;
+  std::vector<double> trace;
+  std::vector<Timings> per_iteration;
+  for (const auto& it : r.iterations) trace.push_back(it.inertia), per_iteration.push_back(it.timings);
+  res["inertia_trace"] = trace;
+  res["init_inertia"] = r.init_inertia;
+  res["best_init"] = r.best_init;
+  res["random_state"] = params.random_state;
+  if (labels_path) {
+    write_labels(*labels_path, r.labels);
+    res["labels"] = labels_path->string();
+  }
+
+  report.kernel = {{"file", "kmeans.cl"},
+                   {"tuning", r.kernel},
+                   {"tuning_sources", r.tuning_sources},
+                   {"build_options", r.build_options}};
+
+  const Timings typical = median(per_iteration);
+  report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
+  // The fewest bytes an assignment moves through device memory: the points once, the labels once.
+  const double bytes = static_cast<double>(X.rows()) * (X.cols() * real_size(params.precision) + 4.0);
+  report.gflops = {{"flops_per_iteration", flops},
+                   {"bytes_per_iteration", bytes},
+                   {"kernel", typical.kernel_s > 0 ? flops / typical.kernel_s * 1e-9 : 0.0},
+                   {"iteration", typical.wall_s > 0 ? flops / typical.wall_s * 1e-9 : 0.0},
+                   {"kernel_gbs", typical.kernel_s > 0 ? bytes / typical.kernel_s * 1e-9 : 0.0}};
+
+  std::ostringstream s;
+  s << "  " << X.rows() << " x " << X.cols() << " points, " << params.n_clusters << " clusters, variant "
+    << r.kernel.variant << ": inertia " << r.inertia << " after " << r.n_iter << " iterations"
+    << (r.converged ? " (converged)" : " (max_iter reached)") << ", " << r.n_relocated << " relocated\n"
+    << "  per iteration (median): assignment " << ms(typical.kernel_s) << ", transfer " << ms(typical.transfer_s)
+    << ", update " << ms(typical.host_s) << ", wall " << ms(typical.wall_s) << "; "
+    << report.gflops["kernel"].get<double>() << " GFLOPS in the kernel\n";
+  report.summary = s.str();
+  return report;
+}
+
+}  // namespace itercl

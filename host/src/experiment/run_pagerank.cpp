@@ -1,0 +1,197 @@
+// `"algorithm": "pagerank"` in a config: reads the graph and params, ranks, reports.
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <numeric>
+#include <sstream>
+
+#include "experiment/algorithms.hpp"
+#include "experiment/run_support.hpp"
+#include "io/graph_source.hpp"
+#include "itercl/io.hpp"
+#include "itercl/pagerank.hpp"
+
+namespace itercl {
+namespace {
+
+// Ranks of graphs up to this size go inline into the results JSON; larger ones to a file.
+constexpr std::int32_t kInlineRanks = 10000;
+constexpr std::size_t kTop = 10;
+
+PageRankParams read_params(ExperimentContext& c, const Graph& g) {
+  ConfigObject& P = c.params;
+  PageRankParams p;
+  p.precision = c.precision;
+  p.alpha = P.number("alpha").value_or(p.alpha);
+  const long long max_iter = P.integer("max_iter").value_or(p.max_iter);
+  if (max_iter < 1 || max_iter > std::numeric_limits<int>::max())
+    P.fail("max_iter", "expected an integer >= 1, got " + std::to_string(max_iter));
+  p.max_iter = static_cast<int>(max_iter);
+  p.tol = P.number("tol").value_or(p.tol);
+  p.personalization = read_node_values(P, "personalization", c.base, g);
+  p.dangling = read_node_values(P, "dangling", c.base, g);
+  p.kernel.format = P.choice("format", "auto", {"auto", "csr_scalar", "csr_vector", "ell", "hybrid", "bsr"});
+  if (const nlohmann::json* kernel = P.get("kernel")) {
+    if (kernel->is_object() && kernel->contains("format"))
+      P.fail("kernel", "give the format as params.format, not inside kernel");
+    with_field_prefix(P.source(), "params", [&] { from_json(*kernel, p.kernel); });
+  }
+  P.finish();
+  with_field_prefix(P.source(), "params", [&] { p.validate(g.n_nodes); });
+  return p;
+}
+
+std::string number(double v) {
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;  // shortest text that reads back exactly
+  return std::string(buffer, end);
+}
+
+// "node,rank" lines in the input's ids.
+void write_ranks(const std::filesystem::path& path, const Graph& g, const std::vector<double>& ranks) {
+  std::string text = "node,rank\n";
+  text.reserve(ranks.size() * 32);
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    text += std::to_string(g.label(static_cast<std::int32_t>(i))) + "," + number(ranks[i]) + "\n";
+  write_file_atomically(path, text);
+}
+
+// The kernel file of a format's sums (the update is pagerank.cl for all).
+std::string kernel_file(const std::string& format) {
+  if (format == "csr_scalar" || format == "csr_vector") return "pagerank_csr.cl";
+  if (format == "hybrid") return "pagerank_ell.cl";
+  return "spmv_" + format + ".cl";
+}
+
+nlohmann::json format_json(const PageRankFormatStats& f) {
+  nlohmann::json j = {{"preprocess_ms", f.preprocess_s * 1e3},
+                      {"matrix_bytes", f.matrix_bytes},
+                      {"csr_bytes", f.csr_bytes},
+                      {"bytes_over_csr", f.csr_bytes ? static_cast<double>(f.matrix_bytes) / f.csr_bytes : 0.0}};
+  if (f.ell_width) j["ell_width"] = f.ell_width;
+  if (f.bsr_rows)
+    j["bsr"] = {{"rows", f.bsr_rows}, {"split_rows", f.bsr_split_rows}, {"filler_slots", f.bsr_filler_slots}};
+  if (!f.hybrid_bins.empty() || f.cpu_rows) {
+    nlohmann::json bins = nlohmann::json::array();
+    for (const auto& b : f.hybrid_bins)
+      bins.push_back({{"lengths", {b.min_length, b.max_length}}, {"width", b.width}, {"rows", b.rows}});
+    j["hybrid"] = {{"bins", bins}, {"cpu_rows", f.cpu_rows}, {"cpu_links", f.cpu_links}};
+  }
+  return j;
+}
+
+}  // namespace
+
+AlgorithmReport run_pagerank(ExperimentContext& c) {
+  AlgorithmReport report;
+  GraphInput in = with_field_prefix(c.data.source(), "data", [&] { return read_graph(c.data, c.base, report.data); });
+  const Graph& g = in.graph;
+  const PageRankParams params = read_params(c, g);
+  // output.ranks: a CSV path, or false for none (benchmarks); absent: inline up to kInlineRanks nodes,
+  // else a file beside the results.
+  const nlohmann::json* ranks_field = c.output.get("ranks");
+  const bool no_ranks = ranks_field && ranks_field->is_boolean() && !ranks_field->get<bool>();
+  const auto ranks_path = no_ranks ? std::nullopt : c.output.path("ranks", c.base);
+  c.output.finish();
+
+  Stopwatch csr;
+  const InLinks links = with_field_prefix(c.data.source(), "data", [&] { return in_links(g, in.links); });
+  report.data["in_links_ms"] = csr.seconds() * 1e3;
+  report.data["n_links"] = links.n_links();
+  report.data["self_loops"] = links.self_loops;
+  report.data["duplicates"] = links.duplicates;
+  report.data["edges_dropped"] = links.dropped;
+  report.data["dangling_nodes"] = std::count(links.out_degree.begin(), links.out_degree.end(), 0);
+
+  const PageRank pagerank(c.device(), params);
+  PageRankResult r;
+  std::vector<double> repeat_wall_ms;
+  for (int i = 0; i < c.repeat; ++i) {
+    Stopwatch wall;
+    r = with_field_prefix(c.params.source(), "params", [&] { return pagerank.fit(links); });
+    repeat_wall_ms.push_back(wall.seconds() * 1e3);
+  }
+
+  nlohmann::json& res = report.result;
+  res["n_iter"] = r.n_iter;
+  res["converged"] = r.converged;
+  std::vector<double> trace, spmv_ms;
+  std::vector<Timings> per_iteration, spmv_only;
+  for (const auto& it : r.iterations) {
+    trace.push_back(it.residual), spmv_ms.push_back(it.spmv_kernel_s * 1e3), per_iteration.push_back(it.timings);
+    spmv_only.push_back({.kernel_s = it.spmv_kernel_s});
+  }
+  res["residual_trace"] = trace;
+  res["tol_times_n"] = params.tol * g.n_nodes;
+  std::vector<std::int32_t> order(r.ranks.size());
+  std::iota(order.begin(), order.end(), 0);
+  const std::size_t top = std::min(kTop, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(), [&](auto a, auto b) {
+    return r.ranks[static_cast<std::size_t>(a)] > r.ranks[static_cast<std::size_t>(b)];
+  });
+  res["top"] = nlohmann::json::array();
+  for (std::size_t k = 0; k < top; ++k)
+    res["top"].push_back({{"node", g.label(order[k])}, {"rank", r.ranks[static_cast<std::size_t>(order[k])]}});
+  const auto path = ranks_path
+                        ? *ranks_path
+                        : (g.n_nodes > kInlineRanks
+                               ? std::optional(std::filesystem::path(c.results_path).replace_extension(".ranks.csv"))
+                               : std::nullopt);
+  if (no_ranks) {
+    res["ranks"] = false;
+  } else if (path) {
+    write_ranks(*path, g, r.ranks);
+    res["ranks"] = path->string();
+  } else {
+    nlohmann::json inline_ranks = nlohmann::json::object();
+    for (std::size_t i = 0; i < r.ranks.size(); ++i)
+      inline_ranks[std::to_string(g.label(static_cast<std::int32_t>(i)))] = r.ranks[i];
+    res["ranks"] = inline_ranks;
+  }
+
+  report.kernel = {{"files", {kernel_file(r.kernel.format), "pagerank.cl"}},
+                   {"tuning", r.kernel},
+                   {"tuning_sources", r.tuning_sources},
+                   {"build_options", r.build_options},
+                   {"layout", format_json(r.format)}};
+
+  const Timings typical = median(per_iteration);
+  const double spmv_s = median(spmv_only).kernel_s;
+  report.timings = {{"preprocessing",
+                     {{"load_ms", report.data["load_ms"]},
+                      {"in_links_ms", report.data["in_links_ms"]},
+                      {"format_ms", r.format.preprocess_s * 1e3}}},
+                    {"upload", r.upload},
+                    {"total", r.total},
+                    {"median_iteration", typical},
+                    {"median_spmv_kernel_ms", spmv_s * 1e3},
+                    {"per_iteration", per_iteration},
+                    {"spmv_kernel_ms", spmv_ms},
+                    {"repeat_wall_ms", repeat_wall_ms}};
+  // One addition per link per iteration: GFLOPS here are billions of links summed per second.
+  const double links_count = static_cast<double>(links.n_links());
+  const double per_s_spmv = spmv_s > 0 ? links_count / spmv_s : 0.0;
+  const double per_s_iteration = typical.wall_s > 0 ? links_count / typical.wall_s : 0.0;
+  res["edges_per_second"] = {{"spmv", per_s_spmv}, {"iteration", per_s_iteration}};
+  report.gflops = {
+      {"additions_per_iteration", links_count}, {"spmv", per_s_spmv * 1e-9}, {"iteration", per_s_iteration * 1e-9}};
+
+  std::ostringstream s;
+  s << "  " << g.n_nodes << " nodes, " << links.n_links() << " links, format " << r.kernel.format << ": " << r.n_iter
+    << " iterations" << (r.converged ? " (converged" : " (max_iter reached, not converged")
+    << ", ||dx||_1 = " << (trace.empty() ? 0.0 : trace.back()) << ")\n"
+    << "  per iteration (median): sum over in-links " << ms(spmv_s) << ", all kernels " << ms(typical.kernel_s)
+    << ", transfer " << ms(typical.transfer_s) << ", CPU rows " << ms(typical.host_s) << ", wall " << ms(typical.wall_s)
+    << "; " << per_s_iteration << " edges/s\n"
+    << "  preprocessing: in-links " << ms(report.data["in_links_ms"].get<double>() * 1e-3) << ", format "
+    << ms(r.format.preprocess_s) << "; " << r.format.matrix_bytes << " bytes on the device ("
+    << (r.format.csr_bytes ? static_cast<double>(r.format.matrix_bytes) / r.format.csr_bytes : 0.0) << " x CSR)\n"
+    << "  top " << top << ":";
+  for (std::size_t k = 0; k < top; ++k)
+    s << " " << g.label(order[k]) << " (" << r.ranks[static_cast<std::size_t>(order[k])] << ")";
+  s << "\n";
+  report.summary = s.str();
+  return report;
+}
+
+}  // namespace itercl

@@ -1,0 +1,265 @@
+// `"algorithm": "pairwise_distances"` in a config: the matrix to a .npy file (dense or scipy's condensed
+// form, written rectangle by rectangle as they arrive) or inline, or its reductions on the device (per-row
+// min / max / sum, k nearest, pairs within a threshold), and where the time went per device.
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "experiment/algorithms.hpp"
+#include "experiment/run_support.hpp"
+#include "io/data_source.hpp"
+#include "io/npy_stream.hpp"
+#include "itercl/pairwise.hpp"
+
+namespace itercl {
+namespace {
+
+// Floating-point operations per pair per dimension, for GFLOPS: a difference, its magnitude or square,
+// and the sum (seed 001's L_p norm: 3 d for cityblock); the inner-product forms 2 (multiply, add).
+double flops_per_dimension(Metric m, const std::string& variant) {
+  if (m == Metric::cosine || m == Metric::dot || variant == "expanded") return 2;
+  return 3;
+}
+
+// A reduction's rows x width array: inline (a list for width 1) up to kInlineValues, else an .npy beside
+// the results, as the matrix goes.
+nlohmann::json reduced_array(const ExperimentContext& c, const char* name, const Matrix& m) {
+  if (m.size() <= kInlineValues)
+    return m.cols() == 1 ? nlohmann::json(std::vector<double>(m.data(), m.data() + m.size())) : matrix_json(m);
+  const auto path = std::filesystem::path(c.results_path).replace_extension(std::string(".") + name + ".npy");
+  write_matrix(path, m);
+  return {{"file", path.string()}, {"dtype", "float64"}, {"shape", {m.rows(), m.cols()}}};
+}
+
+// The result fields of a reduction: values and their columns under the form's names; the pairs within the
+// threshold as (i, j, d) rows. "pairs" already counts the entries computed, so the count is pairs_within.
+void reduced_json(const ExperimentContext& c, const std::string& form, const ReducedDistances& r, nlohmann::json& res) {
+  if (form == "threshold") {
+    Matrix list(static_cast<Eigen::Index>(r.pairs.size()), 3);
+    for (Eigen::Index q = 0; q < list.rows(); ++q) {
+      const NearPair& p = r.pairs[static_cast<std::size_t>(q)];
+      list.row(q) << static_cast<double>(p.i), static_cast<double>(p.j), p.d;
+    }
+    res["pairs_within"] = r.pairs.size();
+    res["pair_list"] = reduced_array(c, "pair_list", list);
+    return;
+  }
+  const auto rows = static_cast<Eigen::Index>(r.values.size()) / r.width;
+  const Matrix values = Eigen::Map<const Matrix>(r.values.data(), rows, r.width);
+  const char* value_name = form == "row_min"   ? "min"
+                           : form == "row_max" ? "max"
+                           : form == "row_sum" ? "sum"
+                                               : "distances";
+  res[value_name] = reduced_array(c, value_name, values);
+  if (r.indices.empty()) return;
+  const Matrix indices = Eigen::Map<const Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                             r.indices.data(), rows, r.width)
+                             .cast<double>();
+  const char* index_name = form == "row_min" ? "argmin" : form == "row_max" ? "argmax" : "indices";
+  res[index_name] = reduced_array(c, index_name, indices);
+}
+
+}  // namespace
+
+std::vector<Device> select_devices(ExperimentContext& c, const std::vector<std::string>& specs) {
+  if (specs.empty()) return {c.device()};
+  std::vector<Device> devices;
+  for (const auto& spec : specs) {
+    devices.push_back(Device::select(spec));
+    devices.back().require(c.precision);
+  }
+  c.selected = devices.front();
+  return devices;
+}
+
+nlohmann::json shares_json(const std::vector<DeviceShare>& shares, double pairs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const DeviceShare& s : shares)
+    out.push_back({{"device", s.device},
+                   {"rectangles", s.rectangles},
+                   {"pairs", s.pairs},
+                   {"share", pairs > 0 ? s.pairs / pairs : 0.0},
+                   {"timings", s.timings}});
+  return out;
+}
+
+std::string shares_summary(const std::vector<DeviceShare>& shares, double pairs) {
+  std::string out;
+  if (shares.size() < 2) return out;
+  for (const DeviceShare& d : shares) {
+    char line[200];
+    std::snprintf(line, sizeof line, "    %s: %d rectangles, %.1f%% of the pairs, busy %.4g ms\n", d.device.c_str(),
+                  d.rectangles, pairs > 0 ? 100 * d.pairs / pairs : 0.0, d.timings.wall_s * 1e3);
+    out += line;
+  }
+  return out;
+}
+
+std::vector<std::string> read_device_list(ConfigObject& P) {
+  std::vector<std::string> specs;
+  if (const nlohmann::json* d = P.get("devices")) {
+    if (!d->is_array() || d->empty()) P.fail("devices", "expected a non-empty array of device specs, got " + d->dump());
+    for (const auto& s : *d) {
+      if (!s.is_string())
+        P.fail("devices", "expected device specs as strings (\"gpu\", \"cpu\", \"0:1\"), got " + s.dump());
+      specs.push_back(s.get<std::string>());
+    }
+  }
+  return specs;
+}
+
+AlgorithmReport run_pairwise(ExperimentContext& c) {
+  AlgorithmReport report;
+  const Matrix X =
+      with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
+  ConfigObject& P = c.params;
+  PairwiseParams params;
+  params.precision = c.precision;
+  std::optional<Matrix> Y;
+  with_field_prefix(P.source(), "params", [&] {
+    params.metric = parse_metric(P.string("metric", "euclidean"));
+    params.p = P.number("p").value_or(2.0);
+    params.block_rows = P.integer("block_rows").value_or(0);
+    params.block_cols = P.integer("block_cols").value_or(0);
+    if (const nlohmann::json* kernel = P.get("kernel")) from_json(*kernel, params.kernel);
+  });
+  // "none": every rectangle computed and brought to the host, nothing kept (for timing the device). The
+  // reductions run on the device; only their values reach the host.
+  const std::string form =
+      P.choice("form", "dense", {"dense", "condensed", "none", "row_min", "row_max", "row_sum", "knn", "threshold"});
+  const bool reduced = form != "dense" && form != "condensed" && form != "none";
+  PairwiseReduction reduction{.form = form};
+  if (form == "knn") {
+    if (!P.has("k")) P.fail("k", "missing: form knn needs k, the neighbours per row (1 to 64)");
+    reduction.k = int_field(P, "k", *P.integer("k"));
+  } else if (P.has("k")) {
+    P.fail("k", "only form knn takes k; form is " + form);
+  }
+  if (form == "threshold") {
+    if (!P.has("threshold")) P.fail("threshold", "missing: form threshold needs the largest distance kept");
+    reduction.threshold = *P.number("threshold");
+  } else if (P.has("threshold")) {
+    P.fail("threshold", "only form threshold takes threshold; form is " + form);
+  }
+  if (P.has("Y")) {
+    ConfigObject second = P.object("Y");
+    nlohmann::json described;
+    Y = with_field_prefix(P.source(), "params.Y", [&] { return read_vectors(second, c.base, described); });
+    report.data["Y"] = described;
+    if (Y->cols() != X.cols())
+      P.fail("Y", std::to_string(Y->cols()) + " features; the data have " + std::to_string(X.cols()));
+    if (form == "condensed") P.fail("form", "condensed is the upper triangle of one input's matrix: drop params.Y");
+  }
+  std::vector<std::string> specs = read_device_list(P);
+  P.finish();
+  with_field_prefix(P.source(), "params", [&] {
+    params.validate();
+    if (reduced) reduction.validate();
+  });
+  auto matrix_path = c.output.path("matrix", c.base);
+  c.output.finish();
+
+  const auto n1 = static_cast<std::size_t>(X.rows()), n2 = static_cast<std::size_t>(Y ? Y->rows() : X.rows());
+  const std::size_t values = form == "condensed" ? n1 * (n1 - 1) / 2 : n1 * n2;
+  if ((form == "none" || reduced) && matrix_path) c.output.fail("matrix", "form " + form + " keeps no matrix to write");
+  if (!matrix_path && form != "none" && !reduced && static_cast<Eigen::Index>(values) > kInlineValues)
+    matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
+
+  const std::vector<Device> devices = select_devices(c, specs);
+  PairwiseDistances pairwise =
+      with_field_prefix(P.source(), "params", [&] { return PairwiseDistances(devices, X, Y ? &*Y : nullptr, params); });
+
+  PairwiseRun run;
+  std::vector<double> repeat_wall_ms;
+  nlohmann::json& res = report.result;
+  for (int r = 0; r < c.repeat; ++r) {
+    Stopwatch wall;
+    if (form == "none") {
+      run = pairwise.run([](const PairTile&) {});
+    } else if (reduced) {
+      const ReducedDistances r =
+          with_field_prefix(P.source(), "params", [&] { return pairwise.reduce(reduction, &run); });
+      reduced_json(c, form, r, res);
+    } else if (matrix_path) {
+      NpyStream file(*matrix_path, params.precision,
+                     form == "condensed" ? std::vector<std::size_t>{values} : std::vector<std::size_t>{n1, n2});
+      run = pairwise.run([&](const PairTile& t) {
+        const std::size_t item = real_size(t.precision);
+        const auto* bytes = static_cast<const unsigned char*>(t.data);
+        for (Eigen::Index i = 0; i < t.rows; ++i) {
+          const auto gi = static_cast<std::size_t>(t.row0 + i);
+          if (form == "dense") {
+            file.write(gi * n2 + static_cast<std::size_t>(t.col0), bytes + static_cast<std::size_t>(i * t.ld) * item,
+                       static_cast<std::size_t>(t.cols));
+          } else {  // scipy's pdist order: the part of row gi right of the diagonal is contiguous
+            const Eigen::Index first = std::max<Eigen::Index>(0, t.row0 + i + 1 - t.col0);
+            if (first < t.cols)
+              file.write(condensed_index(n1, gi, static_cast<std::size_t>(t.col0 + first)),
+                         bytes + static_cast<std::size_t>(i * t.ld + first) * item,
+                         static_cast<std::size_t>(t.cols - first));
+          }
+        }
+        if (form == "dense" && t.symmetric && t.row0 != t.col0) {  // the mirror image, one row of it at a time
+          std::vector<unsigned char> mirrored(static_cast<std::size_t>(t.rows) * item);
+          for (Eigen::Index j = 0; j < t.cols; ++j) {
+            for (Eigen::Index i = 0; i < t.rows; ++i)
+              std::memcpy(&mirrored[static_cast<std::size_t>(i) * item],
+                          bytes + static_cast<std::size_t>(i * t.ld + j) * item, item);
+            file.write(static_cast<std::size_t>(t.col0 + j) * n2 + static_cast<std::size_t>(t.row0), mirrored.data(),
+                       static_cast<std::size_t>(t.rows));
+          }
+        }
+      });
+      file.commit();
+      res["matrix"] = {{"file", matrix_path->string()},
+                       {"dtype", params.precision == Precision::f32 ? "float32" : "float64"},
+                       {"shape", form == "condensed" ? nlohmann::json{values} : nlohmann::json{n1, n2}}};
+    } else {
+      const Matrix D = pairwise.matrix(&run);
+      nlohmann::json rows = nlohmann::json::array();
+      if (form == "condensed") {
+        std::vector<double> flat;
+        for (Eigen::Index i = 0; i < D.rows(); ++i)
+          for (Eigen::Index j = i + 1; j < D.cols(); ++j) flat.push_back(D(i, j));
+        rows = flat;
+      } else {
+        for (Eigen::Index i = 0; i < D.rows(); ++i)
+          rows.push_back(std::vector<double>(D.row(i).begin(), D.row(i).end()));
+      }
+      res["matrix"] = rows;
+    }
+    repeat_wall_ms.push_back(wall.seconds() * 1e3);
+  }
+
+  res["metric"] = metric_name(params.metric);
+  res["form"] = form;
+  res["shape"] = {n1, n2};
+  res["pairs"] = run.pairs;
+  res["block"] = {run.block_rows, run.block_cols};
+  res["shares"] = shares_json(run.shares, run.pairs);
+  report.kernel = {{"file", "pairwise.cl"},
+                   {"tuning", run.kernel},
+                   {"tuning_sources", run.tuning_sources},
+                   {"build_options", run.build_options}};
+  report.timings = {{"upload", run.upload}, {"total", run.total}, {"repeat_wall_ms", repeat_wall_ms}};
+  const double flops =
+      flops_per_dimension(params.metric, run.kernel.variant) * static_cast<double>(X.cols()) * run.pairs;
+  const double kernel_s = run.shares.size() == 1 ? run.total.kernel_s : 0.0;
+  report.gflops = {{"flops", flops},
+                   {"kernel", kernel_s > 0 ? flops / kernel_s * 1e-9 : 0.0},
+                   {"wall", run.total.wall_s > 0 ? flops / run.total.wall_s * 1e-9 : 0.0},
+                   {"pairs_per_second", run.total.wall_s > 0 ? run.pairs / run.total.wall_s : 0.0}};
+
+  std::ostringstream s;
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "  %zu x %zu %s distances (%s), %.0f pairs, variant %s: kernel %.4g ms, wall %.4g ms\n", n1, n2,
+                std::string(metric_name(params.metric)).c_str(), form.c_str(), run.pairs, run.kernel.variant.c_str(),
+                run.total.kernel_s * 1e3, run.total.wall_s * 1e3);
+  s << line;
+  s << shares_summary(run.shares, run.pairs);
+  report.summary = s.str();
+  return report;
+}
+
+}  // namespace itercl

@@ -1,0 +1,174 @@
+// `"algorithm": "smacof"` in a config: reads the dissimilarities (or vectors) and params, fits, reports.
+#include <sstream>
+
+#include "experiment/run_support.hpp"
+#include "io/data_source.hpp"
+#include "itercl/smacof.hpp"
+#include "smacof/smacof_steps.hpp"
+
+namespace itercl {
+namespace {
+
+// The input: a dissimilarity matrix (checked here, before any device work) or vectors.
+struct Input {
+  bool vectors = false;
+  Matrix values;  // dissimilarities (N x N, symmetric) or vectors (N x features)
+  std::vector<std::string> names;
+  Metric metric = Metric::euclidean;
+};
+
+Input read_input(ExperimentContext& c, nlohmann::json& description) {
+  ConfigObject& data = c.data;
+  Input in;
+  const auto kind = data.string("kind");
+  if (!kind) data.fail("kind", "missing: expected \"dissimilarities\" or \"vectors\"");
+  if (*kind == "vectors") {
+    in.vectors = true;
+    in.metric = with_field_prefix(data.source(), "data", [&] {
+      const Metric m = parse_metric(data.string("metric", "euclidean"));
+      check_dissimilarity_metric(m);
+      return m;
+    });
+    in.values = with_field_prefix(data.source(), "data", [&] { return read_vectors(data, c.base, description); });
+    description["kind"] = "vectors";
+    description["metric"] = std::string(metric_name(in.metric));
+    return in;
+  }
+  if (*kind != "dissimilarities")
+    data.fail("kind", "expected \"dissimilarities\" or \"vectors\", got \"" + *kind + "\"");
+  const auto path = data.path("path", c.base);
+  if (!path) data.fail("path", "missing: expected the dissimilarity matrix's file");
+  LoadOptions options;
+  options.format = data.choice("format", "auto", {"auto", "npy", "csv", "text"});
+  options.header = data.boolean("header");
+  const bool symmetrize = data.boolean("symmetrize").value_or(false);
+  data.finish();
+  try {
+    LabelledMatrix m = load_labelled_matrix(*path, options);
+    in.values = checked_dissimilarities(m.values, symmetrize, m.names);
+    in.names = std::move(m.names);
+  } catch (const InputError& e) {
+    data.fail("path", e.what());
+  }
+  description = {{"kind", "dissimilarities"}, {"path", path->string()}, {"symmetrize", symmetrize}};
+  description["n_samples"] = in.values.rows();
+  return in;
+}
+
+SmacofParams read_params(ExperimentContext& c, Eigen::Index n, Matrix& weights) {
+  ConfigObject& P = c.params;
+  SmacofParams p;
+  p.precision = c.precision;
+  p.n_components = int_field(P, "n_components", P.integer("n_components").value_or(2));
+  p.max_iter = int_field(P, "max_iter", P.integer("max_iter").value_or(300));
+  p.eps = P.number("eps").value_or(1e-6);
+  p.n_init = int_field(P, "n_init", P.integer("n_init").value_or(1));
+  const nlohmann::json* init = P.get("init");
+  if (!init || (init->is_string() && init->get<std::string>() == "random")) {
+    p.init = SmacofInit::random;
+  } else if (init->is_string() && init->get<std::string>() == "classical") {
+    p.init = SmacofInit::classical;
+  } else {
+    p.init = SmacofInit::given;  // a file path or inline rows
+    p.init_embedding = read_matrix_value(P, "init", c.base);
+  }
+  p.random_state = read_random_state(c);
+  if (P.get("weights")) weights = read_matrix_value(P, "weights", c.base);
+  if (const nlohmann::json* kernel = P.get("kernel"))
+    with_field_prefix(P.source(), "params", [&] { from_json(*kernel, p.kernel); });
+  P.finish();
+  with_field_prefix(P.source(), "params", [&] {
+    p.validate();
+    if (p.init == SmacofInit::given && p.init_embedding.rows() != n)
+      throw ParamError("init",
+                       "has " + std::to_string(p.init_embedding.rows()) + " rows for " + std::to_string(n) + " points");
+    if (weights.size()) weights = checked_weights(weights, n);
+  });
+  return p;
+}
+
+// The embedding as CSV, each row led by its point's name when there are names.
+void write_embedding(const std::filesystem::path& path, const Matrix& x, const std::vector<std::string>& names) {
+  if (names.empty() || path.extension() == ".npy") return write_matrix(path, x);
+  std::istringstream rows(to_csv(x));
+  std::string text, row;
+  for (const std::string& name : names) {
+    std::getline(rows, row);
+    std::string quoted;
+    for (char ch : name) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    text += "\"" + quoted + "\"," + row + "\n";
+  }
+  write_file_atomically(path, text);
+}
+
+}  // namespace
+
+AlgorithmReport run_smacof(ExperimentContext& c) {
+  AlgorithmReport report;
+  const Input in = read_input(c, report.data);
+  const Eigen::Index n = in.values.rows();
+  Matrix weights;
+  const SmacofParams params = read_params(c, n, weights);
+  auto embedding_path = c.output.path("embedding", c.base);
+  c.output.finish();
+
+  // The seed's count (section 4): F = 8DN + 7N + 3D + 1 flops per point per iteration.
+  const double d = params.n_components, points = static_cast<double>(n);
+  const double flops = (8 * d * points + 7 * points + 3 * d + 1) * points;
+  c.workload = Workload{"smacof", flops, static_cast<double>(params.max_iter) * params.n_init};
+  const Smacof smacof(c.device(), params);
+  SmacofResult r;
+  std::vector<double> repeat_wall_ms;
+  for (int i = 0; i < c.repeat; ++i) {
+    Stopwatch wall;
+    r = with_field_prefix(c.params.source(), "params", [&] {
+      return in.vectors ? smacof.fit_vectors(in.values, in.metric, weights) : smacof.fit(in.values, weights);
+    });
+    repeat_wall_ms.push_back(wall.seconds() * 1e3);
+  }
+
+  if (!embedding_path && r.embedding.size() > kInlineValues)
+    embedding_path = std::filesystem::path(c.results_path).replace_extension(".embedding.npy");
+  nlohmann::json& res = report.result;
+  if (embedding_path) {
+    write_embedding(*embedding_path, r.embedding, in.names);
+    res["embedding"] = {{"file", embedding_path->string()}, {"shape", {r.embedding.rows(), r.embedding.cols()}}};
+  } else {
+    res["embedding"] = matrix_json(r.embedding);
+  }
+  if (!in.names.empty()) res["names"] = in.names;
+  res["stress"] = r.stress;
+  res["normalized_stress"] = r.normalized_stress;
+  res["n_iter"] = r.n_iter;
+  res["converged"] = r.converged;
+  std::vector<double> trace;
+  std::vector<Timings> per_iteration;
+  for (const auto& it : r.iterations) trace.push_back(it.stress), per_iteration.push_back(it.timings);
+  res["stress_trace"] = trace;
+  res["init_stress"] = r.init_stress;
+  res["best_init"] = r.best_init;
+  res["random_state"] = params.random_state;
+  res["weighted"] = weights.size() > 0;
+
+  report.kernel = {{"file", "smacof.cl"},
+                   {"tuning", r.kernel},
+                   {"tuning_sources", r.tuning_sources},
+                   {"build_options", r.build_options}};
+  const Timings typical = median(per_iteration);
+  report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
+  report.gflops = {{"flops_per_iteration", flops},
+                   {"kernel", typical.kernel_s > 0 ? flops / typical.kernel_s * 1e-9 : 0.0},
+                   {"iteration", typical.wall_s > 0 ? flops / typical.wall_s * 1e-9 : 0.0}};
+
+  std::ostringstream s;
+  s << "  " << n << " points" << (in.vectors ? " (" + std::string(metric_name(in.metric)) + " from vectors)" : "")
+    << " into " << params.n_components << "-D, variant " << r.kernel.variant << (r.kernel.packed ? " packed" : "")
+    << ": stress " << r.stress << " (normalized " << r.normalized_stress << ") after " << r.n_iter << " iterations"
+    << (r.converged ? " (converged)" : " (max_iter reached)") << "\n"
+    << "  per iteration (median): kernels " << ms(typical.kernel_s) << ", transfer " << ms(typical.transfer_s)
+    << ", wall " << ms(typical.wall_s) << "; " << report.gflops["kernel"].get<double>() << " GFLOPS in the kernels\n";
+  report.summary = s.str();
+  return report;
+}
+
+}  // namespace itercl

@@ -1,0 +1,110 @@
+#include "io/data_source.hpp"
+
+#include <cmath>
+
+#include "itercl/datagen.hpp"
+#include "itercl/error.hpp"
+#include "itercl/io.hpp"
+
+namespace itercl {
+namespace {
+
+// Runs a file read, naming the config field that asked for the file in its errors.
+template <class F>
+Matrix with_file_prefix(ConfigObject& section, const std::string& field, F&& read) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    section.fail(field, e.what());
+  }
+}
+
+}  // namespace
+
+Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description) {
+  const auto path = data.path("path", base);
+  const auto generator = data.string("generator");
+  if (path.has_value() == generator.has_value()) data.fail("path", "give exactly one of \"path\" and \"generator\"");
+
+  Matrix X;
+  if (path) {
+    LoadOptions options;
+    options.format = data.choice("format", "auto", {"auto", "npy", "idx", "csv", "text"});
+    options.header = data.boolean("header");
+    X = with_file_prefix(data, "path", [&] { return load_matrix(*path, options); });
+    description = {{"path", path->string()}};
+  } else {
+    auto count = [&](const char* key, long long fallback) {
+      const long long v = data.integer(key).value_or(fallback);
+      if (v < 1) data.fail(key, "expected an integer >= 1, got " + std::to_string(v));
+      return v;
+    };
+    const auto n = count("n_samples", 1000), d = count("n_features", 2);
+    const auto seed = data.integer("random_state").value_or(0);
+    if (seed < 0) data.fail("random_state", "expected an integer >= 0, got " + std::to_string(seed));
+    if (*generator == "blobs") {
+      BlobsParams p{n,   d,  static_cast<int>(count("centers", 3)), data.number("cluster_std").value_or(1.0),
+                    -10, 10, static_cast<std::uint64_t>(seed)};
+      if (!(p.cluster_std >= 0)) data.fail("cluster_std", "expected a number >= 0");
+      X = make_blobs(p);
+    } else if (*generator == "uniform") {
+      UniformParams p{n, d, data.number("low").value_or(0.0), data.number("high").value_or(1.0),
+                      static_cast<std::uint64_t>(seed)};
+      if (!(p.high > p.low)) data.fail("high", "expected a number greater than low");
+      X = make_uniform(p);
+    } else {
+      data.fail("generator", "expected \"blobs\" or \"uniform\", got \"" + *generator + "\"");
+    }
+    description = {{"generator", *generator}, {"random_state", seed}};
+  }
+  data.finish();
+  description["n_samples"] = X.rows();
+  description["n_features"] = X.cols();
+  return X;
+}
+
+Matrix read_matrix_value(ConfigObject& section, const std::string& field, const std::filesystem::path& base) {
+  const nlohmann::json* v = section.get(field);
+  if (v && v->is_string()) {
+    const auto path = *section.path(field, base);
+    return with_file_prefix(section, field, [&] { return load_matrix(path); });
+  }
+  if (!v || !v->is_array() || v->empty() || !(*v)[0].is_array() || (*v)[0].empty())
+    section.fail(field, "expected a file path or a non-empty array of rows, got " + (v ? v->dump() : "nothing"));
+  const std::size_t cols = (*v)[0].size();
+  Matrix m(static_cast<Eigen::Index>(v->size()), static_cast<Eigen::Index>(cols));
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const auto& row = (*v)[i];
+    if (!row.is_array() || row.size() != cols)
+      section.fail(
+          field, "row " + std::to_string(i) + " is " + row.dump() + "; expected " + std::to_string(cols) + " numbers");
+    for (std::size_t j = 0; j < cols; ++j) {
+      if (!row[j].is_number() || !std::isfinite(row[j].get<double>()))
+        section.fail(field, "row " + std::to_string(i) + " holds " + row[j].dump() + "; expected finite numbers");
+      m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = row[j].get<double>();
+    }
+  }
+  return m;
+}
+
+std::vector<double> read_vector_value(ConfigObject& section, const std::string& field,
+                                      const std::filesystem::path& base) {
+  const nlohmann::json* v = section.get(field);
+  if (v && v->is_array() && !v->empty() && !v->front().is_array()) {
+    std::vector<double> values;
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const auto& x = (*v)[i];
+      if (!x.is_number() || !std::isfinite(x.get<double>()))
+        section.fail(field, "element " + std::to_string(i) + " is " + x.dump() + "; expected a finite number");
+      values.push_back(x.get<double>());
+    }
+    return values;
+  }
+  const Matrix m = read_matrix_value(section, field, base);
+  if (m.cols() != 1 && m.rows() != 1)
+    section.fail(field, "expected one row or one column, got " + std::to_string(m.rows()) + " x " +
+                            std::to_string(m.cols()) + " values");
+  return {m.data(), m.data() + m.size()};
+}
+
+}  // namespace itercl

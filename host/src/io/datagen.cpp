@@ -1,0 +1,49 @@
+#include "itercl/datagen.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "core/random.hpp"
+#include "itercl/error.hpp"
+
+namespace itercl {
+namespace {
+
+void check_shape(Eigen::Index n, Eigen::Index d) {
+  if (n < 1) throw ParamError("n_samples", "expected an integer >= 1, got " + std::to_string(n));
+  if (d < 1) throw ParamError("n_features", "expected an integer >= 1, got " + std::to_string(d));
+}
+
+// A standard normal by Box-Muller.
+double normal(Rng& rng) {
+  const double u = 1.0 - uniform01(rng), v = uniform01(rng);  // u in (0, 1]
+  return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * std::numbers::pi * v);
+}
+
+}  // namespace
+
+Matrix make_blobs(const BlobsParams& p) {
+  check_shape(p.n_samples, p.n_features);
+  if (p.centers < 1) throw ParamError("centers", "expected an integer >= 1, got " + std::to_string(p.centers));
+  if (!(p.cluster_std >= 0)) throw ParamError("cluster_std", "expected a number >= 0");
+  if (!(p.center_high > p.center_low)) throw ParamError("center_box", "expected low < high");
+  Rng rng(p.random_state);
+  Matrix centres(p.centers, p.n_features);
+  for (Eigen::Index k = 0; k < centres.size(); ++k)
+    centres.data()[k] = p.center_low + (p.center_high - p.center_low) * uniform01(rng);
+  Matrix X(p.n_samples, p.n_features);
+  for (Eigen::Index i = 0; i < p.n_samples; ++i)
+    for (Eigen::Index j = 0; j < p.n_features; ++j) X(i, j) = centres(i % p.centers, j) + p.cluster_std * normal(rng);
+  return X;
+}
+
+Matrix make_uniform(const UniformParams& p) {
+  check_shape(p.n_samples, p.n_features);
+  if (!(p.high > p.low)) throw ParamError("high", "expected low < high");
+  Rng rng(p.random_state);
+  Matrix X(p.n_samples, p.n_features);
+  for (Eigen::Index k = 0; k < X.size(); ++k) X.data()[k] = p.low + (p.high - p.low) * uniform01(rng);
+  return X;
+}
+
+}  // namespace itercl

@@ -1,0 +1,43 @@
+// bzip2 streams, for compressed data files (the LAMMPS sample of the shared datasets is one).
+#include "io/io_bz2.hpp"
+
+#include <bzlib.h>
+
+#include <algorithm>
+
+#include "itercl/error.hpp"
+
+namespace itercl::detail {
+
+bool is_bzip2(const std::string& bytes) {
+  return bytes.size() >= 4 && bytes.compare(0, 3, "BZh") == 0 && bytes[3] >= '1' && bytes[3] <= '9';
+}
+
+std::string bunzip2(const std::string& packed, const std::filesystem::path& path) {
+  std::string out;
+  std::size_t fed = 0;
+  char buffer[1 << 16];
+  while (fed < packed.size()) {  // concatenated streams (pbzip2's output) decode one after another
+    bz_stream z{};
+    if (BZ2_bzDecompressInit(&z, 0, 0) != BZ_OK) throw RuntimeError("bzip2: BZ2_bzDecompressInit failed");
+    int rc = BZ_OK;
+    while (rc == BZ_OK) {
+      const std::size_t next = std::min<std::size_t>(packed.size() - fed, 1u << 30);
+      z.next_in = const_cast<char*>(packed.data() + fed);
+      z.avail_in = static_cast<unsigned>(next);
+      z.next_out = buffer;
+      z.avail_out = sizeof buffer;
+      rc = BZ2_bzDecompress(&z);
+      fed += next - z.avail_in;
+      out.append(buffer, sizeof buffer - z.avail_out);
+      if (rc == BZ_OK && z.avail_in == 0 && fed == packed.size() && z.avail_out != 0) rc = BZ_UNEXPECTED_EOF;
+    }
+    BZ2_bzDecompressEnd(&z);
+    if (rc != BZ_STREAM_END)
+      throw InputError(path.string() + ": not a valid bzip2 stream (" +
+                       (rc == BZ_UNEXPECTED_EOF ? "unexpected end of compressed data" : "corrupt data") + ")");
+  }
+  return out;
+}
+
+}  // namespace itercl::detail

@@ -1,0 +1,157 @@
+// Edge lists (SNAP and plain) and the format dispatch of load_graph.
+#include "io/io_graph.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <vector>
+
+#include "itercl/error.hpp"
+#include "itercl/io.hpp"
+
+namespace itercl {
+namespace {
+
+using detail::LineReader;
+using detail::next_field;
+using detail::parse_int;
+using detail::where;
+
+bool is_comment(std::string_view line) { return line.front() == '#' || line.front() == '%'; }
+
+// Edges with the input's ids, before they are numbered.
+struct RawEdges {
+  std::vector<std::int64_t> src, dst;
+  std::int64_t min_id = std::numeric_limits<std::int64_t>::max(), max_id = std::numeric_limits<std::int64_t>::min();
+  void add(std::int64_t s, std::int64_t d) {
+    src.push_back(s), dst.push_back(d);
+    min_id = std::min({min_id, s, d}), max_id = std::max({max_id, s, d});
+  }
+};
+
+// Numbers the ids that occur, in ascending order (ids 0..n-1 with none missing keep their numbers).
+// Dense ids go through a lookup table in O(edges); sparse ones through a sorted list.
+Graph number_nodes(const RawEdges& raw, const std::filesystem::path& path) {
+  Graph g;
+  const std::size_t m = raw.src.size();
+  g.src.resize(m), g.dst.resize(m);
+  const auto too_many = [&](std::size_t n) {
+    if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+      throw InputError(path.string() + ": " + std::to_string(n) + " distinct nodes; itercl handles at most 2^31 - 1");
+  };
+  const bool dense =
+      raw.min_id >= 0 && static_cast<std::uint64_t>(raw.max_id) < 4 * static_cast<std::uint64_t>(m) + 1024;
+  if (dense) {
+    std::vector<std::int32_t> index(static_cast<std::size_t>(raw.max_id) + 1, -1);
+    for (std::size_t e = 0; e < m; ++e) index[static_cast<std::size_t>(raw.src[e])] = 0;
+    for (std::size_t e = 0; e < m; ++e) index[static_cast<std::size_t>(raw.dst[e])] = 0;
+    std::size_t n = 0;
+    for (std::size_t id = 0; id < index.size(); ++id)
+      if (index[id] == 0) {
+        too_many(n + 1);
+        index[id] = static_cast<std::int32_t>(n++);
+        g.labels.push_back(static_cast<std::int64_t>(id));
+      }
+    for (std::size_t e = 0; e < m; ++e) {
+      g.src[e] = index[static_cast<std::size_t>(raw.src[e])];
+      g.dst[e] = index[static_cast<std::size_t>(raw.dst[e])];
+    }
+    g.n_nodes = static_cast<std::int32_t>(n);
+  } else {
+    std::vector<std::int64_t> ids(raw.src);
+    ids.insert(ids.end(), raw.dst.begin(), raw.dst.end());
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    too_many(ids.size());
+    auto index = [&](std::int64_t id) {
+      return static_cast<std::int32_t>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+    };
+    for (std::size_t e = 0; e < m; ++e) g.src[e] = index(raw.src[e]), g.dst[e] = index(raw.dst[e]);
+    g.n_nodes = static_cast<std::int32_t>(ids.size());
+    g.labels = std::move(ids);
+  }
+  // Ids that were already 0..n-1 need no table.
+  if (!g.labels.empty() && g.labels.front() == 0 && g.labels.back() == g.n_nodes - 1) g.labels.clear();
+  return g;
+}
+
+Graph parse_edge_list(const std::string& text, const std::filesystem::path& path, const GraphLoadOptions& options,
+                      GraphLoadReport& report) {
+  RawEdges raw;
+  LineReader lines(text);
+  std::string_view line;
+  bool first = true;
+  // A first line "N M" that may be node and edge counts (web-NotreDame) or an edge: decided at the end.
+  bool maybe_counts = false;
+  std::int64_t count_nodes = 0, count_edges = 0;
+  std::string first_line;
+  while (lines.next(line)) {
+    if (line.empty() || is_comment(line)) continue;
+    std::string_view rest = line, f1, f2, f3;
+    const bool has1 = next_field(rest, f1), has2 = next_field(rest, f2), has3 = next_field(rest, f3);
+    std::int64_t s = 0, d = 0;
+    const bool two_ids = has1 && has2 && parse_int(f1, s) && parse_int(f2, d);
+    if (first) {
+      first = false;
+      first_line = std::string(line.substr(0, 80));
+      const bool header = options.header.value_or(!two_ids);
+      if (header) {
+        report.header = first_line;
+        continue;
+      }
+      maybe_counts = !options.header.has_value() && !has3 && s >= 0 && d >= 0;
+      count_nodes = s, count_edges = d;
+    }
+    if (!two_ids)
+      throw InputError(where(path, lines.number()) + "expected two node ids (integers), found '" +
+                       std::string(line.substr(0, 80)) + "'");
+    report.values_ignored = report.values_ignored || has3;
+    raw.add(s, d);
+  }
+  // "N M" followed by exactly M edges among ids below N: the counts, not an edge.
+  if (maybe_counts && static_cast<std::int64_t>(raw.src.size()) - 1 == count_edges) {
+    const bool ids_below = std::all_of(raw.src.begin() + 1, raw.src.end(), [&](auto v) { return v < count_nodes; }) &&
+                           std::all_of(raw.dst.begin() + 1, raw.dst.end(), [&](auto v) { return v < count_nodes; });
+    if (ids_below) {
+      report.header = first_line;
+      raw.src.erase(raw.src.begin()), raw.dst.erase(raw.dst.begin());
+      raw.min_id = std::numeric_limits<std::int64_t>::max(), raw.max_id = std::numeric_limits<std::int64_t>::min();
+      for (std::size_t e = 0; e < raw.src.size(); ++e)
+        raw.min_id = std::min({raw.min_id, raw.src[e], raw.dst[e]}),
+        raw.max_id = std::max({raw.max_id, raw.src[e], raw.dst[e]});
+    }
+  }
+  if (raw.src.empty())
+    throw InputError(path.string() + ": no edges (the file is empty or holds only comments or a header)");
+  return number_nodes(raw, path);
+}
+
+bool starts_with_banner(const std::string& text) {
+  constexpr std::string_view banner = "%%matrixmarket";
+  if (text.size() < banner.size()) return false;
+  for (std::size_t i = 0; i < banner.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(text[i])) != banner[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+Graph load_graph(const std::filesystem::path& path, const GraphLoadOptions& options, GraphLoadReport* report) {
+  const std::string& f = options.format;
+  if (f != "auto" && f != "edgelist" && f != "mtx")
+    throw ParamError("format", "expected one of auto, edgelist, mtx; got '" + f + "'");
+  const std::string text = read_file(path);
+  const bool mtx = starts_with_banner(text);
+  if (f == "mtx" && !mtx) throw InputError(path.string() + ": not a Matrix Market file (no %%MatrixMarket banner)");
+  if (f == "edgelist" && mtx)
+    throw InputError(path.string() + ": is a Matrix Market file, but format 'edgelist' was asked for");
+  GraphLoadReport local;
+  GraphLoadReport& r = report ? *report : local;
+  r = GraphLoadReport{};
+  r.format = mtx ? "mtx" : "edgelist";
+  if (mtx && options.header.has_value())
+    throw ParamError("header", "applies to edge lists; a Matrix Market file's header is its banner and size line");
+  return mtx ? detail::parse_matrix_market(text, path, r) : parse_edge_list(text, path, options, r);
+}
+
+}  // namespace itercl

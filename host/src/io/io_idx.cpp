@@ -1,0 +1,103 @@
+// IDX files (http://yann.lecun.com/exdb/mnist/): a big-endian header of magic (0, 0, type, rank) and
+// `rank` 32-bit extents, then the values, big-endian.
+#include "io/io_idx.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "itercl/error.hpp"
+
+namespace itercl::detail {
+namespace {
+
+std::size_t type_size(unsigned char type) {
+  switch (type) {
+    case 0x08:  // unsigned byte
+    case 0x09:  // signed byte
+      return 1;
+    case 0x0B:  // int16
+      return 2;
+    case 0x0C:  // int32
+    case 0x0D:  // float32
+      return 4;
+    case 0x0E:  // float64
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+std::uint64_t big_endian(const unsigned char* p, std::size_t n) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < n; ++i) v = v << 8 | p[i];
+  return v;
+}
+
+double value(const unsigned char* p, unsigned char type) {
+  switch (type) {
+    case 0x08:
+      return p[0];
+    case 0x09:
+      return static_cast<signed char>(p[0]);
+    case 0x0B:
+      return static_cast<std::int16_t>(big_endian(p, 2));
+    case 0x0C:
+      return static_cast<std::int32_t>(big_endian(p, 4));
+    case 0x0D: {
+      const auto bits = static_cast<std::uint32_t>(big_endian(p, 4));
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }
+    default: {
+      const std::uint64_t bits = big_endian(p, 8);
+      double d;
+      std::memcpy(&d, &bits, 8);
+      return d;
+    }
+  }
+}
+
+// Rows, columns and element size from the header: item = 0 when the bytes do not start like IDX,
+// rows = 0 when the header itself is cut short.
+struct Shape {
+  std::uint64_t rows = 0, cols = 1;
+  std::size_t item = 0, header = 0;
+};
+
+Shape shape_of(const std::string& bytes) {
+  Shape s;
+  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+  if (bytes.size() < 8 || b[0] != 0 || b[1] != 0 || b[3] < 1 || b[3] > 4 || !type_size(b[2])) return s;
+  s.header = 4 + 4 * std::size_t{b[3]};
+  s.item = type_size(b[2]);
+  if (bytes.size() < s.header) return s;
+  s.rows = big_endian(b + 4, 4);
+  for (int d = 1; d < b[3]; ++d) s.cols *= big_endian(b + 4 + 4 * d, 4);
+  return s;
+}
+
+}  // namespace
+
+bool is_idx(const std::string& bytes) { return shape_of(bytes).item != 0; }
+
+Matrix parse_idx(const std::string& bytes, const std::filesystem::path& path) {
+  const Shape s = shape_of(bytes);
+  if (s.rows == 0 || s.cols == 0) throw InputError(path.string() + ": IDX file with a truncated header or no data");
+  const std::uint64_t expected = s.header + s.rows * s.cols * s.item;
+  if (bytes.size() != expected)
+    throw InputError(path.string() + ": IDX header promises " + std::to_string(expected) + " bytes, the file holds " +
+                     std::to_string(bytes.size()));
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data()) + s.header;
+  const unsigned char type = static_cast<unsigned char>(bytes[2]);
+  Matrix m(static_cast<Eigen::Index>(s.rows), static_cast<Eigen::Index>(s.cols));
+  for (Eigen::Index k = 0; k < m.size(); ++k) {
+    m.data()[k] = value(data + static_cast<std::size_t>(k) * s.item, type);
+    if (!std::isfinite(m.data()[k]))
+      throw InputError(path.string() + ": element " + std::to_string(k) + " is not finite; values must be finite");
+  }
+  return m;
+}
+
+}  // namespace itercl::detail

@@ -1,0 +1,104 @@
+// Whole-file reads (with transparent gunzip and untar) and atomic writes.
+#include <zlib.h>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "io/io_bz2.hpp"
+#include "io/io_tar.hpp"
+#include "itercl/error.hpp"
+#include "itercl/io.hpp"
+
+namespace itercl {
+namespace {
+
+bool is_gzip(const std::string& bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+std::string gunzip(const std::string& packed, const std::filesystem::path& path) {
+  z_stream z{};
+  // 16 + MAX_WBITS: expect a gzip header; concatenated members are handled by the reset below.
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw RuntimeError("zlib: inflateInit2 failed");
+  // zlib counts input in uInt (32 bits): feed it at most 1 GiB at a time.
+  constexpr std::size_t kMaxIn = std::size_t{1} << 30;
+  std::size_t fed = 0;
+  auto refill = [&] {
+    const std::size_t next = std::min(kMaxIn, packed.size() - fed);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data() + fed));
+    z.avail_in = static_cast<uInt>(next);
+    fed += next;
+  };
+  refill();
+  std::string out;
+  char buffer[1 << 16];
+  int rc = Z_OK;
+  while (true) {
+    if (z.avail_in == 0 && fed < packed.size()) refill();
+    z.next_out = reinterpret_cast<Bytef*>(buffer);
+    z.avail_out = sizeof buffer;
+    rc = inflate(&z, Z_NO_FLUSH);
+    out.append(buffer, sizeof buffer - z.avail_out);
+    if (rc == Z_STREAM_END) {
+      if (z.avail_in == 0 && fed == packed.size()) break;
+      inflateReset(&z);  // another gzip member follows
+      continue;
+    }
+    if (rc != Z_OK) break;
+    if (z.avail_in == 0 && fed == packed.size() && z.avail_out != 0) {
+      rc = Z_BUF_ERROR;  // input ended inside the stream
+      break;
+    }
+  }
+  const std::string detail = z.msg ? z.msg : (rc == Z_BUF_ERROR ? "unexpected end of compressed data" : "corrupt data");
+  inflateEnd(&z);
+  if (rc != Z_STREAM_END) throw InputError(path.string() + ": not a valid gzip stream (" + detail + ")");
+  return out;
+}
+
+}  // namespace
+
+std::string read_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path.string() + ": is a folder, expected a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string() + ": cannot open (does the file exist?)");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  std::string contents = std::move(bytes).str();
+  if (is_gzip(contents))
+    contents = gunzip(contents, path);
+  else if (detail::is_bzip2(contents))
+    contents = detail::bunzip2(contents, path);
+  return detail::is_tar(contents) ? detail::untar_single_file(contents, path) : contents;
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view contents) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  if (ec) throw RuntimeError(path.parent_path().string() + ": cannot create folder: " + ec.message());
+  fs::path tmp = path;
+  tmp += ".tmp-" + std::to_string(std::random_device{}());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    out.flush();
+    if (!out) {
+      out.close();
+      fs::remove(tmp, ec);
+      throw RuntimeError(path.string() + ": cannot write (disk full or no permission?)");
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw RuntimeError(path.string() + ": cannot replace: " + ec.message());
+  }
+}
+
+}  // namespace itercl

@@ -1,0 +1,43 @@
+// The host-side steps of K-Means (internal): initialisation and the centroid update, in double.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/random.hpp"
+#include "itercl/matrix.hpp"
+
+namespace itercl {
+
+// Sample i's weight; empty weights mean every sample weighs 1.
+inline double weight(std::span<const double> w, Eigen::Index i) {
+  return w.empty() ? 1.0 : w[static_cast<std::size_t>(i)];
+}
+
+// scikit-learn's greedy k-means++: each new centroid is the best (lowest potential) of
+// 2 + floor(ln k) candidates drawn with probability proportional to w * D^2.
+Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, Rng& rng);
+
+// k distinct samples drawn with probability proportional to their weights.
+Matrix init_random(const Matrix& X, std::span<const double> w, int k, Rng& rng);
+
+struct UpdateOutcome {
+  double inertia = 0;          // sum of w * squared distance of each point to its centroid in `centroids`
+  std::int64_t n_changed = 0;  // labels that differ from `previous`
+  int n_relocated = 0;         // empty clusters moved to far points
+  double shift_sq = 0;         // sum over clusters of the squared move from `centroids` to `next`
+};
+
+// One Lloyd update: `next` = weighted means of the points under `labels` (assigned against
+// `centroids`). Empty clusters take the points farthest from their centroids, as scikit-learn does.
+// `previous` (the last labels, -1 before the first) is compared with `labels`, then overwritten.
+// w empty means unit weights.
+UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+                               std::vector<std::int32_t>& previous, const Matrix& centroids, Matrix& next);
+
+// sum of w_i * ||x_i - centroids[labels_i]||^2.
+double kmeans_inertia(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+                      const Matrix& centroids);
+
+}  // namespace itercl

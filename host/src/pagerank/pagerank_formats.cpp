@@ -1,0 +1,193 @@
+// Building ELLPACK, hybrid and Balanced CSR layouts from the in-link CSR; the hybrid's CPU rows.
+#include "pagerank/pagerank_formats.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <sstream>
+
+#include "core/parallel.hpp"
+#include "itercl/error.hpp"
+
+namespace itercl::detail {
+namespace {
+
+constexpr std::int64_t kMaxSlots = std::numeric_limits<std::int32_t>::max();
+
+// Pads `rows` (all rows if empty) to `width`, column-major.
+EllBlock ell_block(const InLinks& L, std::vector<std::int32_t> rows, int width) {
+  EllBlock b;
+  b.n_rows = rows.empty() ? L.n_nodes : static_cast<std::int64_t>(rows.size());
+  b.width = width;
+  b.columns.assign(static_cast<std::size_t>(b.n_rows) * static_cast<std::size_t>(width), L.n_nodes);
+  b.min_length = std::numeric_limits<int>::max();
+  for (std::int64_t r = 0; r < b.n_rows; ++r) {
+    const std::int32_t row = rows.empty() ? static_cast<std::int32_t>(r) : rows[static_cast<std::size_t>(r)];
+    const int length = L.row_length(row);
+    b.min_length = std::min(b.min_length, length), b.max_length = std::max(b.max_length, length);
+    for (int c = 0; c < length; ++c)
+      b.columns[static_cast<std::size_t>(c * b.n_rows + r)] =
+          L.sources[static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(row)] + c)];
+  }
+  if (b.n_rows == 0) b.min_length = 0;
+  b.rows = std::move(rows);
+  return b;
+}
+
+}  // namespace
+
+EllBlock build_ell(const InLinks& L, double max_fill) {
+  int width = 0;
+  for (std::int32_t i = 0; i < L.n_nodes; ++i) width = std::max(width, L.row_length(i));
+  const std::int64_t slots = static_cast<std::int64_t>(L.n_nodes) * width;
+  const double fill = static_cast<double>(slots) / static_cast<double>(std::max<std::int64_t>(L.n_links(), 1));
+  if (fill > max_fill || slots > kMaxSlots) {
+    std::ostringstream s;
+    s << "padding all " << L.n_nodes << " rows to the longest (" << width << " in-links) stores " << slots
+      << " slots for " << L.n_links() << " links, " << fill << " per link"
+      << (slots > kMaxSlots ? ", past the kernels' 32-bit indexing" : "")
+      << "; the limit is ell_max_fill = " << max_fill << ". ELLPACK suits rows of similar length: use hybrid or bsr";
+    throw ParamError("kernel.ell_max_fill", s.str());
+  }
+  return ell_block(L, {}, width);
+}
+
+// The CPU takes the longest rows, as many as it sums in the time the device sums the rest: with the
+// device summing rho links for each one the CPU sums, the rows of k or more in-links may hold at most
+// 1 / (1 + rho) of the links; k is the smallest power of two (at least 4, the seed's smallest) that
+// keeps them within it. rho per device: tuning/pagerank.json, with the measurements behind it.
+int auto_hybrid_k(const InLinks& L, double rho) {
+  const double cpu_share = 1.0 / (1.0 + rho);
+  std::vector<std::int64_t> links_from(33, 0);  // links in rows of at least 2^j in-links
+  for (std::int32_t i = 0; i < L.n_nodes; ++i) {
+    const int length = L.row_length(i);
+    if (length > 0) links_from[static_cast<std::size_t>(std::bit_width(static_cast<unsigned>(length)) - 1)] += length;
+  }
+  for (std::size_t j = links_from.size() - 1; j-- > 0;) links_from[j] += links_from[j + 1];
+  const auto total = static_cast<double>(std::max<std::int64_t>(L.n_links(), 1));
+  for (std::size_t j = 2; j < 31; ++j)
+    if (static_cast<double>(links_from[j]) <= cpu_share * total) return 1 << j;
+  return 1 << 30;
+}
+
+int hybrid_bin(int length) { return length < 4 ? 0 : std::bit_width(static_cast<unsigned>(length)) - 2; }
+
+HybridLayout build_hybrid(const InLinks& L, int k) {
+  HybridLayout h;
+  h.k = k;
+  std::vector<std::vector<std::int32_t>> bins;
+  h.cpu_offsets.push_back(0);
+  for (std::int32_t i = 0; i < L.n_nodes; ++i) {
+    const int length = L.row_length(i);
+    if (length == 0) continue;
+    if (length >= k) {
+      h.cpu_rows.push_back(i);
+      const auto first = L.sources.begin() + L.offsets[static_cast<std::size_t>(i)];
+      h.cpu_sources.insert(h.cpu_sources.end(), first, first + length);
+      h.cpu_offsets.push_back(static_cast<std::int32_t>(h.cpu_sources.size()));
+      continue;
+    }
+    const auto bin = static_cast<std::size_t>(hybrid_bin(length));
+    if (bins.size() <= bin) bins.resize(bin + 1);
+    bins[bin].push_back(i);
+  }
+  for (auto& rows : bins) {
+    if (rows.empty()) continue;
+    int width = 0;
+    for (const std::int32_t r : rows) width = std::max(width, L.row_length(r));
+    h.bins.push_back(ell_block(L, std::move(rows), width));
+  }
+  return h;
+}
+
+template <class T>
+void cpu_row_sums(const HybridLayout& h, const T* z, T* out) {
+  const std::size_t rows = h.cpu_rows.size(), links = h.cpu_sources.size();
+  if (rows == 0) return;
+  const int workers = worker_count(links);
+  // A row cut by a thread boundary: its piece in that thread.
+  struct Piece {
+    std::size_t row = 0;
+    T sum = 0;
+  };
+  std::vector<std::vector<Piece>> pieces(static_cast<std::size_t>(workers));
+  parallel_blocks(links, workers, [&](std::size_t lo, std::size_t hi, int w) {
+    if (lo == hi) return;
+    const auto& offsets = h.cpu_offsets;
+    std::size_t r =
+        static_cast<std::size_t>(std::upper_bound(offsets.begin(), offsets.end(), static_cast<std::int32_t>(lo)) -
+                                 offsets.begin()) -
+        1;
+    for (; r < rows && static_cast<std::size_t>(offsets[r]) < hi; ++r) {
+      const auto begin = std::max<std::size_t>(static_cast<std::size_t>(offsets[r]), lo);
+      const auto end = std::min<std::size_t>(static_cast<std::size_t>(offsets[r + 1]), hi);
+      T sum = 0;
+      for (std::size_t k = begin; k < end; ++k) sum += z[h.cpu_sources[k]];
+      if (begin == static_cast<std::size_t>(offsets[r]) && end == static_cast<std::size_t>(offsets[r + 1]))
+        out[r] = sum;
+      else
+        pieces[static_cast<std::size_t>(w)].push_back({r, sum});
+    }
+  });
+  for (const auto& list : pieces)
+    for (const Piece& p : list) out[p.row] = 0;
+  for (const auto& list : pieces)
+    for (const Piece& p : list) out[p.row] += p.sum;
+}
+template void cpu_row_sums<float>(const HybridLayout&, const float*, float*);
+template void cpu_row_sums<double>(const HybridLayout&, const double*, double*);
+
+// The seed's construction (section 5.2.1), run twice: once to count the BSR rows, once to write them
+// column-major into an array of that height.
+namespace {
+
+template <class Put>
+std::int64_t lay_out_bsr(const InLinks& L, int width, BsrLayout& stats, Put&& put) {
+  std::int64_t row = 0;
+  int used = 0;  // slots taken in the current BSR row
+  auto close_row = [&] {
+    for (; used < width; ++used) put(row, used, kBsrFiller), ++stats.filler_slots;
+    ++row, used = 0;
+  };
+  for (std::int32_t i = 0; i < L.n_nodes; ++i) {
+    const int length = L.row_length(i);
+    if (length == 0) continue;  // no in-links: its sum stays 0, nothing to store
+    if (width - used <= 2) close_row();
+    const std::int32_t* links = L.sources.data() + L.offsets[static_cast<std::size_t>(i)];
+    if (length + 2 <= width - used) {  // alpha: the whole row fits
+      put(row, used++, kBsrNewRow), put(row, used++, i);
+      for (int c = 0; c < length; ++c) put(row, used++, links[c]);
+      continue;
+    }
+    ++stats.split_rows;  // beta pieces, each repeating the row id, until the row is stored
+    for (int done = 0; done < length;) {
+      if (width - used <= 2) close_row();
+      put(row, used++, kBsrPartialRow), put(row, used++, i);
+      const int take = std::min(length - done, width - used);
+      for (int c = 0; c < take; ++c) put(row, used++, links[done + c]);
+      done += take;
+    }
+  }
+  if (used > 0) close_row();
+  return row;
+}
+
+}  // namespace
+
+BsrLayout build_bsr(const InLinks& L, int width) {
+  if (width < 4) throw ParamError("kernel.bsr_width", "expected an integer >= 4, got " + std::to_string(width));
+  BsrLayout b;
+  b.width = width;
+  BsrLayout counting;
+  b.n_rows = lay_out_bsr(L, width, counting, [](std::int64_t, int, std::int32_t) {});
+  if (b.n_rows * width > kMaxSlots)
+    throw InputError("bsr: " + std::to_string(b.n_rows) + " rows of " + std::to_string(width) +
+                     " slots exceed the kernels' 32-bit indexing (2^31 - 1 slots)");
+  b.slots.resize(static_cast<std::size_t>(b.n_rows * width));
+  lay_out_bsr(L, width, b, [&](std::int64_t row, int column, std::int32_t value) {
+    b.slots[static_cast<std::size_t>(column * b.n_rows + row)] = value;
+  });
+  return b;
+}
+
+}  // namespace itercl::detail

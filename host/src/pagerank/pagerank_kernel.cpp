@@ -1,0 +1,156 @@
+// PageRankKernel: the format and its tuning, checked, converted to and from JSON, and resolved from the
+// tuning database (tuning/pagerank.json) and the graph.
+#include <algorithm>
+#include <bit>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "core/number_text.hpp"
+#include "itercl/error.hpp"
+#include "pagerank/pagerank_formats.hpp"
+#include "pagerank/pagerank_spmv.hpp"
+#include "tuning/tuned_kernel.hpp"
+
+namespace itercl {
+namespace pagerank {
+
+const char* const kFormats[] = {"csr_scalar", "csr_vector", "ell", "hybrid", "bsr"};
+
+bool power_of_two(int v) { return v > 0 && std::has_single_bit(static_cast<unsigned>(v)); }
+
+constexpr double kEllMaxFill = 10;
+
+// A tuning field the format would ignore is a mistake in the config, not a no-op.
+void check_fields_apply(const PageRankKernel& k) {
+  auto only_for = [&](const char* field, bool set, const char* format) {
+    if (set && k.format != format)
+      throw ParamError(std::string("kernel.") + field,
+                       std::string("applies to format ") + format + ", not " + k.format);
+  };
+  only_for("vector_size", k.vector_size != 0, "csr_vector");
+  only_for("bsr_width", k.bsr_width != 0, "bsr");
+  only_for("hybrid_k", k.hybrid_k != 0, "hybrid");
+  only_for("hybrid_rho", k.hybrid_rho != 0, "hybrid");
+  only_for("ell_max_fill", k.ell_max_fill != 0, "ell");
+}
+
+}  // namespace pagerank
+
+void PageRankKernel::validate() const {
+  if (format != "auto" &&
+      std::find(std::begin(pagerank::kFormats), std::end(pagerank::kFormats), format) == std::end(pagerank::kFormats))
+    throw ParamError("kernel.format",
+                     "expected one of auto, csr_scalar, csr_vector, ell, hybrid, bsr; got \"" + format + "\"");
+  if (work_group_size != 0 && !pagerank::power_of_two(work_group_size))
+    throw ParamError("kernel.work_group_size",
+                     "expected a power of two (or 0 for the default), got " + std::to_string(work_group_size));
+  if (vector_size != 0 && !pagerank::power_of_two(vector_size))
+    throw ParamError("kernel.vector_size",
+                     "expected a power of two (or 0 for the default), got " + std::to_string(vector_size));
+  if (bsr_width != 0 && bsr_width < 4)
+    throw ParamError("kernel.bsr_width",
+                     "expected an integer >= 4 (or 0 for the default), got " + std::to_string(bsr_width));
+  if (hybrid_k < 0)
+    throw ParamError("kernel.hybrid_k", "expected an integer >= 1 (or \"auto\"), got " + std::to_string(hybrid_k));
+  if (hybrid_rho != 0 && !(hybrid_rho > 0))
+    throw ParamError("kernel.hybrid_rho",
+                     "expected a number > 0 (or 0 for the default), got " + number_text(hybrid_rho));
+  if (ell_max_fill != 0 && !(ell_max_fill >= 1))
+    throw ParamError("kernel.ell_max_fill",
+                     "expected a number >= 1 (or 0 for the default), got " + number_text(ell_max_fill));
+  if (format != "auto") pagerank::check_fields_apply(*this);
+}
+
+void to_json(nlohmann::json& j, const PageRankKernel& k) {
+  j = {{"format", k.format},
+       {"work_group_size", k.work_group_size},
+       {"vector_size", k.vector_size},
+       {"bsr_width", k.bsr_width},
+       {"hybrid_k", k.hybrid_k},
+       {"hybrid_rho", k.hybrid_rho},
+       {"ell_max_fill", k.ell_max_fill}};
+}
+
+void from_json(const nlohmann::json& j, PageRankKernel& k) {
+  if (!j.is_object()) throw ParamError("kernel", "expected an object, got " + j.dump());
+  for (const auto& [key, value] : j.items()) {
+    auto integer = [&, &key = key, &value = value](int& field) {
+      if (!value.is_number_integer()) throw ParamError("kernel." + key, "expected an integer, got " + value.dump());
+      field = value.get<int>();
+    };
+    if (key == "format") {
+      if (!value.is_string()) throw ParamError("kernel.format", "expected a string, got " + value.dump());
+      k.format = value.get<std::string>();
+    } else if (key == "work_group_size") {
+      integer(k.work_group_size);
+    } else if (key == "vector_size") {
+      integer(k.vector_size);
+    } else if (key == "bsr_width") {
+      integer(k.bsr_width);
+    } else if (key == "hybrid_k") {
+      if (value.is_string() && value.get<std::string>() == "auto")
+        k.hybrid_k = 0;
+      else if (!value.is_number_integer() || value.get<long long>() < 1)
+        throw ParamError("kernel.hybrid_k", "expected an integer >= 1 or \"auto\", got " + value.dump());
+      else
+        integer(k.hybrid_k);
+    } else if (key == "hybrid_rho" || key == "ell_max_fill") {
+      if (!value.is_number()) throw ParamError("kernel." + key, "expected a number, got " + value.dump());
+      (key == "hybrid_rho" ? k.hybrid_rho : k.ell_max_fill) = value.get<double>();
+    } else {
+      throw ParamError("kernel." + key,
+                       "unknown field (expected format, work_group_size, vector_size, bsr_width, hybrid_k, "
+                       "hybrid_rho, ell_max_fill)");
+    }
+  }
+}
+
+std::ostream& operator<<(std::ostream& out, const PageRankKernel& k) { return out << nlohmann::json(k).dump(); }
+
+namespace detail {
+
+PageRankKernel resolve_kernel(PageRankKernel k, const DeviceInfo& info, const InLinks& links,
+                              std::vector<std::string>& sources) {
+  k.validate();
+  // The database names a default for every format's fields; each applies when its format runs.
+  const auto db = tuned_kernel<PageRankKernel>("pagerank", info, sources, [](PageRankKernel t) {
+    if (t.format == "auto" || !t.work_group_size || !t.bsr_width || !(t.hybrid_rho > 0))
+      throw ParamError("pagerank", "needs format, work_group_size, bsr_width and hybrid_rho");
+    PageRankKernel{.format = t.format}.validate();
+    t.format = "auto";  // the other formats' fields are checked as values, not as misplaced
+    t.validate();
+  });
+  if (k.format == "auto") k.format = db.format;
+  pagerank::check_fields_apply(k);
+
+  const auto largest = static_cast<int>(std::bit_floor(static_cast<unsigned>(info.max_work_group_size)));
+  if (k.work_group_size > largest)
+    throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
+                                                   std::to_string(info.max_work_group_size));
+  if (k.work_group_size == 0) k.work_group_size = std::min(db.work_group_size, largest);
+  if (k.format == "csr_vector") {
+    if (k.vector_size == 0) k.vector_size = db.vector_size;
+    // Bell and Garland's rule (CUSP): the smallest power of two covering the mean row, 2 to 32.
+    if (k.vector_size == 0) {
+      std::int64_t rows = 0;
+      for (std::int32_t i = 0; i < links.n_nodes; ++i) rows += links.row_length(i) > 0;
+      const std::int64_t mean = rows ? (links.n_links() + rows - 1) / rows : 1;
+      k.vector_size =
+          static_cast<int>(std::clamp<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(mean)), 2, 32));
+    }
+    if (k.vector_size > k.work_group_size)
+      throw ParamError("kernel.vector_size", std::to_string(k.vector_size) +
+                                                 " work-items per row exceed the work-group of " +
+                                                 std::to_string(k.work_group_size));
+  }
+  if (k.format == "bsr" && k.bsr_width == 0) k.bsr_width = db.bsr_width;
+  if (k.format == "hybrid" && k.hybrid_k == 0) {
+    if (k.hybrid_rho == 0) k.hybrid_rho = db.hybrid_rho;
+    k.hybrid_k = auto_hybrid_k(links, k.hybrid_rho);
+  }
+  if (k.format == "ell" && k.ell_max_fill == 0) k.ell_max_fill = pagerank::kEllMaxFill;
+  return k;
+}
+
+}  // namespace detail
+}  // namespace itercl

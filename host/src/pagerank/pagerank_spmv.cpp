@@ -1,0 +1,135 @@
+// The device formats csr_scalar, csr_vector, ell and bsr: layout uploaded once, kernels enqueued per
+// iteration.
+#include "pagerank/pagerank_spmv.hpp"
+
+#include <string>
+
+#include "itercl/matrix.hpp"
+#include "itercl/timing.hpp"
+#include "pagerank/pagerank_formats.hpp"
+
+namespace itercl::detail {
+namespace {
+
+std::string options(Precision p) { return "-D REAL=" + std::string(precision_name(p)); }
+
+class CsrFormat : public SpmvFormat {
+ public:
+  CsrFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, Timings& upload)
+      : device_(device),
+        n_(L.n_nodes),
+        work_group_(k.work_group_size),
+        vector_size_(k.format == "csr_vector" ? k.vector_size : 1) {
+    stats_.csr_bytes = stats_.matrix_bytes = csr_bytes(L);  // the in-link CSR is the format: nothing to build
+    offsets_ = upload_buffer(device, L.offsets, "csr offsets", upload);
+    sources_ = upload_buffer(device, L.sources, "csr sources", upload);
+    kernel_ = device.kernel("pagerank_csr.cl", options(p), k.format.c_str());
+    real_size_ = real_size(p);
+  }
+
+  void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
+    const std::size_t rows_per_group = static_cast<std::size_t>(work_group_ / vector_size_);
+    const std::size_t groups = (static_cast<std::size_t>(n_) + rows_per_group - 1) / rows_per_group;
+    if (vector_size_ > 1)
+      set_args(kernel_, static_cast<cl_int>(n_), offsets_, sources_, z, s, static_cast<cl_int>(vector_size_),
+               cl::Local(static_cast<std::size_t>(work_group_) * real_size_));
+    else
+      set_args(kernel_, static_cast<cl_int>(n_), offsets_, sources_, z, s);
+    launch(device_.queue(), kernel_, groups * static_cast<std::size_t>(work_group_), work_group_, work.kernels);
+  }
+
+ private:
+  Device device_;
+  std::int32_t n_;
+  int work_group_, vector_size_;
+  std::size_t real_size_ = 4;
+  cl::Buffer offsets_, sources_;
+  cl::Kernel kernel_;
+};
+
+class EllFormat : public SpmvFormat {
+ public:
+  EllFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, Timings& upload)
+      : device_(device), work_group_(k.work_group_size) {
+    Stopwatch build;
+    const EllBlock ell = build_ell(L, k.ell_max_fill);
+    stats_.preprocess_s = build.seconds();
+    stats_.ell_width = ell.width;
+    stats_.csr_bytes = csr_bytes(L);
+    stats_.matrix_bytes = ell.columns.size() * 4;
+    rows_ = ell.n_rows, width_ = ell.width;
+    columns_ = upload_buffer(device, ell.columns, "ell columns", upload);
+    kernel_ = device.kernel("pagerank_ell.cl", options(p), "ell");
+  }
+
+  void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
+    set_args(kernel_, static_cast<cl_int>(rows_), static_cast<cl_int>(width_), columns_, z, s);
+    launch(device_.queue(), kernel_, static_cast<std::size_t>(rows_), work_group_, work.kernels);
+  }
+
+ private:
+  Device device_;
+  int work_group_;
+  std::int64_t rows_ = 0;
+  int width_ = 0;
+  cl::Buffer columns_;
+  cl::Kernel kernel_;
+};
+
+class BsrFormat : public SpmvFormat {
+ public:
+  BsrFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, Timings& upload)
+      : device_(device), work_group_(k.work_group_size) {
+    Stopwatch build;
+    const BsrLayout bsr = build_bsr(L, k.bsr_width);
+    stats_.preprocess_s = build.seconds();
+    rows_ = bsr.n_rows, width_ = bsr.width;
+    stats_.bsr_rows = bsr.n_rows;
+    stats_.bsr_split_rows = bsr.split_rows;
+    stats_.bsr_filler_slots = bsr.filler_slots;
+    stats_.csr_bytes = csr_bytes(L);
+    // The layout, plus P: a page pair and two partial sums per BSR row.
+    stats_.matrix_bytes = bsr.slots.size() * 4 + static_cast<std::uint64_t>(rows_) * (8 + 2 * real_size(p));
+    slots_ = upload_buffer(device, bsr.slots, "bsr slots", upload);
+    const auto rows = static_cast<std::size_t>(std::max<std::int64_t>(rows_, 1));
+    partial_pages_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE, rows * 2 * sizeof(cl_int));
+    partial_sums_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE, rows * 2 * real_size(p));
+    rows_kernel_ = device.kernel("pagerank_bsr.cl", options(p), "fixed_width_sparse_row");
+    sum_kernel_ = device.kernel("pagerank_bsr.cl", options(p), "partial_rank_sum");
+  }
+
+  void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
+    if (rows_ == 0) return;
+    set_args(rows_kernel_, static_cast<cl_int>(rows_), static_cast<cl_int>(width_), slots_, z, s, partial_pages_,
+             partial_sums_);
+    set_args(sum_kernel_, static_cast<cl_int>(rows_), partial_pages_, partial_sums_, s);
+    launch(device_.queue(), rows_kernel_, static_cast<std::size_t>(rows_), work_group_, work.kernels);
+    launch(device_.queue(), sum_kernel_, static_cast<std::size_t>(rows_), work_group_, work.kernels);
+  }
+
+ private:
+  Device device_;
+  int work_group_;
+  std::int64_t rows_ = 0;
+  int width_ = 0;
+  cl::Buffer slots_, partial_pages_, partial_sums_;
+  cl::Kernel rows_kernel_, sum_kernel_;
+};
+
+}  // namespace
+
+std::unique_ptr<SpmvFormat> make_spmv_format(const Device& device, const InLinks& links, const PageRankKernel& kernel,
+                                             Precision precision, Timings& upload) {
+  try {
+    if (kernel.format == "csr_scalar" || kernel.format == "csr_vector")
+      return std::make_unique<CsrFormat>(device, links, kernel, precision, upload);
+    if (kernel.format == "ell") return std::make_unique<EllFormat>(device, links, kernel, precision, upload);
+    if (kernel.format == "bsr") return std::make_unique<BsrFormat>(device, links, kernel, precision, upload);
+    if (kernel.format == "hybrid") return make_hybrid_format(device, links, kernel, precision, upload);
+  } catch (const cl::Error&) {
+    rethrow_as_itercl_error();
+  }
+  throw ParamError("kernel.format", "no format '" + kernel.format + "'");
+}
+
+}  // namespace itercl::detail

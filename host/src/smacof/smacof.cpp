@@ -1,0 +1,177 @@
+// Smacof::fit: the SMACOF loop with scikit-learn 1.7's stopping rule over a SmacofDevice.
+#include "itercl/smacof.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "core/number_text.hpp"
+#include "itercl/error.hpp"
+#include "smacof/smacof_device.hpp"
+#include "smacof/smacof_steps.hpp"
+
+namespace itercl {
+namespace smacof {
+
+constexpr int kMaxComponents = 32;  // the kernels keep a point's coordinates in registers
+
+struct Run {
+  Matrix embedding;
+  double stress = 0, squared_distances = 0;
+  int n_iter = 0;
+  bool converged = false;
+  std::vector<SmacofIteration> iterations;
+  Timings timings;
+};
+
+// X_1, X_2, ... from x0 until (stress_old - stress) / (1/2 sum w d^2) < eps, as scikit-learn 1.7 (the
+// first test after the second iteration), or max_iter.
+Run run_from(SmacofDevice& device, const Matrix& x0, const SmacofParams& p) {
+  Run run;
+  device.start(x0, &run.timings);
+  double previous = 0;
+  for (int it = 0; it < p.max_iter; ++it) {
+    Timings t;
+    const StressSums s = device.iterate(&t);
+    if (!std::isfinite(s.stress) || !std::isfinite(s.squared_distances))
+      throw RuntimeError("iteration " + std::to_string(it + 1) + ": the stress overflowed precision " +
+                         std::string(precision_name(p.precision)) + "; rescale the data or use precision double");
+    if (!(s.squared_distances > 0))
+      throw RuntimeError("iteration " + std::to_string(it + 1) + ": the embedding collapsed to a single point");
+    run.iterations.push_back({s.stress, t});
+    run.timings += t;
+    run.n_iter = it + 1;
+    run.stress = s.stress;
+    run.squared_distances = s.squared_distances;
+    if (it > 0 && p.eps > 0 && (previous - s.stress) / s.squared_distances < p.eps) {
+      run.converged = true;
+      break;
+    }
+    previous = s.stress;
+  }
+  Stopwatch read;
+  run.embedding = device.embedding();
+  run.timings.wall_s += read.seconds();
+  return run;
+}
+
+// The float device stores delta and sums (d - delta)^2 over up to N terms per work-item: that must stay
+// finite.
+void check_range(double largest, Eigen::Index n, Precision p, const char* what) {
+  const double max = p == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+  if (largest >= std::sqrt(max / (4.0 * static_cast<double>(n))))
+    throw InputError(std::string(what) + ": values up to " + number_text(largest) + " overflow the stress in " +
+                     std::string(precision_name(p)) + "; rescale the data or use precision double");
+}
+
+SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n, const Matrix& classical) {
+  SmacofResult best;
+  best.upload = device.upload_timings();
+  best.kernel = device.kernel();
+  best.tuning_sources = device.tuning_sources();
+  best.build_options = device.build_options();
+  Rng rng(p.random_state);
+  for (int r = 0; r < p.n_init; ++r) {
+    const Matrix start = p.init == SmacofInit::given       ? p.init_embedding
+                         : p.init == SmacofInit::classical ? classical
+                                                           : smacof_random_init(n, p.n_components, rng);
+    Run run = run_from(device, start, p);
+    best.init_stress.push_back(run.stress);
+    best.total += run.timings;
+    if (r == 0 || run.stress < best.stress) {
+      best.embedding = std::move(run.embedding);
+      best.stress = run.stress;
+      best.normalized_stress = std::sqrt(run.stress / run.squared_distances);
+      best.n_iter = run.n_iter;
+      best.converged = run.converged;
+      best.iterations = std::move(run.iterations);
+      best.best_init = r;
+    }
+  }
+  return best;
+}
+
+void check_init(const SmacofParams& p, Eigen::Index n) {
+  if (p.init == SmacofInit::given && p.init_embedding.rows() != n)
+    throw ParamError("init",
+                     "has " + std::to_string(p.init_embedding.rows()) + " rows for " + std::to_string(n) + " points");
+}
+
+}  // namespace smacof
+
+void SmacofParams::validate() const {
+  if (n_components < 1 || n_components > smacof::kMaxComponents)
+    throw ParamError("n_components", "expected an integer from 1 to " + std::to_string(smacof::kMaxComponents) +
+                                         ", got " + std::to_string(n_components));
+  if (max_iter < 1) throw ParamError("max_iter", "expected an integer >= 1, got " + std::to_string(max_iter));
+  if (!(eps >= 0) || !std::isfinite(eps)) throw ParamError("eps", "expected a number >= 0, got " + number_text(eps));
+  if (n_init < 1) throw ParamError("n_init", "expected an integer >= 1, got " + std::to_string(n_init));
+  kernel.validate();
+  if (init != SmacofInit::random && n_init > 1)
+    throw ParamError("n_init", std::to_string(n_init) + " runs from the same " +
+                                   (init == SmacofInit::given ? "given" : "classical") +
+                                   " start would be identical; use 1 (or init random)");
+  if (init == SmacofInit::given) {
+    if (init_embedding.cols() != n_components)
+      throw ParamError("init", "has " + std::to_string(init_embedding.cols()) +
+                                   " columns for n_components = " + std::to_string(n_components));
+    if (!init_embedding.allFinite()) throw ParamError("init", "contains NaN or infinity");
+    if (init_embedding.rows() > 1 && (init_embedding.rowwise() - init_embedding.row(0)).cwiseAbs().maxCoeff() == 0)
+      throw ParamError("init", "all points coincide: every distance is 0, so the Guttman transform is 0");
+  }
+}
+
+Smacof::Smacof(const Device& device, SmacofParams params) : device_(device), params_(std::move(params)) {
+  params_.validate();
+  device_.require(params_.precision);
+}
+
+SmacofResult Smacof::fit(const Matrix& dissimilarities, const Matrix& weights) const {
+  const SmacofParams& p = params_;
+  const Matrix delta = checked_dissimilarities(dissimilarities);
+  const Eigen::Index n = delta.rows();
+  smacof::check_init(p, n);
+  smacof::check_range(delta.maxCoeff(), n, p.precision, "dissimilarities");
+  const bool weighted = weights.size() > 0;
+  const Matrix w = weighted ? checked_weights(weights, n) : Matrix();
+  SmacofDevice device(device_, p.precision, p.kernel, {n, p.n_components, weighted, 0});
+  device.upload_dissimilarities(delta);
+  if (weighted) device.upload_weights(w, smacof_pinv(w));
+  const Matrix classical = p.init == SmacofInit::classical ? classical_scaling(delta, p.n_components) : Matrix();
+  return smacof::fit_on(device, p, n, classical);
+}
+
+void check_dissimilarity_metric(Metric m) {
+  if (m != Metric::euclidean && m != Metric::sqeuclidean && m != Metric::cityblock)
+    throw ParamError("metric", "dissimilarities from vectors are euclidean, sqeuclidean or cityblock; got \"" +
+                                   std::string(metric_name(m)) + "\"");
+}
+
+SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Matrix& weights) const {
+  const SmacofParams& p = params_;
+  check_dissimilarity_metric(metric);
+  const Eigen::Index n = vectors.rows();
+  if (n < 2 || vectors.cols() < 1)
+    throw InputError("data: need at least 2 vectors of at least 1 feature, got " + std::to_string(n) + " x " +
+                     std::to_string(vectors.cols()));
+  if (!vectors.allFinite()) throw InputError("data: contains NaN or infinity");
+  const Matrix centred = vectors.rowwise() - vectors.colwise().mean();
+  const double spread = centred.cwiseAbs().maxCoeff();
+  if (spread == 0) throw InputError("data: all vectors are identical, nothing to embed");
+  // The largest dissimilarity is at most 2 * spread per feature (cityblock, summed; euclidean less).
+  const double features = static_cast<double>(vectors.cols());
+  const double largest = metric == Metric::sqeuclidean ? 4 * spread * spread * features : 2 * spread * features;
+  smacof::check_range(largest, n, p.precision, "data");
+  smacof::check_init(p, n);
+  const bool weighted = weights.size() > 0;
+  const Matrix w = weighted ? checked_weights(weights, n) : Matrix();
+  SmacofDevice device(device_, p.precision, p.kernel, {n, p.n_components, weighted, vectors.cols()});
+  device.build_dissimilarities(vectors, metric);
+  if (weighted) device.upload_weights(w, smacof_pinv(w));
+  Matrix classical;
+  if (p.init == SmacofInit::classical)
+    classical = metric == Metric::euclidean ? classical_scaling_of_vectors(vectors, p.n_components)
+                                            : classical_scaling(device.read_dissimilarities(), p.n_components);
+  return smacof::fit_on(device, p, n, classical);
+}
+
+}  // namespace itercl

@@ -1,0 +1,104 @@
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <map>
+
+#include "itercl/error.hpp"
+#include "itercl/timing.hpp"
+#include "tune/tuners.hpp"
+
+namespace itercl {
+namespace {
+
+using Tuner = void (*)(const Device&, ConfigObject&, const TuneOptions&, TuneReport&);
+
+const std::map<std::string, Tuner, std::less<>>& tuners() {
+  static const std::map<std::string, Tuner, std::less<>> registry = {{"kmeans", tune_kmeans},
+                                                                     {"pagerank", tune_pagerank},
+                                                                     {"pair_histogram", tune_pair_histogram},
+                                                                     {"pairwise", tune_pairwise},
+                                                                     {"smacof", tune_smacof}};
+  return registry;
+}
+
+}  // namespace
+
+long long problem_count(ConfigObject& problem, const char* key, long long fallback, long long most) {
+  const long long v = problem.integer(key).value_or(fallback);
+  if (v < 1 || v > most)
+    problem.fail(key, "expected an integer from 1 to " + std::to_string(most) + ", got " + std::to_string(v));
+  return v;
+}
+
+void add_candidate(TuneReport& report, const nlohmann::json& declared,
+                   const std::function<void(TuneCandidate&)>& evaluate) {
+  TuneCandidate c;
+  try {
+    evaluate(c);
+  } catch (const ParamError& e) {
+    c = TuneCandidate{.parameters = declared, .rejected = e.what()};
+  }
+  report.candidates.push_back(std::move(c));
+}
+
+void record_times(TuneCandidate& c, std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  c.median_ms = ms[ms.size() / 2];
+  c.min_ms = ms.front();
+  c.max_ms = ms.back();
+}
+
+void time_candidate(TuneCandidate& c, const TuneOptions& options, const std::function<double()>& run) {
+  std::vector<double> ms;
+  for (int r = 0; r < options.repeats + 2; ++r) {
+    const double t = run();
+    if (r >= 2) ms.push_back(t);  // two warm-ups
+  }
+  record_times(c, std::move(ms));
+}
+
+std::vector<std::string> tunable_kernels() {
+  std::vector<std::string> names;
+  for (const auto& [name, tuner] : tuners()) names.push_back(name);
+  return names;
+}
+
+TuneReport tune(std::string_view kernel, const Device& device, const TuneOptions& options) {
+  const auto it = tuners().find(kernel);
+  if (it == tuners().end()) {
+    std::string known;
+    for (const auto& name : tunable_kernels()) known += (known.empty() ? "" : ", ") + name;
+    throw InputError("tune: unknown kernel '" + std::string(kernel) + "'; expected one of " + known);
+  }
+  if (options.repeats < 1) throw InputError("tune: --repeats must be at least 1");
+  device.require(options.precision);
+  TuneReport report;
+  report.kernel = std::string(kernel);
+  ConfigObject problem(options.problem, "--problem", "");
+  it->second(device, problem, options, report);
+
+  bool found = false;
+  for (std::size_t i = 0; i < report.candidates.size(); ++i) {
+    const TuneCandidate& c = report.candidates[i];
+    if (c.rejected.empty() && (!found || c.median_ms < report.candidates[report.best].median_ms)) {
+      report.best = i;
+      found = true;
+    }
+  }
+  if (!found)
+    throw RuntimeError("tune " + report.kernel + ": no candidate produced correct output on " + device.info().name);
+
+  const TuneCandidate& best = report.candidates[report.best];
+  report.entry = best.parameters;
+  report.entry["tuned"] = {{"date", utc_timestamp("%Y-%m-%d")},
+                           {"platform", device.info().platform},
+                           {"driver_version", device.info().driver_version},
+                           {"problem", report.problem},
+                           {"precision", precision_name(options.precision)},
+                           {"median_ms", best.median_ms},
+                           {"before_ms", report.candidates[report.baseline].median_ms},
+                           {"candidates", report.candidates.size()}};
+  return report;
+}
+
+}  // namespace itercl

@@ -1,0 +1,79 @@
+// `itercl tune pagerank`: the formats the device sums alone, their work-group sizes, BSR widths and
+// csr_vector lanes, on an R-MAT graph. Not hybrid: part of its sum runs on the host, outside the
+// OpenCL event times every candidate is compared by.
+#include <cmath>
+
+#include "itercl/error.hpp"
+#include "itercl/graph.hpp"
+#include "itercl/pagerank.hpp"
+#include "tune/tuners.hpp"
+
+namespace itercl {
+namespace {
+
+std::vector<PageRankKernel> pagerank_space(const DeviceInfo& info) {
+  std::vector<PageRankKernel> out;
+  for (int wg : {64, 128, 256}) {
+    if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
+    out.push_back({.format = "csr_scalar", .work_group_size = wg});
+    for (int lanes : {2, 8, 32}) out.push_back({.format = "csr_vector", .work_group_size = wg, .vector_size = lanes});
+    out.push_back({.format = "ell", .work_group_size = wg});
+    for (int width : {16, 32, 64, 128}) out.push_back({.format = "bsr", .work_group_size = wg, .bsr_width = width});
+  }
+  return out;
+}
+
+nlohmann::json stored(const PageRankKernel& k) {
+  nlohmann::json j = {{"format", k.format}, {"work_group_size", k.work_group_size}};
+  if (k.format == "csr_vector") j["vector_size"] = k.vector_size;
+  if (k.format == "bsr") j["bsr_width"] = k.bsr_width;
+  return j;
+}
+
+}  // namespace
+
+void tune_pagerank(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report) {
+  // R-MAT 20 (benchmarks/pagerank's middle graph): 1 M nodes, 16 M links.
+  const long long scale = problem_count(problem, "scale", 20, 26);
+  const long long edge_factor = problem_count(problem, "edge_factor", 16, 64);
+  const long long seed = problem.integer("random_state").value_or(1);
+  problem.finish();
+  report.problem = {{"scale", scale}, {"edge_factor", edge_factor}, {"random_state", seed}};
+
+  const InLinks links = in_links(make_rmat({.scale = static_cast<int>(scale),
+                                            .edge_factor = static_cast<int>(edge_factor),
+                                            .random_state = static_cast<std::uint64_t>(seed)}));
+  // Every candidate runs the same iterations: two warm-ups, then one timed sum over in-links for each repeat.
+  auto fit = [&](const PageRankKernel& kernel) {
+    PageRankParams p;
+    p.max_iter = options.repeats + 2;
+    p.tol = 0;
+    p.precision = options.precision;
+    p.kernel = kernel;
+    return PageRank(device, p).fit(links);
+  };
+  const std::vector<double> reference = fit({.format = "csr_scalar"}).ranks;
+  // Device and reference each within tests/tolerances.hpp's ranks_l1 of the exact ranks.
+  const double tolerance = 2 * (options.precision == Precision::f32 ? 5e-6 : 1e-10);
+
+  std::vector<PageRankKernel> kernels = {PageRankKernel{}};  // the database's current choice first
+  for (const PageRankKernel& kernel : pagerank_space(device.info())) kernels.push_back(kernel);
+  for (const PageRankKernel& kernel : kernels)
+    add_candidate(report, stored(kernel), [&](TuneCandidate& c) {
+      const PageRankResult r = fit(kernel);
+      c.parameters = stored(r.kernel);
+      double l1 = 0;
+      for (std::size_t i = 0; i < reference.size(); ++i) l1 += std::abs(r.ranks[i] - reference[i]);
+      if (!(l1 <= tolerance)) {
+        c.rejected =
+            "ranks differ from csr_scalar's by " + std::to_string(l1) + " in L1, beyond " + std::to_string(tolerance);
+        return;
+      }
+      std::vector<double> ms;
+      for (std::size_t i = 2; i < r.iterations.size(); ++i) ms.push_back(r.iterations[i].spmv_kernel_s * 1e3);
+      record_times(c, std::move(ms));
+    });
+  report.baseline = 0;
+}
+
+}  // namespace itercl

@@ -1,0 +1,49 @@
+// One tuner per kernel family (internal). Adding one: write tune_<family>() and list it in tune.cpp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "io/config.hpp"
+#include "itercl/tune.hpp"
+
+namespace itercl {
+
+// Each fills `report.problem` (from `problem`, which it reads and finishes) and `report.candidates`, the
+// first being the database's current choice; tune() picks the best and writes the entry.
+void tune_kmeans(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report);
+void tune_smacof(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report);
+void tune_pagerank(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report);
+void tune_pairwise(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report);
+void tune_pair_histogram(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report);
+
+// The problem field `key` (else `fallback`), which must be an integer from 1 to `most`.
+long long problem_count(ConfigObject& problem, const char* key, long long fallback,
+                        long long most = std::numeric_limits<int>::max());
+
+// Appends a candidate to `report`: `evaluate` builds the kernel, sets c.parameters to the tuning it
+// resolved to, and either rejects it (c.rejected: how its output differs from the reference's) or times
+// it. A ParamError, a tuning this device or problem cannot launch, rejects it with the message, its
+// parameters being `declared`.
+void add_candidate(TuneReport& report, const nlohmann::json& declared,
+                   const std::function<void(TuneCandidate&)>& evaluate);
+
+// Times a correct candidate: `run` runs the kernel once (one iteration of the family's loop) and returns
+// its kernel time in ms from OpenCL events; 2 warm-ups, then options.repeats timed runs.
+void time_candidate(TuneCandidate& c, const TuneOptions& options, const std::function<double()>& run);
+
+// Sets c's median, min and max from the timed runs' kernel times (ms), for a family whose loop yields
+// them in one go.
+void record_times(TuneCandidate& c, std::vector<double> ms);
+
+// Empty if `got` equals `reference` wherever the two labels' centroids are not equally near within the
+// rounding of `p` (4 D ulps of sum_d (|x_d| + |c_d|)^2, as tests/tolerances.hpp); else the first
+// offending point.
+std::string kmeans_labels_mismatch(const Matrix& X, const Matrix& C, std::span<const std::int32_t> got,
+                                   std::span<const std::int32_t> reference, Precision p);
+
+}  // namespace itercl

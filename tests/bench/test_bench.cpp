@@ -1,0 +1,132 @@
+// itercl bench: suites expanded into cases, repeated, summarised; failures and peers recorded.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "itercl/bench.hpp"
+#include "itercl/error.hpp"
+#include "test_support.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json suite() {
+  return {{"name", "tiny"},
+          {"devices", {test::device().info().id()}},
+          {"warmup", 1},
+          {"repeat", 2},
+          {"experiment",
+           {{"algorithm", "kmeans"},
+            {"data", {{"generator", "uniform"}, {"n_features", 2}, {"random_state", 1}}},
+            {"params", {{"n_clusters", 4}, {"init", "random"}, {"n_init", 1}, {"max_iter", 3}, {"tol", 0}}}}},
+          {"groups",
+           {{{"name", "grid"},
+             {"vary", {{"data.n_samples", {100, 200, 400}}, {"params.kernel.variant", {"naive", "expanded"}}}}},
+            {{"name", "broken"}, {"set", {{"params.kernel.variant", "fastest"}}}}}},
+          {"peers",
+           {{{"name", "echo"}, {"command", {"python3", "-c", "print('[{\"ms\": 1}]')"}}},
+            {{"name", "absent"}, {"command", {"itercl-no-such-peer"}}}}}};
+}
+
+std::filesystem::path write_suite(const test::TempDir& dir, const json& j) {
+  std::ofstream(dir / "suite.json") << j.dump();
+  return dir / "suite.json";
+}
+
+}  // namespace
+
+TEST_CASE("a suite runs every combination of its groups, repeated, with medians within their spreads") {
+  test::TempDir dir;
+  itercl::BenchOptions options;
+  options.output = dir / "out" / "tiny.json";
+  std::vector<std::string> log;
+  options.log = [&](const std::string& line) { log.push_back(line); };
+  const auto outcome = itercl::run_bench_file(write_suite(dir, suite()), options);
+  const json& r = outcome.results;
+
+  REQUIRE(r["cases"].size() == 7);  // 3 x 2 combinations, and the broken group's one case
+  CHECK(outcome.failed == 1);
+  CHECK(log.size() == 7);
+  CHECK(r["devices"][0]["peaks"]["fp32_gflops"].get<double>() > 0);
+  CHECK(r["devices"][0]["peaks"]["bandwidth_gbs"].get<double>() > 0);
+  for (const json& c : r["cases"]) {
+    CAPTURE(c["case"].get<std::string>());
+    if (c["group"] == "broken") {
+      CHECK(c["error"].get<std::string>().find("kernel.variant") != std::string::npos);
+      continue;
+    }
+    CHECK(c["result"]["n_iter"] == 3);
+    CHECK(c["config"]["data"]["n_samples"] == c["varied"]["data.n_samples"]);
+    for (const auto& [key, m] : c["metrics"].items()) {
+      CAPTURE(key);
+      CHECK(m["min"].get<double>() <= m["median"].get<double>());
+      CHECK(m["median"].get<double>() <= m["max"].get<double>());
+    }
+    CHECK(c["metrics"].contains("iteration_kernel_ms"));
+    CHECK(c["metrics"].contains("gflops_kernel"));
+  }
+  CHECK(r["cases"][0]["case"] == "grid n_samples=100 variant=naive");  // the last list varies fastest
+  CHECK(r["cases"][1]["case"] == "grid n_samples=100 variant=expanded");
+
+  REQUIRE(r["peers"].size() == 2);
+  CHECK(r["peers"][0]["ok"] == true);
+  CHECK(r["peers"][0]["output"][0]["ms"] == 1);
+  CHECK(r["peers"][1]["ok"] == false);
+
+  // The CSV: a header and a row per case, the varied fields as columns.
+  const std::string csv = test::slurp(outcome.csv_path);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 8);
+  CHECK(csv.rfind("group,case,device,device_name,data.n_samples,params.kernel.variant,", 0) == 0);
+  CHECK(json::parse(test::slurp(outcome.json_path)) == r);
+}
+
+TEST_CASE("groups, limits and repetitions chosen on the command line; bad suites named") {
+  test::TempDir dir;
+  itercl::BenchOptions options;
+  options.output = dir / "o.json";
+  options.groups = {"grid"};
+  options.limits = {{"data.n_samples", 200}};
+  options.repeat = 1;
+  options.warmup = 0;
+  options.peers = false;
+  const auto r = itercl::run_bench_file(write_suite(dir, suite()), options).results;
+  CHECK(r["cases"].size() == 4);
+  CHECK(r["repeat"] == 1);
+  CHECK(r["peers"].empty());
+
+  options.groups = {"nope"};
+  CHECK_THROWS_WITH_AS(itercl::run_bench_file(write_suite(dir, suite()), options),
+                       doctest::Contains("no group named 'nope'"), itercl::InputError);
+  json bad = suite();
+  bad["grups"] = json::array();
+  CHECK_THROWS_WITH_AS(itercl::run_bench_file(write_suite(dir, bad), {}), doctest::Contains("grups: unknown field"),
+                       itercl::InputError);
+  bad = suite();
+  bad["groups"][0]["vary"]["data.n_samples"] = json::array();
+  CHECK_THROWS_WITH_AS(itercl::run_bench_file(write_suite(dir, bad), {}),
+                       doctest::Contains("groups[0].vary.data.n_samples: expected a non-empty list"),
+                       itercl::InputError);
+  CHECK_THROWS_AS(itercl::run_bench_file(dir / "absent.json", {}), itercl::InputError);
+}
+
+TEST_CASE("a one-pass algorithm's suite reports its total time, logged as such") {
+  test::TempDir dir;
+  json s = suite();
+  s["experiment"] = {{"algorithm", "pairwise_distances"},
+                     {"data", {{"generator", "uniform"}, {"n_samples", 40}, {"n_features", 3}, {"random_state", 1}}},
+                     {"params", {{"metric", "cityblock"}, {"form", "none"}}}};
+  s["groups"] = {{{"name", "one"}}};
+  s.erase("peers");
+  itercl::BenchOptions options;
+  options.output = dir / "p.json";
+  std::vector<std::string> log;
+  options.log = [&](const std::string& line) { log.push_back(line); };
+  const json r = itercl::run_bench_file(write_suite(dir, s), options).results;
+  REQUIRE(r["cases"].size() == 1);
+  CHECK_FALSE(r["cases"][0].contains("error"));
+  CHECK(r["cases"][0]["metrics"].contains("total_kernel_ms"));
+  REQUIRE(log.size() == 1);
+  CHECK(log[0].find("ms in all") != std::string::npos);
+}

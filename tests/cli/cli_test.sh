@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# The itercl command line: exit codes (0 success, 2 bad input, 1 runtime failure), messages on
+# stderr, and the results files a run writes. Needs an OpenCL device (PoCL in CI) and python3.
+# Usage: bash tests/cli/cli_test.sh path/to/itercl path/to/source_root
+set -euo pipefail
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 path/to/itercl path/to/source_root" >&2
+  exit 2
+fi
+itercl=$(realpath "$1")
+source_root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+  echo "cli_test: FAIL: $*" >&2
+  if [[ -f $tmp/stdout ]]; then
+    echo "--- stdout of the last command:" >&2 && cat "$tmp/stdout" >&2
+    echo "--- stderr of the last command:" >&2 && cat "$tmp/stderr" >&2
+  fi
+  exit 1
+}
+
+# Runs itercl with the given arguments, keeping its exit code in $rc and its output in files.
+run_itercl() {
+  set +e
+  "$itercl" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  rc=$?
+  set -e
+}
+
+expect_rc() {  # expected exit code, what was run
+  [[ $rc -eq $1 ]] || fail "$2: exit code $rc, expected $1"
+}
+
+expect_text() {  # stdout or stderr, fixed text, what was run
+  grep -qF -- "$2" "$tmp/$1" || fail "$3: '$2' not found on $1"
+}
+
+# Asserts a Python expression about the results JSON in $1; `r` is the parsed file.
+check_results() {
+  python3 - "$1" "$2" <<'EOF' || fail "results $1: $2"
+import json, sys
+with open(sys.argv[1]) as f:
+    r = json.load(f)
+sys.exit(0 if eval(sys.argv[2]) else 1)
+EOF
+}
+
+# --- version and devices ---
+run_itercl --version
+expect_rc 0 "itercl --version"
+version=$(sed -n 's/^project(itercl VERSION \([0-9.]*\).*/\1/p' "$source_root/CMakeLists.txt")
+[[ -n $version ]] || fail "no project version found in $source_root/CMakeLists.txt"
+expect_text stdout "$version" "itercl --version"
+
+run_itercl devices
+expect_rc 0 "itercl devices"
+grep -qE '^[0-9]+:[0-9]+ ' "$tmp/stdout" || fail "itercl devices: no 'P:D' device line"
+
+run_itercl devices --json
+expect_rc 0 "itercl devices --json"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d and all("fp64" in x for x in d) else 1)' \
+  "$tmp/stdout" || fail "itercl devices --json: not a non-empty JSON list of devices with \"fp64\""
+
+# --- a small run: 20 points in three well-separated groups (7, 7, 6) ---
+cat >"$tmp/points.csv" <<'EOF'
+x,y
+0,0
+1,0
+0,1
+1,1
+0.5,0.5
+0.2,0.8
+0.8,0.2
+10,10
+11,10
+10,11
+11,11
+10.5,10.5
+10.2,10.8
+10.8,10.2
+-10,10
+-11,10
+-10,11
+-11,11
+-10.5,10.5
+-10.2,10.8
+EOF
+cat >"$tmp/good.json" <<'EOF'
+{
+  "name": "cli-small",
+  "algorithm": "kmeans",
+  "data": {"path": "points.csv"},
+  "params": {"n_clusters": 3, "random_state": 0},
+  "output": {"path": "out/results.json", "labels": "out/labels.txt"}
+}
+EOF
+
+run_itercl run "$tmp/good.json" --out "$tmp/other/results.json"
+expect_rc 0 "itercl run --out"
+[[ -f $tmp/other/results.json ]] || fail "itercl run --out: $tmp/other/results.json was not written"
+[[ ! -e $tmp/out/results.json ]] || fail "itercl run --out: the config's output path was written too"
+
+run_itercl run "$tmp/good.json"
+expect_rc 0 "itercl run good.json"
+expect_text stdout "inertia" "itercl run good.json"
+results=$tmp/out/results.json
+[[ -f $results ]] || fail "itercl run good.json: no results file at $results"
+check_results "$results" 'all(k in r for k in ("result", "timings", "device", "config"))'
+check_results "$results" 'r["precision"] == "float" and r["config"]["params"]["random_state"] == 0'
+[[ $(wc -l <"$tmp/out/labels.txt") -eq 20 ]] || fail "labels file: $(wc -l <"$tmp/out/labels.txt") lines, expected 20"
+# The labels must split the points into exactly the three groups, and the recorded inertia must be
+# that of those groups around their means (float precision on the device: relative 1e-5).
+python3 - "$tmp/points.csv" "$tmp/out/labels.txt" "$results" <<'EOF' || fail "labels or inertia do not match the three groups"
+import json, sys
+points = [tuple(map(float, line.split(","))) for line in open(sys.argv[1]).read().split("\n")[1:] if line]
+labels = [int(line) for line in open(sys.argv[2])]
+groups = [labels[0:7], labels[7:14], labels[14:20]]
+if any(len(set(g)) != 1 for g in groups) or len({g[0] for g in groups}) != 3:
+    sys.exit(f"labels {labels} do not follow the groups")
+inertia = 0.0
+for g in (points[0:7], points[7:14], points[14:20]):
+    mx, my = sum(p[0] for p in g) / len(g), sum(p[1] for p in g) / len(g)
+    inertia += sum((p[0] - mx) ** 2 + (p[1] - my) ** 2 for p in g)
+got = json.load(open(sys.argv[3]))["result"]["inertia"]
+if abs(got - inertia) > 1e-5 * inertia:
+    sys.exit(f"inertia {got}, expected {inertia}")
+EOF
+
+run_itercl run "$tmp/good.json" --precision double --out "$tmp/double.json"
+expect_rc 0 "itercl run --precision double"
+check_results "$tmp/double.json" 'r["precision"] == "double" and r["config"]["precision"] == "double"'
+
+# --no-cache and --quiet, before or after the subcommand; no progress line when stderr is not a terminal
+run_itercl --no-cache run "$tmp/good.json" --quiet --out "$tmp/nocache.json"
+expect_rc 0 "itercl --no-cache run --quiet"
+check_results "$tmp/nocache.json" 'r["result"]["n_iter"] >= 1'
+grep -q "iteration" "$tmp/stderr" && fail "a progress line went to a stderr that is not a terminal"
+
+# --- bad input: exit code 2, "error:" and the culprit on stderr ---
+cp "$results" "$tmp/results.before"
+cat >"$tmp/bad.json" <<'EOF'
+{
+  "algorithm": "kmeans",
+  "data": {"path": "points.csv"},
+  "params": {"n_clusters": 3, "n_cluster": 3},
+  "output": {"path": "out/results.json"}
+}
+EOF
+run_itercl run "$tmp/bad.json"
+expect_rc 2 "itercl run bad.json"
+expect_text stderr "error:" "itercl run bad.json"
+expect_text stderr "params.n_cluster" "itercl run bad.json"
+cmp -s "$results" "$tmp/results.before" || fail "itercl run bad.json changed the results file of the earlier run"
+
+run_itercl run "$tmp/no-such-config.json"
+expect_rc 2 "itercl run on a missing config"
+expect_text stderr "error:" "itercl run on a missing config"
+expect_text stderr "no-such-config.json" "itercl run on a missing config"
+
+# --- a runtime failure: the results folder cannot be created under /dev/null ---
+sed 's|"out/results.json", "labels": "out/labels.txt"|"/dev/null/x/results.json"|' "$tmp/good.json" >"$tmp/unwritable.json"
+grep -qF '/dev/null/x/results.json' "$tmp/unwritable.json" || fail "could not write the unwritable.json config"
+run_itercl run "$tmp/unwritable.json"
+expect_rc 1 "itercl run unwritable.json"
+expect_text stderr "failed:" "itercl run unwritable.json"
+expect_text stderr "/dev/null/x" "itercl run unwritable.json"
+
+echo "cli_test: all checks passed"

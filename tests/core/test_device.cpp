@@ -1,0 +1,132 @@
+// Device discovery and selection, the program cache, build errors.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/kernel_source.hpp"
+#include "core/program_build.hpp"
+#include "itercl/device.hpp"
+#include "itercl/error.hpp"
+#include "test_support.hpp"
+
+using itercl::Device;
+
+TEST_CASE("devices are listed with their properties") {
+  const auto devices = itercl::list_devices();
+  REQUIRE_FALSE(devices.empty());
+  for (const auto& d : devices) {
+    CAPTURE(d.name);
+    CHECK_FALSE(d.name.empty());
+    CHECK_FALSE(d.platform.empty());
+    CHECK(d.compute_units >= 1);
+    CHECK(d.global_memory >= d.max_allocation);
+    CHECK(d.local_memory > 0);
+    CHECK(d.max_work_group_size >= 1);
+    CHECK(d.version.rfind("OpenCL ", 0) == 0);
+  }
+}
+
+TEST_CASE("selection by auto, type, index and name substring") {
+  const auto devices = itercl::list_devices();
+  const bool has_gpu = std::any_of(devices.begin(), devices.end(), [](const auto& d) { return d.type == "gpu"; });
+  CHECK(Device::select("auto").info().type == (has_gpu ? "gpu" : "cpu"));
+  CHECK(Device::select("AUTO").info().name == Device::select("auto").info().name);
+
+  for (const auto& d : devices) {
+    CAPTURE(d.name);
+    CHECK(Device::select(d.id()).info().name == d.name);
+    CHECK(Device::select(d.type).info().type == d.type);
+    std::string part = d.name.substr(0, std::min<std::size_t>(6, d.name.size()));
+    std::transform(part.begin(), part.end(), part.begin(), [](unsigned char c) { return std::toupper(c); });
+    CHECK(Device::select(part).info().name.find(d.name.substr(0, 6)) == 0);
+  }
+  CHECK_THROWS_WITH_AS(Device::select("no-such-device"), doctest::Contains(devices.front().name.c_str()),
+                       itercl::InputError);
+  CHECK_THROWS_WITH_AS(Device::select("7:7"), doctest::Contains("'7:7': no such device"), itercl::InputError);
+}
+
+TEST_CASE("one context per device and process, one build per file and options") {
+  const Device a = Device::select(test::device().info().id());
+  const Device b = Device::select(test::device().info().id());
+  CHECK(a.context()() == b.context()());
+  const std::string options = "-D REAL=float -D DIM=3";
+  const cl::Program& first = a.program("kmeans.cl", options);
+  CHECK(&first == &b.program("kmeans.cl", options));
+  CHECK(&first != &a.program("kmeans.cl", options + " -D WG_SIZE=64"));
+  CHECK_NOTHROW(a.kernel("kmeans.cl", options, "assign_naive"));
+}
+
+TEST_CASE("a failed build reports the log and the options") {
+  CHECK_THROWS_WITH_AS(test::device().program("kmeans.cl", "-D REAL=float"),
+                       doctest::Contains("DIM (features per point) must be defined"), itercl::BuildError);
+  CHECK_THROWS_WITH_AS(test::device().program("kmeans.cl", "-D DIM=2"), doctest::Contains("REAL must be defined"),
+                       itercl::BuildError);
+  CHECK_THROWS_WITH_AS(test::device().program("kmeans.cl", "-D DIM=2"), doctest::Contains("-D DIM=2"),
+                       itercl::BuildError);
+  CHECK_THROWS_AS(test::device().program("no_such_kernel.cl", ""), itercl::RuntimeError);
+}
+
+TEST_CASE("embedded sources have their includes expanded") {
+  const std::string source = itercl::kernel_source("kmeans.cl");
+  CHECK(source.find("typedef REAL real;") != std::string::npos);
+  CHECK(source.find("#include") == std::string::npos);
+  CHECK(source.find("#line 1 \"common.clh\"") != std::string::npos);
+}
+
+TEST_CASE("double precision on a device without fp64 is a clear error") {
+  itercl::DeviceInfo info;
+  info.name = "Imaginary GPU";
+  info.fp64 = false;
+  CHECK_THROWS_WITH_AS(itercl::require_precision(info, itercl::Precision::f64),
+                       doctest::Contains("'Imaginary GPU' has no double-precision support"), itercl::InputError);
+  CHECK_NOTHROW(itercl::require_precision(info, itercl::Precision::f32));
+}
+
+TEST_CASE("compiled programs are cached on disk; a corrupt entry is rebuilt, never fatal") {
+  test::TempDir dir;
+  const char* before = std::getenv("ITERCL_CACHE_DIR");
+  const std::string previous = before ? before : "";
+  setenv("ITERCL_CACHE_DIR", dir.path.c_str(), 1);
+  const itercl::Device& d = test::device();
+  const std::string source = itercl::kernel_source("kmeans.cl"), options = "-cl-std=CL1.2 -D REAL=float -D DIM=5";
+  auto build = [&] {
+    bool from_disk = true;
+    const cl::Program p =
+        itercl::build_program(d.context(), d.device(), d.info(), "kmeans.cl", source, options, &from_disk);
+    CHECK_NOTHROW(cl::Kernel(p, "assign_naive"));  // a usable program either way
+    return from_disk;
+  };
+  auto entries = [&] {
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path)) files.push_back(e.path());
+    return files;
+  };
+
+  CHECK_FALSE(build());  // compiled, then stored
+  REQUIRE(entries().size() == 1);
+  CHECK(build());  // loaded
+
+  {  // flip a byte of the stored binary: its checksum no longer matches
+    std::fstream f(entries().front(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(40);
+    f.put('\x5a');
+  }
+  CHECK_FALSE(build());
+  CHECK(build());  // the rebuilt entry was stored again
+
+  std::ofstream(entries().front(), std::ios::trunc) << "not a binary";
+  CHECK_FALSE(build());
+
+  itercl::set_program_disk_cache(false);
+  CHECK_FALSE(build());
+  CHECK_FALSE(build());
+  itercl::set_program_disk_cache(true);
+  if (before)
+    setenv("ITERCL_CACHE_DIR", previous.c_str(), 1);
+  else
+    unsetenv("ITERCL_CACHE_DIR");
+}

@@ -1,0 +1,178 @@
+// The host half of K-Means (update, relocation, inertia, initialisation, parameters), no device needed.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "itercl/datagen.hpp"
+#include "itercl/error.hpp"
+#include "itercl/kmeans.hpp"
+#include "kmeans/kmeans_steps.hpp"
+#include "reference/kmeans_reference.hpp"
+#include "test_support.hpp"
+
+using itercl::Matrix;
+
+namespace {
+
+std::vector<std::int32_t> random_labels(Eigen::Index n, int k, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<std::int32_t>(i % k);  // none empty
+  std::shuffle(labels.begin(), labels.end(), rng);
+  return labels;
+}
+
+std::set<std::vector<double>> rows_of(const Matrix& m) {
+  std::set<std::vector<double>> rows;
+  for (Eigen::Index i = 0; i < m.rows(); ++i) rows.insert(std::vector<double>(m.row(i).begin(), m.row(i).end()));
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("update: weighted means, inertia, changed labels and shift, on 100,000 points over several threads") {
+  const Eigen::Index n = 100000, d = 3;
+  const int k = 17;
+  const Matrix X = test::random_matrix(n, d, 1, 2.0, 5.0);
+  const Matrix C = test::random_matrix(k, d, 2, 2.0, 5.0);
+  std::vector<double> w(static_cast<std::size_t>(n));
+  std::mt19937_64 rng(3);
+  for (double& v : w) v = std::uniform_real_distribution<double>(0.5, 2.0)(rng);
+  const auto labels = random_labels(n, k, 4);
+
+  std::vector<std::int32_t> previous = labels;
+  previous[10] = (previous[10] + 1) % k;
+  previous[99999] = (previous[99999] + 1) % k;
+  Matrix next;
+  const auto u = itercl::update_centroids(X, w, labels, previous, C, next);
+
+  Matrix sums = Matrix::Zero(k, d);
+  std::vector<double> weight(k, 0.0);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    sums.row(labels[i]) += w[i] * X.row(i);
+    weight[labels[i]] += w[i];
+  }
+  double shift = 0;
+  for (int j = 0; j < k; ++j) {
+    const Eigen::RowVectorXd mean = sums.row(j) / weight[j];
+    CHECK((next.row(j) - mean).norm() <= 1e-12 * mean.norm());
+    shift += (mean - C.row(j)).squaredNorm();
+  }
+  const double inertia = reference::inertia(X, w, labels, C);
+  CHECK(u.inertia == doctest::Approx(inertia).epsilon(1e-12));
+  CHECK(u.shift_sq == doctest::Approx(shift).epsilon(1e-12));
+  CHECK(u.n_changed == 2);
+  CHECK(u.n_relocated == 0);
+  CHECK(previous == labels);  // overwritten for the next iteration
+  CHECK(itercl::kmeans_inertia(X, w, labels, C) == doctest::Approx(inertia).epsilon(1e-12));
+}
+
+TEST_CASE("update relocates an empty cluster to the farthest point (scikit-learn's example)") {
+  Matrix X(4, 2);
+  X << 0, 0, .5, 0, .5, 1, 1, 1;
+  Matrix C(2, 2);
+  C << .5, .5, 3, 3;
+  const std::vector<std::int32_t> labels(4, 0);  // every point nearer (.5, .5)
+  std::vector<std::int32_t> previous(4, -1);
+  Matrix next;
+  const auto u = itercl::update_centroids(X, {}, labels, previous, C, next);
+  CHECK(u.n_relocated == 1);
+  // (0, 0) and (1, 1) are equally far; the later point moves, as in scikit-learn.
+  CHECK(next(1, 0) == 1.0);
+  CHECK(next(1, 1) == 1.0);
+  CHECK(next(0, 0) == doctest::Approx(1.0 / 3));
+  CHECK(next(0, 1) == doctest::Approx(1.0 / 3));
+  CHECK(next.allFinite());
+}
+
+TEST_CASE("update relocates several empty clusters, farthest first, never to zero-weight points") {
+  Matrix X(6, 1);
+  X << 0, 1, 2, 10, 20, 30;
+  Matrix C(4, 1);
+  C << 1, 100, 200, 300;
+  const std::vector<std::int32_t> labels(6, 0);
+  const std::vector<double> w = {1, 1, 1, 1, 1, 0};  // 30 is farthest but weighs nothing
+  std::vector<std::int32_t> previous(6, -1);
+  Matrix next;
+  const auto u = itercl::update_centroids(X, w, labels, previous, C, next);
+  CHECK(u.n_relocated == 3);
+  CHECK(next(1, 0) == 20.0);  // the farthest point to the lowest empty cluster
+  CHECK(next(2, 0) == 10.0);
+  CHECK(next(3, 0) == 2.0);  // 0 and 2 are equally far from 1: the later point moves
+  CHECK(next(0, 0) == 0.5);  // what remains: 0 and 1 (30 weighs nothing)
+}
+
+TEST_CASE("scaled tolerance is tol times the mean per-feature variance") {
+  Matrix X(4, 2);
+  X << 0, 0, 2, 10, 4, 20, 6, 30;  // variances 5 and 125 (population)
+  CHECK(itercl::kmeans_scaled_tol(X, 1e-4) == doctest::Approx(1e-4 * 65));
+  CHECK(itercl::kmeans_scaled_tol(X, 0) == 0);
+}
+
+TEST_CASE("k-means++ picks distinct data points, one per blob, reproducibly") {
+  const Matrix X =
+      itercl::make_blobs({.n_samples = 3000, .n_features = 2, .centers = 6, .cluster_std = 0.2, .random_state = 5});
+  itercl::Rng a(7), b(7), c(8);
+  const Matrix first = itercl::init_kmeans_plus_plus(X, {}, 6, a);
+  CHECK(first == itercl::init_kmeans_plus_plus(X, {}, 6, b));
+  CHECK(first != itercl::init_kmeans_plus_plus(X, {}, 6, c));
+  const auto data_rows = rows_of(X);
+  for (const auto& row : rows_of(first)) CHECK(data_rows.count(row) == 1);
+  // Blobs far apart with tight spread: greedy k-means++ seeds each blob once.
+  std::set<int> blobs;
+  for (Eigen::Index j = 0; j < 6; ++j) {
+    const auto nearest = reference::nearest(first.row(j), X);  // index of the data row it is
+    blobs.insert(nearest[0] % 6);                              // make_blobs: sample i is in blob i % centers
+  }
+  CHECK(blobs.size() == 6);
+}
+
+TEST_CASE("initialisation never picks zero-weight samples") {
+  const Matrix X = test::random_matrix(500, 2, 9);
+  std::vector<double> w(500, 0.0);
+  for (std::size_t i = 0; i < w.size(); i += 5) w[i] = 1.0;
+  const auto allowed = [&] {
+    Matrix m(100, 2);
+    for (Eigen::Index i = 0; i < 100; ++i) m.row(i) = X.row(i * 5);
+    return rows_of(m);
+  }();
+  itercl::Rng rng(1);
+  for (const auto& row : rows_of(itercl::init_kmeans_plus_plus(X, w, 30, rng))) CHECK(allowed.count(row) == 1);
+  const Matrix random = itercl::init_random(X, w, 100, rng);
+  CHECK(rows_of(random) == allowed);  // all 100 positive-weight samples, each once
+}
+
+TEST_CASE("parameters are validated with scikit-learn's names") {
+  itercl::KMeansParams p;
+  p.n_clusters = 0;
+  CHECK_THROWS_WITH_AS(p.validate(), "n_clusters: expected an integer >= 1, got 0", itercl::ParamError);
+  p = {};
+  p.max_iter = 0;
+  CHECK_THROWS_WITH_AS(p.validate(), "max_iter: expected an integer >= 1, got 0", itercl::ParamError);
+  p = {};
+  p.tol = -1;
+  CHECK_THROWS_AS(p.validate(), itercl::ParamError);
+  p = {};
+  p.init = itercl::KMeansInit::given;
+  p.n_clusters = 2;
+  p.init_centroids = Matrix::Zero(3, 2);
+  CHECK_THROWS_WITH_AS(p.validate(), "init: has 3 centroids for n_clusters = 2", itercl::ParamError);
+  p.init_centroids = Matrix::Zero(2, 2);
+  p.n_init = 3;
+  CHECK_THROWS_WITH_AS(p.validate(), doctest::Contains("n_init: 3 runs from the same given centroids"),
+                       itercl::ParamError);
+}
+
+TEST_CASE("generators are reproducible and shaped as asked") {
+  const itercl::UniformParams up{.n_samples = 1000, .n_features = 3, .low = -2, .high = 5, .random_state = 4};
+  const Matrix U = itercl::make_uniform(up);
+  CHECK(U.rows() == 1000);
+  CHECK(U.cols() == 3);
+  CHECK(U.minCoeff() >= -2);
+  CHECK(U.maxCoeff() < 5);
+  CHECK(std::abs(U.mean() - 1.5) < 0.2);
+  CHECK(U == itercl::make_uniform(up));
+  const Matrix B = itercl::make_blobs({.n_samples = 900, .n_features = 2, .centers = 3, .cluster_std = 0.5});
+  CHECK(B.rows() == 900);
+  CHECK_THROWS_AS(itercl::make_uniform({.n_samples = 0}), itercl::ParamError);
+}

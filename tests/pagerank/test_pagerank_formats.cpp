@@ -1,0 +1,172 @@
+// The PageRank formats' host-side layouts: the seed's Figure 8 Balanced CSR, ELLPACK padding, the
+// hybrid's bins and its CPU rows, each against layouts and sums worked out here.
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+#include "itercl/error.hpp"
+#include "pagerank/pagerank_formats.hpp"
+
+using itercl::Graph;
+using itercl::InLinks;
+namespace detail = itercl::detail;
+
+namespace {
+
+// A graph whose in-link rows are `rows` (1-based, as the seed prints them): row i lists the nodes
+// linking to i.
+InLinks from_rows(std::int32_t n, const std::vector<std::vector<std::int32_t>>& rows) {
+  Graph g;
+  g.n_nodes = n;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (const std::int32_t j : rows[i]) g.src.push_back(j - 1), g.dst.push_back(static_cast<std::int32_t>(i));
+  return itercl::in_links(g);
+}
+
+constexpr std::int32_t A = -100, B = -200, E = -300;  // alpha, beta, epsilon as written in the figure
+
+}  // namespace
+
+TEST_CASE("BSR: the seed's Figure 8 matrix builds the seed's Figure 8 layout (W = 8)") {
+  // NOTES.md, "Seed 004, Figure 8": the printed A is garbled; this is the A the printed layout implies.
+  const InLinks L = from_rows(14, {{2, 3}, {1}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14}, {3, 8}, {2, 3, 5, 6, 14}});
+  const detail::BsrLayout bsr = detail::build_bsr(L, 8);
+  const std::vector<std::vector<std::int32_t>> figure = {{A, 1, 2, 3, A, 2, 1, E},
+                                                         {B, 3, 1, 2, 3, 4, 5, 6},
+                                                         {B, 3, 7, 8, 9, 10, 11, 13},
+                                                         {B, 3, 14, A, 4, 3, 8, E},
+                                                         {A, 5, 2, 3, 5, 6, 14, E}};
+  REQUIRE(bsr.n_rows == 5);
+  CHECK(bsr.width == 8);
+  for (std::int64_t r = 0; r < 5; ++r) {
+    for (int c = 0; c < 8; ++c) {
+      const std::int32_t f = figure[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
+      const std::int32_t expected = f == A   ? detail::kBsrNewRow
+                                    : f == B ? detail::kBsrPartialRow
+                                    : f == E ? detail::kBsrFiller
+                                             : f - 1;  // our ids start at 0
+      CAPTURE(r);
+      CAPTURE(c);
+      CHECK(bsr.at(r, c) == expected);
+    }
+  }
+  // Column-major: slot c of BSR row r at c * rows + r.
+  CHECK(bsr.slots[1 * 5 + 2] == 2);  // row 3's id in BSR row 3 (0-based 2)
+  CHECK(bsr.slots[2 * 5 + 0] == 1);  // BSR row 1's first link: node 2
+  CHECK(bsr.split_rows == 1);
+  CHECK(bsr.filler_slots == 3);
+}
+
+TEST_CASE("BSR: rows split in the middle of a BSR row, empty rows left out, widths too small rejected") {
+  // W = 6: row 1 (2 links) takes 4 slots, leaving 2: closed with fillers. Row 2 (3 links, needs 5)
+  // starts the next BSR row whole; 1 slot left: closed. Row 3 has no in-links: not stored. Row 4
+  // (7 links, needs 9) is split: 4 links in one BSR row, its last 3 in the next; row 5 (1 link)
+  // needs 3 slots where 1 is left, so it starts a new row.
+  const InLinks L = from_rows(5, {{1, 2}, {3, 4, 5}, {}, {1, 2, 3, 4, 5, 1, 2}, {3}});
+  const detail::BsrLayout bsr = detail::build_bsr(L, 6);
+  const std::vector<std::vector<std::int32_t>> expected = {
+      {A, 1, 1, 2, E, E}, {A, 2, 3, 4, 5, E}, {B, 4, 1, 1, 2, 2}, {B, 4, 3, 4, 5, E}, {A, 5, 3, E, E, E}};
+  REQUIRE(bsr.n_rows == static_cast<std::int64_t>(expected.size()));
+  for (std::int64_t r = 0; r < bsr.n_rows; ++r)
+    for (int c = 0; c < 6; ++c) {
+      const std::int32_t f = expected[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
+      CAPTURE(r);
+      CAPTURE(c);
+      CHECK(bsr.at(r, c) == (f == A   ? detail::kBsrNewRow
+                             : f == B ? detail::kBsrPartialRow
+                             : f == E ? detail::kBsrFiller
+                                      : f - 1));
+    }
+  CHECK_THROWS_WITH_AS(detail::build_bsr(L, 3), doctest::Contains("kernel.bsr_width: expected an integer >= 4"),
+                       itercl::ParamError);
+  CHECK(detail::build_bsr(from_rows(0, {}), 8).n_rows == 0);
+}
+
+TEST_CASE("BSR: a split that starts in a partly used BSR row") {
+  // W = 8: row 1 (1 link) takes 3 slots; row 2 (9 links) needs 11 > 5 left, so a beta piece of 3
+  // links fills this BSR row, and the next takes the remaining 6.
+  const InLinks L = from_rows(9, {{5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}});
+  const detail::BsrLayout bsr = detail::build_bsr(L, 8);
+  REQUIRE(bsr.n_rows == 2);
+  const std::vector<std::int32_t> row0 = {detail::kBsrNewRow, 0, 4, detail::kBsrPartialRow, 1, 0, 1, 2};
+  const std::vector<std::int32_t> row1 = {detail::kBsrPartialRow, 1, 3, 4, 5, 6, 7, 8};
+  for (int c = 0; c < 8; ++c) {
+    CHECK(bsr.at(0, c) == row0[static_cast<std::size_t>(c)]);
+    CHECK(bsr.at(1, c) == row1[static_cast<std::size_t>(c)]);
+  }
+}
+
+TEST_CASE("ELLPACK: column-major, padded with the index of the zero after the rank vector; fill limit") {
+  const InLinks L = from_rows(4, {{2, 3, 4}, {}, {1}, {1, 2}});
+  const detail::EllBlock ell = detail::build_ell(L, 10);
+  CHECK(ell.width == 3);
+  CHECK(ell.n_rows == 4);
+  CHECK(ell.rows.empty());
+  const std::vector<std::int32_t> columns = {1, 4, 0, 0, 2, 4, 4, 1, 3, 4, 4, 4};  // pad = 4 = n_nodes
+  CHECK(ell.columns == columns);
+  // 12 slots for 6 links is 2 per link.
+  CHECK_THROWS_WITH_AS(detail::build_ell(L, 1.5), doctest::Contains("12 slots for 6 links, 2 per link"),
+                       itercl::ParamError);
+}
+
+TEST_CASE("hybrid: ELL bins 1-3, 4-7, 8-15 for k = 16, longer rows to the CPU as CSR") {
+  std::vector<std::vector<std::int32_t>> rows;
+  for (int length : {0, 1, 3, 4, 7, 8, 15, 16, 40, 2})
+    rows.emplace_back(static_cast<std::size_t>(length), 1), std::iota(rows.back().begin(), rows.back().end(), 1);
+  const InLinks L = from_rows(40, rows);
+  const detail::HybridLayout h = detail::build_hybrid(L, 16);
+  REQUIRE(h.bins.size() == 3);
+  CHECK(h.bins[0].rows == std::vector<std::int32_t>{1, 2, 9});
+  CHECK(h.bins[0].width == 3);
+  CHECK(h.bins[1].rows == std::vector<std::int32_t>{3, 4});
+  CHECK(h.bins[1].width == 7);
+  CHECK(h.bins[2].rows == std::vector<std::int32_t>{5, 6});
+  CHECK(h.bins[2].width == 15);
+  CHECK(h.bins[2].min_length == 8);
+  CHECK(h.bins[2].max_length == 15);
+  CHECK(h.cpu_rows == std::vector<std::int32_t>{7, 8});
+  CHECK(h.cpu_offsets == std::vector<std::int32_t>{0, 16, 56});
+  // Bin 0, block row 2 is row 9 (2 links: nodes 0 and 1), padded with n = 40 to width 3.
+  CHECK(h.bins[0].columns[0 * 3 + 2] == 0);
+  CHECK(h.bins[0].columns[1 * 3 + 2] == 1);
+  CHECK(h.bins[0].columns[2 * 3 + 2] == 40);
+  // The seed's k = 4: one bin of rows up to 3 in-links.
+  CHECK(detail::build_hybrid(L, 4).bins.size() == 1);
+  CHECK(detail::hybrid_bin(1) == 0);
+  CHECK(detail::hybrid_bin(3) == 0);
+  CHECK(detail::hybrid_bin(4) == 1);
+  CHECK(detail::hybrid_bin(16) == 3);
+}
+
+TEST_CASE("hybrid CPU rows: one enormous row shared among threads sums as a plain loop does") {
+  // 150,000 links in one row, more than one thread's share, between two short dense rows.
+  std::vector<std::vector<std::int32_t>> rows(200);
+  rows[3].assign(20, 7);
+  for (int k = 0; k < 150000; ++k) rows[10].push_back(1 + k % 200);
+  rows[11].assign(30, 9);
+  const InLinks L = from_rows(200, rows);
+  const detail::HybridLayout h = detail::build_hybrid(L, 16);
+  REQUIRE(h.cpu_rows == std::vector<std::int32_t>{3, 10, 11});
+  std::vector<double> z(201);
+  for (std::size_t i = 0; i < z.size(); ++i) z[i] = 1.0 / static_cast<double>(i + 3);
+  z[200] = 0;
+  std::vector<double> got(3, -1);
+  detail::cpu_row_sums(h, z.data(), got.data());
+  for (std::size_t r = 0; r < 3; ++r) {
+    double expected = 0;
+    for (const std::int32_t j : rows[static_cast<std::size_t>(h.cpu_rows[r])])
+      expected += z[static_cast<std::size_t>(j - 1)];
+    CAPTURE(r);
+    CHECK(got[r] == doctest::Approx(expected).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("hybrid k = auto: the CPU's rows hold at most the share its speed earns, 1 / (1 + rho) of the links") {
+  // 300 rows of 1 in-link, 10 of 10, 2 of 300: 1,000 links, 70% in rows of 4 or more, 60% from 16.
+  std::vector<std::vector<std::int32_t>> rows(312);
+  for (std::size_t i = 0; i < 312; ++i) rows[i].assign(i < 300 ? 1 : i < 310 ? 10 : 300, 1);
+  const InLinks L = from_rows(312, rows);
+  CHECK(detail::auto_hybrid_k(L, 0.5) == 16);  // up to 2/3 of the links
+  CHECK(detail::auto_hybrid_k(L, 50) == 512);  // up to 1/51, so no row here
+  CHECK(detail::auto_hybrid_k(from_rows(3, {{}, {}, {}}), 0.5) == 4);
+}

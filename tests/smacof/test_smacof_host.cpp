@@ -1,0 +1,274 @@
+// SMACOF's host side, no device needed: the labelled-matrix loader, input checks and their messages,
+// V+, classical scaling against R's eurodist map, the memory check, and config errors.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "itercl/error.hpp"
+#include "itercl/experiment.hpp"
+#include "itercl/io.hpp"
+#include "itercl/smacof.hpp"
+#include "reference/smacof_reference.hpp"
+#include "smacof/smacof_device.hpp"
+#include "smacof/smacof_steps.hpp"
+#include "test_support.hpp"
+
+using itercl::InputError;
+using itercl::Matrix;
+using itercl::ParamError;
+using nlohmann::json;
+
+namespace {
+
+Matrix eurodist() {
+  return itercl::load_labelled_matrix(test::source_dir() / "datasets/dissimilarities/eurodist_21x21.csv").values;
+}
+
+// A small symmetric dissimilarity matrix with a zero diagonal.
+Matrix small_delta() {
+  Matrix d(3, 3);
+  d << 0, 1, 2, 1, 0, 3, 2, 3, 0;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("load_labelled_matrix reads eurodist: a header of names, a name column, quoted fields") {
+  const auto m = itercl::load_labelled_matrix(test::source_dir() / "datasets/dissimilarities/eurodist_21x21.csv");
+  REQUIRE(m.values.rows() == 21);
+  REQUIRE(m.values.cols() == 21);
+  REQUIRE(m.names.size() == 21);
+  CHECK(m.names[0] == "Athens");
+  CHECK(m.names[10] == "Hook of Holland");
+  CHECK(m.names[20] == "Vienna");
+  CHECK(m.values(0, 1) == 3313);    // Athens - Barcelona, the file's second field of row 1
+  CHECK(m.values(20, 19) == 2105);  // Vienna - Stockholm
+  CHECK(m.values.diagonal().isZero());
+}
+
+TEST_CASE("load_labelled_matrix: plain numbers, a header of names, quoted names, and errors by line") {
+  test::TempDir tmp;
+  auto write = [&](const char* name, const char* text) {
+    std::ofstream(tmp / name) << text;
+    return tmp / name;
+  };
+  auto plain = itercl::load_labelled_matrix(write("plain.txt", "# comment\n0 1\n1 0\n"));
+  CHECK(plain.values == (Matrix(2, 2) << 0, 1, 1, 0).finished());
+  CHECK(plain.names.empty());
+
+  auto header = itercl::load_labelled_matrix(write("header.csv", "a,b\n0,2\n2,0\n"));
+  CHECK(header.names == std::vector<std::string>{"a", "b"});
+  CHECK(header.values(0, 1) == 2);
+
+  auto quoted =
+      itercl::load_labelled_matrix(write("q.csv", "\"\",\"x, y\",\"z\"\"\"\n\"x, y\",0,1.5\n\"z\"\"\",1.5,0\n"));
+  CHECK(quoted.names == std::vector<std::string>{"x, y", "z\""});
+  CHECK(quoted.values(1, 0) == 1.5);
+
+  auto unnamed = itercl::load_labelled_matrix(write("names.csv", "p,0,4\nq,4,0\n"));
+  CHECK(unnamed.names == std::vector<std::string>{"p", "q"});
+
+  CHECK_THROWS_WITH_AS(itercl::load_labelled_matrix(write("ragged.csv", "0,1\n1,0,2\n")),
+                       doctest::Contains("ragged.csv:2: expected 2 fields (as on line 1), found 3"), InputError);
+  CHECK_THROWS_WITH_AS(itercl::load_labelled_matrix(write("word.csv", "a,0,1\nb,x,0\n")),
+                       doctest::Contains("word.csv:2, column 2: 'x' is not a number"), InputError);
+  CHECK_THROWS_WITH_AS(itercl::load_labelled_matrix(write("nan.csv", "0,nan\nnan,0\n")),
+                       doctest::Contains("nan.csv:1, column 2: nan is not allowed"), InputError);
+  CHECK_THROWS_WITH_AS(itercl::load_labelled_matrix(write("open.csv", "\"a,0\n")),
+                       doctest::Contains("open.csv:1: a quoted field is not closed"), InputError);
+  CHECK_THROWS_WITH_AS(itercl::load_labelled_matrix(write("empty.csv", "a,b\n")), doctest::Contains("no data"),
+                       InputError);
+}
+
+TEST_CASE("checked_dissimilarities names the offending pair, and symmetrizes only when asked") {
+  const std::vector<std::string> names = {"A", "B", "C"};
+  Matrix d = small_delta();
+  d(0, 2) = 2.5;
+  CHECK_THROWS_WITH_AS(itercl::checked_dissimilarities(d, false, names),
+                       doctest::Contains("(0 'A', 2 'C') is 2.5 but (2 'C', 0 'A') is 2: the matrix is not symmetric"),
+                       InputError);
+  const Matrix averaged = itercl::checked_dissimilarities(d, true, names);
+  CHECK(averaged(0, 2) == 2.25);
+  CHECK(averaged(2, 0) == 2.25);
+
+  Matrix nearly = small_delta();
+  nearly(1, 2) *= 1 + 1e-9;  // within scikit-learn's check_symmetric tolerance: accepted, averaged
+  CHECK(itercl::checked_dissimilarities(nearly)(1, 2) == itercl::checked_dissimilarities(nearly)(2, 1));
+
+  Matrix negative = small_delta();
+  negative(0, 1) = negative(1, 0) = -1;
+  CHECK_THROWS_WITH_AS(itercl::checked_dissimilarities(negative),
+                       doctest::Contains("(0, 1) is -1; dissimilarities "
+                                         "must be non-negative"),
+                       InputError);
+  Matrix nan = small_delta();
+  nan(2, 1) = std::nan("");
+  CHECK_THROWS_WITH_AS(itercl::checked_dissimilarities(nan), doctest::Contains("(2, 1) is nan; values must be finite"),
+                       InputError);
+  Matrix diagonal = small_delta();
+  diagonal(1, 1) = 0.5;
+  CHECK_THROWS_WITH_AS(itercl::checked_dissimilarities(diagonal),
+                       doctest::Contains("(1, 1) is 0.5; the diagonal must "
+                                         "be 0"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(itercl::checked_dissimilarities(Matrix::Zero(2, 3)),
+                       doctest::Contains("expected a square "
+                                         "matrix, got 2 x 3"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(itercl::checked_dissimilarities(Matrix::Zero(3, 3)), doctest::Contains("all zero"), InputError);
+  CHECK_THROWS_WITH_AS(itercl::checked_dissimilarities(Matrix::Zero(1, 1)), doctest::Contains("at least 2 points"),
+                       InputError);
+}
+
+TEST_CASE("weights: checks, and V+ satisfies the Moore-Penrose conditions and equals the reference's") {
+  const Eigen::Index n = 9;
+  Matrix w = test::random_matrix(n, n, 5).cwiseAbs();
+  w = (w + w.transpose()).eval();
+  w(0, 3) = w(3, 0) = 0;  // a missing dissimilarity
+  const Matrix checked = itercl::checked_weights(w, n);
+  CHECK(checked.diagonal().isZero());
+  const Matrix p = itercl::smacof_pinv(checked);
+  Matrix v = -checked;
+  v.diagonal() = checked.rowwise().sum();
+  CHECK((v * p * v - v).norm() <= 1e-10 * v.norm());
+  CHECK((p * v * p - p).norm() <= 1e-10 * p.norm());
+  CHECK((p * v - (p * v).transpose()).norm() <= 1e-10);
+  CHECK((p - reference::v_pinv(checked)).norm() <= 1e-10 * p.norm());
+
+  Matrix asymmetric = w;
+  asymmetric(1, 2) += 1;
+  CHECK_THROWS_WITH_AS(itercl::checked_weights(asymmetric, n), doctest::Contains("weights must be symmetric"),
+                       ParamError);
+  Matrix negative = w;
+  negative(1, 2) = negative(2, 1) = -0.5;
+  CHECK_THROWS_WITH_AS(itercl::checked_weights(negative, n), doctest::Contains("finite and non-negative"), ParamError);
+  Matrix split = w;
+  split.row(4).setZero();
+  split.col(4).setZero();
+  CHECK_THROWS_WITH_AS(itercl::checked_weights(split, n), doctest::Contains("point 4 is not connected"), ParamError);
+  CHECK_THROWS_WITH_AS(itercl::checked_weights(w, n + 1), doctest::Contains("expected 10 x 10"), ParamError);
+}
+
+TEST_CASE("classical scaling of eurodist gives R's cmdscale map, up to rotation") {
+  // R: cmdscale(eurodist) puts Athens at (2290.27468, 1798.80293), eigenvalues 19538377 and 11856555;
+  // the pairwise distances of that map (numpy.linalg.eigh gives the same) are rotation-free checks.
+  const Matrix x = itercl::classical_scaling(eurodist(), 2);
+  const Matrix d = reference::distances(x);
+  CHECK(d(0, 18) == doctest::Approx(1724.6579790270673).epsilon(1e-9));  // Athens - Rome
+  CHECK(d(11, 19) == doctest::Approx(3354.765944821704).epsilon(1e-9));  // Lisbon - Stockholm
+  CHECK(d(17, 2) == doctest::Approx(266.42531540725855).epsilon(1e-9));  // Paris - Brussels
+  CHECK(d(8, 9) == doctest::Approx(2968.8990958640024).epsilon(1e-9));   // Gibraltar - Hamburg
+  CHECK(x.col(0).squaredNorm() == doctest::Approx(19538377.08954285).epsilon(1e-9));
+  CHECK(x.col(1).squaredNorm() == doctest::Approx(11856555.33400111).epsilon(1e-9));
+  CHECK(std::abs(x(0, 0)) == doctest::Approx(2290.27468).epsilon(1e-8));
+}
+
+TEST_CASE("classical scaling of vectors is classical scaling of their euclidean distances") {
+  for (Eigen::Index features : {3, 40}) {  // fewer and more features than points
+    CAPTURE(features);
+    const Matrix v = test::random_matrix(25, features, 7 + features, 2.0, 5.0);
+    const Matrix from_vectors = itercl::classical_scaling_of_vectors(v, 2);
+    const Matrix from_distances = itercl::classical_scaling(reference::distances(v), 2);
+    CHECK((from_vectors - from_distances).norm() <= 1e-9 * from_distances.norm());
+  }
+}
+
+TEST_CASE("the memory check says which N fits, with packed storage and in float") {
+  itercl::DeviceInfo info;
+  info.name = "small";
+  info.global_memory = std::uint64_t{1} << 30;
+  info.max_allocation = std::uint64_t{1} << 28;
+  itercl::SmacofKernel k{.variant = "naive"};
+  const itercl::SmacofShape shape{.n = 10000, .dim = 2};
+  std::string message;
+  try {
+    itercl::check_smacof_memory(info, itercl::Precision::f64, k, shape);
+  } catch (const InputError& e) {
+    message = e.what();
+  }
+  INFO(message);
+  CHECK(message.find("device 'small'") != std::string::npos);
+  CHECK(message.find("with packed storage (params.kernel.packed = true)") != std::string::npos);
+  CHECK(message.find("in precision float") != std::string::npos);
+  // The N it names is the largest that passes.
+  const auto at = message.find("At most N = ") + 12;
+  const Eigen::Index fits = std::stoll(message.substr(at));
+  CHECK(fits > 1000);
+  CHECK_NOTHROW(itercl::check_smacof_memory(info, itercl::Precision::f64, k, {.n = fits, .dim = 2}));
+  CHECK_THROWS_AS(itercl::check_smacof_memory(info, itercl::Precision::f64, k, {.n = fits + 1, .dim = 2}), InputError);
+  k.packed = true;
+  CHECK_NOTHROW(itercl::check_smacof_memory(info, itercl::Precision::f64, k, {.n = fits + 1, .dim = 2}));
+}
+
+TEST_CASE("SMACOF parameters and kernel tuning are checked with the field named") {
+  itercl::SmacofParams p;
+  p.n_components = 0;
+  CHECK_THROWS_WITH_AS(p.validate(), doctest::Contains("n_components: expected an integer from 1 to 32, got 0"),
+                       ParamError);
+  p = {};
+  p.eps = -1;
+  CHECK_THROWS_WITH_AS(p.validate(), doctest::Contains("eps: expected a number >= 0"), ParamError);
+  p = {};
+  p.init = itercl::SmacofInit::classical;
+  p.n_init = 3;
+  CHECK_THROWS_WITH_AS(p.validate(), doctest::Contains("n_init: 3 runs from the same classical start"), ParamError);
+  p = {};
+  p.init = itercl::SmacofInit::given;
+  p.init_embedding = Matrix::Ones(4, 2);
+  CHECK_THROWS_WITH_AS(p.validate(), doctest::Contains("init: all points coincide"), ParamError);
+  CHECK_THROWS_WITH_AS(itercl::SmacofKernel{.variant = "tiled"}.validate(), doctest::Contains("kernel.variant"),
+                       ParamError);
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "naive", .slices = 4}.validate()),
+                       doctest::Contains("only the fused variants split"), ParamError);
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "fused_rows", .packed = true}.validate()),
+                       doctest::Contains("packed storage is read down the columns"), ParamError);
+  itercl::SmacofKernel k;
+  CHECK_THROWS_WITH_AS(from_json(json{{"packd", true}}, k), doctest::Contains("kernel.packd: unknown field"),
+                       ParamError);
+  from_json(json{{"variant", "colmajor"}, {"packed", true}}, k);
+  CHECK(k.variant == "colmajor");
+  CHECK(k.packed);
+  CHECK_THROWS_WITH_AS(
+      itercl::check_dissimilarity_metric(itercl::parse_metric("cosine")),
+      doctest::Contains("metric: dissimilarities from vectors are euclidean, sqeuclidean or cityblock"), ParamError);
+}
+
+TEST_CASE("SMACOF config errors name the field before any device is selected") {
+  test::TempDir tmp;
+  std::ofstream(tmp / "d.csv") << "0,1,2\n1,0,3\n2,3,0\n";
+  std::ofstream(tmp / "asym.csv") << "a,b\n0,1\n2,0\n";
+  itercl::RunOverrides no_device;
+  no_device.device = "itercl-tests-no-such-device";
+  auto error = [&](json config, const std::string& expected) {
+    CHECK_THROWS_WITH_AS(itercl::run_experiment(config, "cfg.json", tmp.path, no_device),
+                         doctest::Contains(expected.c_str()), InputError);
+  };
+  const json good = {{"algorithm", "smacof"},
+                     {"data", {{"kind", "dissimilarities"}, {"path", "d.csv"}}},
+                     {"params", {{"random_state", 0}}}};
+  json c = good;
+  c["data"].erase("kind");
+  error(c, "cfg.json: data.kind: missing: expected \"dissimilarities\" or \"vectors\"");
+  c = good;
+  c["data"]["path"] = "asym.csv";
+  error(c, "cfg.json: data.path: dissimilarities: (0 'a', 1 'b') is 1 but (1 'b', 0 'a') is 2");
+  c = good;
+  c["data"]["symmetrise"] = true;
+  error(c, "cfg.json: data.symmetrise: unknown field");
+  c = good;
+  c["data"] = {{"kind", "vectors"}, {"metric", "cosine"}, {"path", "d.csv"}};
+  error(c,
+        "cfg.json: data.metric: dissimilarities from vectors are euclidean, sqeuclidean or cityblock; got \"cosine\"");
+  c = good;
+  c["params"]["weights"] = {{1, 1}, {1, 1}};
+  error(c, "cfg.json: params.weights: expected 3 x 3 (one per pair), got 2 x 2");
+  c = good;
+  c["params"]["init"] = {{0, 0}, {1, 1}};
+  error(c, "cfg.json: params.init: has 2 rows for 3 points");
+  c = good;
+  c["params"]["kernel"] = {{"variant", "fast"}};
+  error(c, "cfg.json: params.kernel.variant: expected one of auto, naive, local_x, colmajor, fused, fused_rows");
+  c = good;
+  c["params"]["n_component"] = 2;
+  error(c, "cfg.json: params.n_component: unknown field");
+}

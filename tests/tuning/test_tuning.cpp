@@ -1,0 +1,183 @@
+// The tuning database (lookup from general to specific, user entries, storing) and the label check
+// every tuning candidate must pass. No device needed.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "itercl/error.hpp"
+#include "itercl/tuning.hpp"
+#include "pagerank/pagerank_formats.hpp"
+#include "pagerank/pagerank_spmv.hpp"
+#include "pairwise/pairwise_kernel.hpp"
+#include "smacof/smacof_device.hpp"
+#include "test_support.hpp"
+#include "tune/tuners.hpp"
+
+namespace {
+
+itercl::DeviceInfo fake(const std::string& type, const std::string& name) {
+  itercl::DeviceInfo info;
+  info.type = type;
+  info.name = name;
+  info.vendor = "Example Inc.";
+  info.compute_units = type == "gpu" ? 132 : 2;
+  info.max_work_group_size = type == "gpu" ? 1024 : 4096;
+  info.local_memory = type == "gpu" ? 49152 : 262144;
+  return info;
+}
+
+// Sets $ITERCL_TUNING_DIR for the scope.
+struct TuningDir {
+  explicit TuningDir(const std::filesystem::path& p) { setenv("ITERCL_TUNING_DIR", p.c_str(), 1); }
+  ~TuningDir() { unsetenv("ITERCL_TUNING_DIR"); }
+};
+
+}  // namespace
+
+TEST_CASE("tuned parameters merge default, type, vendor and device entries") {
+  const auto cpu = itercl::tuned_parameters("kmeans", fake("cpu", "Some CPU"));
+  CHECK(cpu.sources == std::vector<std::string>{"default"});
+  CHECK(cpu.values["variant"] == "expanded");
+  CHECK(cpu.values["work_group_size"] == 64);
+
+  const auto gpu = itercl::tuned_parameters("kmeans", fake("gpu", "Some GPU"));
+  CHECK(gpu.sources == std::vector<std::string>{"default", "types/gpu"});
+  CHECK(gpu.values["work_group_size"] == 128);  // the type's value wins
+  CHECK(gpu.values["variant"] == "expanded");   // the default's stays where the type is silent
+
+  CHECK(itercl::tuned_parameters("no-such-kernel", fake("cpu", "x")).values.empty());
+}
+
+TEST_CASE("stored entries are found for their device only, and override the built-in database") {
+  test::TempDir dir;
+  TuningDir env(dir.path);
+  const auto device = fake("gpu", "Example GPU 9000");
+  itercl::store_tuned_parameters(
+      dir.path, "kmeans", device,
+      {{"variant", "local_centroids"}, {"work_group_size", 256}, {"tuned", {{"median_ms", 1}}}});
+  const auto tuned = itercl::tuned_parameters("kmeans", device);
+  CHECK(tuned.sources.back() == "devices/Example GPU 9000");
+  CHECK(tuned.values["variant"] == "local_centroids");
+  CHECK(tuned.values["work_group_size"] == 256);
+  CHECK(tuned.values["register_values"] == 32);  // from types/gpu
+  CHECK_FALSE(tuned.values.contains("tuned"));   // metadata, not a parameter
+  CHECK(itercl::tuned_parameters("kmeans", fake("gpu", "Another GPU")).values["variant"] == "expanded");
+
+  // The stored file keeps the built-in entries it started from.
+  std::ifstream in(dir.path / "kmeans.json");
+  const auto stored = nlohmann::json::parse(in);
+  CHECK(stored["default"]["variant"] == "expanded");
+  CHECK(stored["devices"]["Example GPU 9000"]["tuned"]["median_ms"] == 1);
+
+  std::ofstream(dir.path / "kmeans.json") << "{ not json";
+  CHECK_THROWS_WITH_AS(itercl::tuned_parameters("kmeans", device), doctest::Contains("not valid JSON"),
+                       itercl::RuntimeError);
+}
+
+TEST_CASE("a tuning candidate's labels must match the reference's but for near-ties") {
+  itercl::Matrix X(3, 1), C(2, 1);
+  X << 0.0, 1.0, 10.0;  // 1.0 is exactly halfway between the centroids
+  C << 0.0, 2.0;
+  const std::vector<std::int32_t> reference = {0, 0, 1};
+  CHECK(itercl::kmeans_labels_mismatch(X, C, reference, reference, itercl::Precision::f32).empty());
+  CHECK(itercl::kmeans_labels_mismatch(X, C, std::vector<std::int32_t>{0, 1, 1}, reference, itercl::Precision::f64)
+            .empty());  // the tie may go either way
+  CHECK(itercl::kmeans_labels_mismatch(X, C, std::vector<std::int32_t>{0, 0, 0}, reference, itercl::Precision::f32) ==
+        "point 2: label 0 where the reference has 1");
+  CHECK(itercl::kmeans_labels_mismatch(X, C, std::vector<std::int32_t>{7, 0, 1}, reference, itercl::Precision::f32) ==
+        "point 0 labelled 7");
+}
+
+// What each family resolved to before its defaults moved from C++ tables into tuning/*.json: the
+// databases must give the same on both device types.
+TEST_CASE("every family's database resolves to the defaults the C++ tables had, on a CPU and a GPU") {
+  const auto cpu = fake("cpu", "Some CPU"), gpu = fake("gpu", "Some GPU");
+  std::vector<std::string> sources;
+
+  SUBCASE("smacof") {
+    const auto on_cpu = itercl::resolve_smacof_kernel({}, cpu, 4096, sources);
+    CHECK(sources == std::vector<std::string>{"default"});
+    CHECK(nlohmann::json(on_cpu) ==
+          nlohmann::json(
+              itercl::SmacofKernel{.variant = "fused_rows", .work_group_size = 64, .slices = 1, .groups_per_unit = 1}));
+    const auto on_gpu = itercl::resolve_smacof_kernel({}, gpu, 4096, sources);
+    CHECK(sources == std::vector<std::string>{"default", "types/gpu"});
+    // 132 units x 8 groups over 16 row groups: 66 slices, capped at 4096 / 64 columns.
+    CHECK(nlohmann::json(on_gpu) ==
+          nlohmann::json(
+              itercl::SmacofKernel{.variant = "fused", .work_group_size = 256, .slices = 64, .groups_per_unit = 8}));
+    CHECK(itercl::resolve_smacof_kernel({.variant = "naive"}, gpu, 4096, sources).work_group_size == 256);
+    // Packed storage with the CPU's choice, fused_rows (full storage only): auto takes fused instead.
+    CHECK(itercl::resolve_smacof_kernel({.packed = true}, cpu, 4096, sources).variant == "fused");
+  }
+
+  SUBCASE("pagerank") {
+    // Node 0 has 40 in-links, nodes 1-9 have 2: a mean row of 5.8.
+    itercl::Graph g;
+    g.n_nodes = 50;
+    for (std::int32_t j = 10; j < 50; ++j) g.src.push_back(j), g.dst.push_back(0);
+    for (std::int32_t i = 1; i < 10; ++i)
+      for (std::int32_t j : {10, 11}) g.src.push_back(j), g.dst.push_back(i);
+    const itercl::InLinks L = itercl::in_links(g);
+    auto resolved = [&](const std::string& format, const itercl::DeviceInfo& info) {
+      return nlohmann::json(itercl::detail::resolve_kernel({.format = format}, info, L, sources));
+    };
+    auto kernel = [](itercl::PageRankKernel k) { return nlohmann::json(k); };
+    CHECK(resolved("auto", cpu) == kernel({.format = "csr_scalar", .work_group_size = 256}));
+    CHECK(resolved("csr_vector", cpu) == kernel({.format = "csr_vector", .work_group_size = 256, .vector_size = 2}));
+    CHECK(resolved("hybrid", cpu) == kernel({.format = "hybrid",
+                                             .work_group_size = 256,
+                                             .hybrid_k = itercl::detail::auto_hybrid_k(L, 0.5),
+                                             .hybrid_rho = 0.5}));
+    CHECK(resolved("auto", gpu) == kernel({.format = "bsr", .work_group_size = 256, .bsr_width = 32}));
+    // Bell and Garland's rule: the smallest power of two covering the mean row.
+    CHECK(resolved("csr_vector", gpu) == kernel({.format = "csr_vector", .work_group_size = 256, .vector_size = 8}));
+    CHECK(resolved("hybrid", gpu) == kernel({.format = "hybrid",
+                                             .work_group_size = 256,
+                                             .hybrid_k = itercl::detail::auto_hybrid_k(L, 50),
+                                             .hybrid_rho = 50}));
+    CHECK(sources == std::vector<std::string>{"default", "types/gpu"});
+  }
+
+  SUBCASE("pairwise") {
+    const itercl::PairwiseKernel tiled = {
+        .variant = "tiled", .tile_rows = 16, .tile_cols = 16, .subtiles = 8, .cols_per_item = 8, .slice = 8};
+    for (const auto& info : {cpu, gpu}) {
+      const auto k =
+          itercl::resolve_pairwise_kernel({}, info, itercl::Metric::cityblock, itercl::Precision::f32, sources);
+      CHECK(nlohmann::json(k) == nlohmann::json(tiled));
+    }
+    auto small = gpu;
+    small.max_work_group_size = 128;  // 128 / 16 rows
+    CHECK(itercl::resolve_pairwise_kernel({}, small, itercl::Metric::euclidean, itercl::Precision::f32, sources)
+              .tile_rows == 8);
+  }
+
+  SUBCASE("pair_histogram") {  // its resolve needs a device (for the atomics): the entries, then
+    const auto on_cpu = itercl::tuned_parameters("pair_histogram", cpu).values;
+    CHECK(on_cpu == nlohmann::json({{"variant", "private_hist_balanced"}, {"work_group_size", 64}}));
+    const auto on_gpu = itercl::tuned_parameters("pair_histogram", gpu).values;
+    CHECK(on_gpu == nlohmann::json({{"variant", "private_hist_balanced"}, {"work_group_size", 256}}));
+  }
+}
+
+TEST_CASE("a bad database entry is an error naming the family and its entries") {
+  test::TempDir dir;
+  TuningDir env(dir.path);
+  const auto device = fake("gpu", "Example GPU 9000");
+  std::vector<std::string> sources;
+  itercl::store_tuned_parameters(dir.path, "smacof", device, {{"variant", "fused"}, {"work_group_siz", 128}});
+  CHECK_THROWS_WITH_AS(itercl::resolve_smacof_kernel({}, device, 100, sources),
+                       doctest::Contains("tuning database, smacof entries ["), itercl::RuntimeError);
+  CHECK_THROWS_WITH_AS(itercl::resolve_smacof_kernel({}, device, 100, sources),
+                       doctest::Contains("\"devices/Example GPU 9000\"]: kernel.work_group_siz: unknown field"),
+                       itercl::RuntimeError);
+  itercl::store_tuned_parameters(dir.path, "pairwise", device, {{"tile_rows", 0}});
+  CHECK_THROWS_WITH_AS(
+      itercl::resolve_pairwise_kernel({}, device, itercl::Metric::euclidean, itercl::Precision::f32, sources),
+      doctest::Contains("tuning database, pairwise entries"), itercl::RuntimeError);
+  itercl::store_tuned_parameters(dir.path, "pagerank", device, {{"format", "coo"}});
+  CHECK_THROWS_WITH_AS(itercl::detail::resolve_kernel({}, device, itercl::in_links(itercl::Graph{}), sources),
+                       doctest::Contains("kernel.format: expected one of"), itercl::RuntimeError);
+}
