@@ -13,6 +13,10 @@
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
+#include "tuning/tolerances.hpp"
+
+// The library's tolerances (host/src/tuning/tolerances.hpp), as the tests spell them.
+namespace tolerance = itercl::tolerance;
 
 namespace test {
 

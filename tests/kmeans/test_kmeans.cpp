@@ -10,7 +10,6 @@
 #include "itercl/kmeans.hpp"
 #include "reference/kmeans_reference.hpp"
 #include "test_support.hpp"
-#include "tolerances.hpp"
 
 using itercl::KMeans;
 using itercl::KMeansInit;

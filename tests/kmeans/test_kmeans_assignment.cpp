@@ -6,7 +6,6 @@
 #include "itercl/tune.hpp"
 #include "reference/kmeans_reference.hpp"
 #include "test_support.hpp"
-#include "tolerances.hpp"
 
 using itercl::KMeansAssignment;
 using itercl::KMeansKernel;

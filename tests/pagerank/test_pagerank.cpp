@@ -10,7 +10,6 @@
 #include "itercl/pagerank.hpp"
 #include "reference/pagerank_reference.hpp"
 #include "test_support.hpp"
-#include "tolerances.hpp"
 #include "tune_checks.hpp"
 
 using itercl::Graph;

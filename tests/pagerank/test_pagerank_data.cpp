@@ -9,7 +9,6 @@
 #include "pagerank/pagerank_formats.hpp"
 #include "reference/pagerank_reference.hpp"
 #include "test_support.hpp"
-#include "tolerances.hpp"
 
 using itercl::Graph;
 using itercl::InLinks;

@@ -9,7 +9,6 @@
 #include "itercl/pair_histogram.hpp"
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
-#include "tolerances.hpp"
 #include "tune_checks.hpp"
 
 using itercl::Binning;

@@ -8,7 +8,6 @@
 #include "itercl/pairwise.hpp"
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
-#include "tolerances.hpp"
 #include "tune_checks.hpp"
 
 using itercl::Matrix;

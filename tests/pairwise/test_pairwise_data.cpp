@@ -14,7 +14,6 @@
 #include "itercl/particles.hpp"
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
-#include "tolerances.hpp"
 
 using nlohmann::json;
 

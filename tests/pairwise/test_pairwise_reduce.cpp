@@ -12,7 +12,6 @@
 #include "itercl/pairwise.hpp"
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
-#include "tolerances.hpp"
 
 using itercl::Matrix;
 using itercl::PairwiseDistances;

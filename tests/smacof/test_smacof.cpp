@@ -10,7 +10,6 @@
 #include "smacof/smacof_device.hpp"
 #include "smacof/smacof_steps.hpp"
 #include "test_support.hpp"
-#include "tolerances.hpp"
 #include "tune_checks.hpp"
 
 using itercl::Matrix;

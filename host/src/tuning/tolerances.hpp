@@ -1,4 +1,5 @@
-// Every tolerance the tests use, in one place, each with where it comes from.
+// Every tolerance that tests and tuners hold results to, in one place, each with where it comes from:
+// a tuner rejects a candidate by the same bound a test would fail it by.
 #pragma once
 
 #include <cmath>
@@ -6,33 +7,33 @@
 
 #include "itercl/matrix.hpp"
 
-namespace tolerance {
+namespace itercl::tolerance {
 
 // Relative agreement of objectives (inertia, stress) with the double-precision reference. Double: the
 // host accumulates in double either way, so only summation order differs (measured < 1e-13).
 // Float: the kernels round inputs and distances to float, which moves labels only at near-ties and
 // objectives by a few float ulps (measured < 1e-6 on the tests' data).
-inline double objective(itercl::Precision p) { return p == itercl::Precision::f32 ? 1e-4 : 1e-9; }
+inline double objective(Precision p) { return p == Precision::f32 ? 1e-4 : 1e-9; }
 
 // Two squared distances the device may rank either way: they differ by no more than the rounding
 // of computing them in precision p, bounded by 4 D ulps of sum_d (|x_d| + |c_d|)^2.
-inline double tie(itercl::Precision p, Eigen::Index dim, double magnitude_sq) {
+inline double tie(Precision p, Eigen::Index dim, double magnitude_sq) {
   const double eps =
-      p == itercl::Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+      p == Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
   return 4.0 * static_cast<double>(dim) * eps * magnitude_sq;
 }
 
 // SMACOF against the double-precision reference, embeddings (relative Frobenius norm) and stress
 // (relative), iteration by iteration: the targets, 1e-9 in double (only summation order
 // differs) and 1e-4 in float (delta, X and every distance rounded to float).
-inline double smacof(itercl::Precision p) { return p == itercl::Precision::f32 ? 1e-4 : 1e-9; }
+inline double smacof(Precision p) { return p == Precision::f32 ? 1e-4 : 1e-9; }
 
-}  // namespace tolerance
+}  // namespace itercl::tolerance
 
-namespace tolerance {
+namespace itercl::tolerance {
 
-inline double epsilon(itercl::Precision p) {
-  return p == itercl::Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+inline double epsilon(Precision p) {
+  return p == Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
 }
 
 // All-pairs values compared before their root (Σ terms for euclidean, minkowski; the value itself for
@@ -40,20 +41,20 @@ inline double epsilon(itercl::Precision p) {
 // and of raising it to `power`, OpenCL's pow up to 16 ulps (minkowski), and a sum of dim terms at most
 // dim eps of itself: all bounded by (8 + 4 power + pow_ulps) dim eps times `bound`, the same sum over
 // |x_k| + |y_k|. Measured errors on the tests' data stay below a tenth of this.
-inline double pair_sum(itercl::Precision p, Eigen::Index dim, double power, double bound, bool uses_pow = false) {
+inline double pair_sum(Precision p, Eigen::Index dim, double power, double bound, bool uses_pow = false) {
   return (8 + 4 * power + (uses_pow ? 16 : 0)) * static_cast<double>(dim) * epsilon(p) * bound;
 }
 
 // How far from a bucket edge a pair's distance can be computed on the other side of it: the distance's
 // rounding in p, (8 + 4 dim) eps of the coordinates' magnitude (the box's length included, for the
 // minimum image), and the square root's 3 ulps.
-inline double edge_band(itercl::Precision p, Eigen::Index dim, double magnitude) {
+inline double edge_band(Precision p, Eigen::Index dim, double magnitude) {
   return (11 + 4 * static_cast<double>(dim)) * epsilon(p) * magnitude;
 }
 
-}  // namespace tolerance
+}  // namespace itercl::tolerance
 
-namespace tolerance {
+namespace itercl::tolerance {
 
 // L1 distance between two PageRank vectors (each sums to 1) after the same iterations, device
 // against the double-precision reference. Double: only summation order differs, the dangling mass's
@@ -61,6 +62,6 @@ namespace tolerance {
 // 4e-14 on the tests' 3,000 nodes, 3.8e-12 on web-NotreDame's 325,729). Float: every iteration rounds
 // x / outdeg and the sums to float; the damping keeps the error from growing (measured up to 1.5e-6,
 // csr_scalar adding a 2,000-link row in sequence).
-inline double ranks_l1(itercl::Precision p) { return p == itercl::Precision::f32 ? 5e-6 : 1e-10; }
+inline double ranks_l1(Precision p) { return p == Precision::f32 ? 5e-6 : 1e-10; }
 
-}  // namespace tolerance
+}  // namespace itercl::tolerance
