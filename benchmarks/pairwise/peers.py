@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Peers for the pairwise benchmark, timed on the same machine: PyTorch on the GPU (torch.cdist with p = 1
-for cityblock; euclidean through cuBLAS, the ||x||^2 - 2 x y^T + ||y||^2 form; the SDH as cdist + histc over
-row blocks of the pairs i < j) and scipy on the CPU (cdist / pdist). Each is skipped when its package is
+for cityblock; euclidean through cuBLAS, the ||x||^2 - 2 x y^T + ||y||^2 form) and scipy on the CPU
+(pdist). The distance histogram's peer is benchmarks/pair_histogram/peers.py. Each is skipped when its package is
 missing. Prints a JSON list of records {"peer", "device", "workload", "ms", "ours"}; "ours" names the
 itercl cases of benchmarks/pairwise/suite.json it compares with (group, varied values, metric), for
 benchmarks/report.py.
 
-    benchmarks/pairwise/peers.py [--n 6000] [--d 5419] [--sdh-n 262144] [--bins 256] [--scipy-n 1000]
+    benchmarks/pairwise/peers.py [--n 6000] [--d 5419] [--scipy-n 1000]
 """
 import argparse
 import json
@@ -15,22 +15,10 @@ import time
 
 import numpy as np
 
-
-def cuda_ms(torch, step, repeats):
-    for _ in range(2):
-        step()
-    times = []
-    for _ in range(repeats):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        step()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+from cuda_timing import cuda_ms
 
 
-def torch_peers(n, d, sdh_n, bins, repeats):
+def torch_peers(n, d, repeats):
     import torch
     if not torch.cuda.is_available():
         return []
@@ -48,24 +36,6 @@ def torch_peers(n, d, sdh_n, bins, repeats):
                     "ms": cuda_ms(torch, lambda: torch.cdist(x, x, compute_mode="use_mm_for_euclid_dist"), repeats),
                     "ours": {"group": "euclidean", "varied": {}, "metric": "total_kernel_ms"} if precision == "float" else None})
         del x
-    # SDH of uniform 3-D points in the unit cube over [0, sqrt(3)]: the pairs i < j, a block of rows at a time.
-    p = torch.rand(sdh_n, 3, device="cuda", generator=g)
-    block = 4096
-
-    def sdh():
-        h = torch.zeros(bins, device="cuda")
-        for a in range(0, sdh_n, block):
-            dist = torch.cdist(p[a:a + block], p[a:])
-            rows = torch.arange(dist.shape[0], device="cuda").unsqueeze(1)
-            cols = torch.arange(dist.shape[1], device="cuda").unsqueeze(0)
-            h += torch.histc(dist[cols > rows], bins=bins, min=0, max=3 ** 0.5)
-        return h
-
-    ms = cuda_ms(torch, sdh, max(1, repeats // 4))
-    pairs = sdh_n * (sdh_n - 1) / 2
-    out.append({"peer": name, "device": device, "workload": f"SDH, cdist + histc, {bins} buckets, {sdh_n} points",
-                "ms": ms, "pairs_per_s": pairs / (ms * 1e-3),
-                "ours": {"group": "sdh", "varied": {"data.n_samples": sdh_n}, "metric": "total_kernel_ms"}})
     return out
 
 
@@ -94,14 +64,12 @@ def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--n", type=int, default=6000)
     p.add_argument("--d", type=int, default=5419)
-    p.add_argument("--sdh-n", type=int, default=262144)
-    p.add_argument("--bins", type=int, default=256)
     p.add_argument("--scipy-n", type=int, default=1000)
     p.add_argument("--repeats", type=int, default=10)
     a = p.parse_args()
     results = []
     try:
-        results += torch_peers(a.n, a.d, a.sdh_n, a.bins, a.repeats)
+        results += torch_peers(a.n, a.d, a.repeats)
     except ImportError:
         pass
     results += scipy_peers(a.scipy_n, a.d, 3)
