@@ -4,7 +4,7 @@
 #include <cmath>
 #include <thread>
 
-namespace itercl {
+namespace itercl::pairwise {
 
 std::vector<Rect> cut_pair_space(Eigen::Index n1, Eigen::Index n2, bool symmetric, Eigen::Index block_rows,
                                  Eigen::Index block_cols) {
@@ -55,4 +55,4 @@ void run_workers(int workers, RectangleQueue& queue, const std::function<void(in
   if (first) std::rethrow_exception(first);
 }
 
-}  // namespace itercl
+}  // namespace itercl::pairwise
