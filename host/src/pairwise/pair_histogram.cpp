@@ -12,6 +12,7 @@
 #include "itercl/error.hpp"
 #include "pairwise/host_memory.hpp"
 #include "pairwise/pair_histogram_binning.hpp"
+#include "pairwise/pair_histogram_description.hpp"
 #include "pairwise/pair_histogram_kernel.hpp"
 #include "pairwise/pair_space.hpp"
 
@@ -232,7 +233,7 @@ PairHistogramResult PairHistogram::run() {
     if (s.params.binning.kind == Binning::Kind::radii)  // bucket k holds r_k-1 < d <= r_k: sum for d <= r_k
       for (std::size_t k = 1; k < r.counts.size(); ++k) r.counts[k] += r.counts[k - 1];
     r.edges = s.params.binning.bucket_edges();
-    r.pairs = static_cast<double>(s.n) * static_cast<double>(s.n - 1) / 2;
+    r.pairs = pairwise::histogram_pairs(s.n);
     r.kernel = s.workers.front().kernel;
     r.tuning_sources = s.workers.front().tuning_sources;
     r.build_options = s.workers.front().options;

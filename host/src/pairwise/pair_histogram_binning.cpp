@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "itercl/error.hpp"
+#include "pairwise/pair_histogram_description.hpp"
 
 namespace itercl {
 namespace pairwise {
@@ -84,7 +85,7 @@ std::vector<double> radial_distribution(const std::vector<std::uint64_t>& counts
   // The volume of a d-ball of radius r: pi^(d/2) / Gamma(d/2 + 1) r^d.
   const double d = static_cast<double>(dim);
   const double unit = std::pow(std::numbers::pi, d / 2) / std::tgamma(d / 2 + 1);
-  const double pairs = static_cast<double>(n) * static_cast<double>(n - 1) / 2;
+  const double pairs = pairwise::histogram_pairs(n);
   std::vector<double> g(counts.size());
   for (std::size_t k = 0; k < counts.size(); ++k) {
     const double r0 = std::max(edges[k], 0.0), r1 = std::max(edges[k + 1], 0.0);
