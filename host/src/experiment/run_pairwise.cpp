@@ -160,7 +160,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
 
   const std::vector<Device> devices = select_devices(c, specs);
-  PairwiseDistances pairwise =
+  PairwiseDistances distances =
       with_field_prefix(P.source(), "params", [&] { return PairwiseDistances(devices, X, Y ? &*Y : nullptr, params); });
 
   PairwiseRun run;
@@ -169,15 +169,15 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   for (int r = 0; r < c.repeat; ++r) {
     Stopwatch wall;
     if (form == "none") {
-      run = pairwise.run([](const PairTile&) {});
+      run = distances.run([](const PairTile&) {});
     } else if (reduced) {
       const ReducedDistances r =
-          with_field_prefix(P.source(), "params", [&] { return pairwise.reduce(reduction, &run); });
+          with_field_prefix(P.source(), "params", [&] { return distances.reduce(reduction, &run); });
       pairwise::reduced_json(c, form, r, res);
     } else if (matrix_path) {
       NpyStream file(*matrix_path, params.precision,
                      form == "condensed" ? std::vector<std::size_t>{values} : std::vector<std::size_t>{n1, n2});
-      run = pairwise.run([&](const PairTile& t) {
+      run = distances.run([&](const PairTile& t) {
         const std::size_t item = real_size(t.precision);
         const auto* bytes = static_cast<const unsigned char*>(t.data);
         for (Eigen::Index i = 0; i < t.rows; ++i) {
@@ -209,7 +209,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
                        {"dtype", params.precision == Precision::f32 ? "float32" : "float64"},
                        {"shape", form == "condensed" ? nlohmann::json{values} : nlohmann::json{n1, n2}}};
     } else {
-      const Matrix D = pairwise.matrix(&run);
+      const Matrix D = distances.matrix(&run);
       nlohmann::json rows = nlohmann::json::array();
       if (form == "condensed") {
         std::vector<double> flat;

@@ -7,7 +7,6 @@
 #include <limits>
 #include <map>
 
-#include "core/device_data.hpp"
 #include "itercl/error.hpp"
 #include "pairwise/host_memory.hpp"
 #include "pairwise/pairwise_inputs.hpp"
