@@ -7,6 +7,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/pair_histogram.hpp"
+#include "pairwise/pair_histogram_kernel.hpp"
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
 #include "tune_checks.hpp"
@@ -17,9 +18,8 @@ using itercl::PairHistogram;
 using itercl::PairHistogramParams;
 using itercl::Precision;
 
-namespace {
-
-const char* const kHistVariants[] = {"naive", "tiled", "private_hist", "private_hist_balanced"};
+// Helpers and cases in a namespace of their own: no name here meets another test file's.
+namespace pairwise_tests {
 
 // Points on an integer lattice: squared distances are integers, so no distance comes within 1/600 of
 // an edge at k / 2 + 1 / 4 (and float computes them exactly).
@@ -30,9 +30,9 @@ Matrix lattice_points(Eigen::Index n, Eigen::Index dim, std::uint64_t seed) {
   return X;
 }
 
-std::vector<std::uint64_t> run(const Matrix& X, PairHistogramParams p, const char* variant, int workers = 1,
+std::vector<std::uint64_t> run(const Matrix& X, PairHistogramParams p, std::string_view variant, int workers = 1,
                                itercl::PairHistogramResult* out = nullptr) {
-  p.kernel.variant = variant;
+  p.kernel.variant = std::string(variant);
   const std::vector<itercl::Device> devices(static_cast<std::size_t>(workers), test::device());
   PairHistogram h(devices, X, p);
   auto r = h.run();
@@ -55,8 +55,6 @@ void check_counts(const std::vector<std::uint64_t>& got, const reference::Histog
   CHECK(moved <= 2 * ref.near_any);
 }
 
-}  // namespace
-
 TEST_CASE("histogram: exact counts on a lattice, every variant, uniform bins and explicit edges") {
   const Matrix X = lattice_points(301, 3, 1);  // 301: no multiple of any block
   PairHistogramParams uniform;
@@ -67,7 +65,8 @@ TEST_CASE("histogram: exact counts on a lattice, every variant, uniform bins and
   const auto ref_edges = reference::histogram(X, edges.binning.edges, {}, 0);
   CHECK(std::accumulate(ref_edges.counts.begin(), ref_edges.counts.end(), std::uint64_t{0}) == 301 * 300 / 2);
   for (Precision prec : test::kPrecisions)
-    for (const char* variant : kHistVariants) {
+    for (const std::string_view name : itercl::pairwise::kHistogramVariants) {
+      const std::string variant(name);
       CAPTURE(variant);
       CAPTURE(itercl::precision_name(prec));
       uniform.precision = edges.precision = prec;
@@ -101,7 +100,8 @@ TEST_CASE("pair counts: a distance equal to a radius counts (d <= r, as scipy's 
   X << 0, 1, 2, 3, 4;  // the mean is 2: centred, the points stay exact
   PairHistogramParams p;
   p.binning = Binning::radii({1, 2, 4});
-  for (const char* variant : kHistVariants) {
+  for (const std::string_view name : itercl::pairwise::kHistogramVariants) {
+    const std::string variant(name);
     CAPTURE(variant);
     CHECK(run(X, p, variant) == std::vector<std::uint64_t>{4, 7, 10});
   }
@@ -197,3 +197,5 @@ TEST_CASE("histogram: tuning checks every variant's counts against naive's and p
   test::check_tune_problem_error("pair_histogram", {{"lattice_side", 100}}, "lattice_side");
   test::check_tune_problem_error("pair_histogram", {{"bins", 3}}, "bins: unknown field");
 }
+
+}  // namespace pairwise_tests

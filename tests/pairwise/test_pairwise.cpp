@@ -17,7 +17,8 @@ using itercl::PairwiseKernel;
 using itercl::PairwiseParams;
 using itercl::Precision;
 
-namespace {
+// Helpers and cases in a namespace of their own: no name here meets another test file's.
+namespace pairwise_tests {
 
 const char* const kMetrics[] = {"euclidean", "sqeuclidean", "cityblock", "minkowski", "chebyshev", "cosine", "dot"};
 
@@ -76,8 +77,6 @@ void check_matrix(const std::string& metric, const Matrix& X, const Matrix& Y, c
   INFO(first);
   CHECK(wrong == 0);
 }
-
-}  // namespace
 
 TEST_CASE("pairwise: every metric, tiled and naive, one and two inputs, float and double") {
   // n not a multiple of any tile; d past one slice and not a multiple of it; a quick() tiling.
@@ -247,3 +246,5 @@ TEST_CASE("pairwise: tuning checks every tiling against naive and proposes the f
   test::check_tune_problem_error("pairwise", {{"metric", "cosine"}}, "metric");
   test::check_tune_problem_error("pairwise", {{"n_samples", 0}}, "n_samples");
 }
+
+}  // namespace pairwise_tests

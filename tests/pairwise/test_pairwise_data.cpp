@@ -17,8 +17,6 @@
 
 using nlohmann::json;
 
-namespace {}  // namespace
-
 TEST_CASE("rdf: SPC/E water's O-O g(r) from the .gro file matches the published curve") {
   const auto gro = test::shared_dataset("particles/spce-water-conf.gro");
   const auto published = test::shared_dataset("particles/spce-water-rdf-OO.dist.tgt");

@@ -20,7 +20,8 @@ using itercl::PairwiseReduction;
 using itercl::Precision;
 using itercl::ReducedDistances;
 
-namespace {
+// Helpers and cases in a namespace of their own: no name here meets another test file's.
+namespace pairwise_tests {
 
 // sqeuclidean (no root, so values compare in the accumulated domain) with the quick tiling of
 // test_pairwise.cpp and rectangles of 8 x 6 (one input: 8 x 8) over every D below.
@@ -117,8 +118,6 @@ void check_reduced(const PairwiseReduction& r, const ReducedDistances& got, cons
 PairwiseReduction form(const char* name, int k = 1, double threshold = 0) {
   return {.form = name, .k = k, .threshold = threshold};
 }
-
-}  // namespace
 
 TEST_CASE("pairwise reduce: every form against the reference, one and two inputs, float and double") {
   const Matrix X = test::random_matrix(37, 6, 31, 1.0, 5.0);
@@ -238,3 +237,5 @@ TEST_CASE("pairwise reduce: knn through a config, inline results") {
   CHECK_THROWS_WITH_AS(itercl::run_experiment(config, "c.json", tmp.path),
                        doctest::Contains("params.k: only form knn takes k"), itercl::InputError);
 }
+
+}  // namespace pairwise_tests

@@ -144,14 +144,14 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
     const itercl::PairwiseKernel tiled = {
         .variant = "tiled", .tile_rows = 16, .tile_cols = 16, .subtiles = 8, .cols_per_item = 8, .slice = 8};
     for (const auto& info : {cpu, gpu}) {
-      const auto k =
-          itercl::resolve_pairwise_kernel({}, info, itercl::Metric::cityblock, itercl::Precision::f32, sources);
+      const auto k = itercl::pairwise::resolve({}, info, {itercl::Metric::cityblock, itercl::Precision::f32}, sources);
       CHECK(nlohmann::json(k) == nlohmann::json(tiled));
     }
     auto small = gpu;
     small.max_work_group_size = 128;  // 128 / 16 rows
-    CHECK(itercl::resolve_pairwise_kernel({}, small, itercl::Metric::euclidean, itercl::Precision::f32, sources)
-              .tile_rows == 8);
+    CHECK(
+        itercl::pairwise::resolve({}, small, {itercl::Metric::euclidean, itercl::Precision::f32}, sources).tile_rows ==
+        8);
   }
 
   SUBCASE("pair_histogram") {  // its resolve needs a device (for the atomics): the entries, then
@@ -175,7 +175,7 @@ TEST_CASE("a bad database entry is an error naming the family and its entries") 
                        itercl::RuntimeError);
   itercl::store_tuned_parameters(dir.path, "pairwise", device, {{"tile_rows", 0}});
   CHECK_THROWS_WITH_AS(
-      itercl::resolve_pairwise_kernel({}, device, itercl::Metric::euclidean, itercl::Precision::f32, sources),
+      itercl::pairwise::resolve({}, device, {itercl::Metric::euclidean, itercl::Precision::f32}, sources),
       doctest::Contains("tuning database, pairwise entries"), itercl::RuntimeError);
   itercl::store_tuned_parameters(dir.path, "pagerank", device, {{"format", "coo"}});
   CHECK_THROWS_WITH_AS(itercl::detail::resolve_kernel({}, device, itercl::in_links(itercl::Graph{}), sources),

@@ -10,9 +10,10 @@
 #include "io/data_source.hpp"
 #include "itercl/pair_histogram.hpp"
 #include "itercl/particles.hpp"
+#include "pairwise/pair_histogram_description.hpp"
 
 namespace itercl {
-namespace {
+namespace pairwise {
 
 // Points from the data section: a particle file ({"path", "format": "gro" | "pdb" | "lammps" | "auto",
 // "select": [names], "frame"}), whose box is returned, or anything read_vectors reads.
@@ -63,7 +64,7 @@ std::vector<double> number_array(ConfigObject& P, const std::string& key) {
   return out;
 }
 
-struct Common {
+struct HistogramInputs {
   PairHistogramParams params;
   std::vector<Device> devices;
   Matrix X;
@@ -71,9 +72,9 @@ struct Common {
 
 // The parts both algorithms share: the points, the box (params.box: side lengths, or false for none),
 // the kernel, the block, the devices.
-Common read_common(ExperimentContext& c, AlgorithmReport& report,
-                   const std::function<void(PairHistogramParams&)>& binning) {
-  Common out;
+HistogramInputs read_common(ExperimentContext& c, AlgorithmReport& report,
+                            const std::function<void(PairHistogramParams&)>& binning) {
+  HistogramInputs out;
   std::vector<double> file_box;
   out.X =
       with_field_prefix(c.data.source(), "data", [&] { return read_points(c.data, c.base, report.data, file_box); });
@@ -91,7 +92,7 @@ Common read_common(ExperimentContext& c, AlgorithmReport& report,
   }
   with_field_prefix(P.source(), "params", [&] {
     binning(params);
-    params.block = P.integer("block").value_or(0);
+    params.block = P.integer("block").value_or(params.block);
     if (const nlohmann::json* kernel = P.get("kernel")) from_json(*kernel, params.kernel);
   });
   std::vector<std::string> specs = read_device_list(P);
@@ -102,7 +103,7 @@ Common read_common(ExperimentContext& c, AlgorithmReport& report,
   return out;
 }
 
-PairHistogramResult run_repeated(ExperimentContext& c, const Common& in, std::vector<double>& repeat_wall_ms) {
+PairHistogramResult run_repeated(ExperimentContext& c, const HistogramInputs& in, std::vector<double>& repeat_wall_ms) {
   PairHistogram h =
       with_field_prefix(c.params.source(), "params", [&] { return PairHistogram(in.devices, in.X, in.params); });
   PairHistogramResult r;
@@ -114,7 +115,7 @@ PairHistogramResult run_repeated(ExperimentContext& c, const Common& in, std::ve
   return r;
 }
 
-void report_run(AlgorithmReport& report, const Common& in, const PairHistogramResult& r,
+void report_run(AlgorithmReport& report, const HistogramInputs& in, const PairHistogramResult& r,
                 const std::vector<double>& repeat_wall_ms) {
   nlohmann::json& res = report.result;
   res["pairs"] = r.pairs;
@@ -127,8 +128,8 @@ void report_run(AlgorithmReport& report, const Common& in, const PairHistogramRe
                    {"build_options", r.build_options}};
   report.timings = {{"upload", r.upload}, {"total", r.total}, {"repeat_wall_ms", repeat_wall_ms}};
   const double kernel_s = r.shares.size() == 1 ? r.total.kernel_s : 0.0;
-  report.gflops = {{"pairs_per_second_kernel", kernel_s > 0 ? r.pairs / kernel_s : 0.0},
-                   {"pairs_per_second", r.total.wall_s > 0 ? r.pairs / r.total.wall_s : 0.0}};
+  report.gflops = {{"pairs_per_second_kernel", pair_rate(r.pairs, kernel_s)},
+                   {"pairs_per_second", pair_rate(r.pairs, r.total.wall_s)}};
   std::ostringstream s;
   char line[200];
   std::snprintf(line, sizeof line,
@@ -140,31 +141,31 @@ void report_run(AlgorithmReport& report, const Common& in, const PairHistogramRe
   report.summary += s.str();
 }
 
-}  // namespace
+}  // namespace pairwise
 
 AlgorithmReport run_distance_histogram(ExperimentContext& c) {
   AlgorithmReport report;
   std::optional<double> volume;
-  const Common in = read_common(c, report, [&](PairHistogramParams& p) {
+  const pairwise::HistogramInputs in = pairwise::read_common(c, report, [&](PairHistogramParams& p) {
     ConfigObject& P = c.params;
-    const std::vector<double> edges = number_array(P, "edges");
+    const std::vector<double> edges = pairwise::number_array(P, "edges");
     const auto bins = P.integer("bins");
-    const std::vector<double> range = number_array(P, "range");
+    const std::vector<double> range = pairwise::number_array(P, "range");
     volume = P.number("volume");
     if (!edges.empty()) {
       if (bins || !range.empty()) P.fail("edges", "give either edges or bins and range, not both");
       p.binning = Binning::explicit_edges(edges);
     } else {
       if (range.size() != 2) P.fail("range", "expected [low, high] (with bins), or give edges");
-      p.binning =
-          Binning::uniform(static_cast<int>(std::clamp<long long>(bins.value_or(10), -1, 1 << 30)), range[0], range[1]);
+      p.binning = Binning::uniform(static_cast<int>(std::clamp<long long>(bins.value_or(Binning{}.bins), -1, 1 << 30)),
+                                   range[0], range[1]);
     }
   });
   if (volume && !(*volume > 0)) c.params.fail("volume", "expected a number > 0");
   if (!volume && !in.params.box.empty())
     volume = std::accumulate(in.params.box.begin(), in.params.box.end(), 1.0, std::multiplies<>());
   std::vector<double> repeat_wall_ms;
-  const PairHistogramResult r = run_repeated(c, in, repeat_wall_ms);
+  const PairHistogramResult r = pairwise::run_repeated(c, in, repeat_wall_ms);
 
   nlohmann::json& res = report.result;
   res["counts"] = r.counts;
@@ -179,22 +180,22 @@ AlgorithmReport run_distance_histogram(ExperimentContext& c) {
     if (!in.params.box.empty())  // the minimum image sees every pair only up to half the shortest side
       res["g_r_valid_up_to"] = *std::min_element(in.params.box.begin(), in.params.box.end()) / 2;
   }
-  report_run(report, in, r, repeat_wall_ms);
+  pairwise::report_run(report, in, r, repeat_wall_ms);
   return report;
 }
 
 AlgorithmReport run_pair_counts(ExperimentContext& c) {
   AlgorithmReport report;
-  const Common in = read_common(c, report, [&](PairHistogramParams& p) {
-    const std::vector<double> radii = number_array(c.params, "radii");
+  const pairwise::HistogramInputs in = pairwise::read_common(c, report, [&](PairHistogramParams& p) {
+    const std::vector<double> radii = pairwise::number_array(c.params, "radii");
     if (radii.empty()) c.params.fail("radii", "missing: expected an array of radii");
     p.binning = Binning::radii(radii);
   });
   std::vector<double> repeat_wall_ms;
-  const PairHistogramResult r = run_repeated(c, in, repeat_wall_ms);
+  const PairHistogramResult r = pairwise::run_repeated(c, in, repeat_wall_ms);
   report.result["radii"] = r.edges;
   report.result["counts"] = r.counts;
-  report_run(report, in, r, repeat_wall_ms);
+  pairwise::report_run(report, in, r, repeat_wall_ms);
   return report;
 }
 

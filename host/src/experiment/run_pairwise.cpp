@@ -10,16 +10,10 @@
 #include "io/data_source.hpp"
 #include "io/npy_stream.hpp"
 #include "itercl/pairwise.hpp"
+#include "pairwise/pairwise_description.hpp"
 
 namespace itercl {
-namespace {
-
-// Floating-point operations per pair per dimension, for GFLOPS: a difference, its magnitude or square,
-// and the sum (seed 001's L_p norm: 3 d for cityblock); the inner-product forms 2 (multiply, add).
-double flops_per_dimension(Metric m, const std::string& variant) {
-  if (m == Metric::cosine || m == Metric::dot || variant == "expanded") return 2;
-  return 3;
-}
+namespace pairwise {
 
 // A reduction's rows x width array: inline (a list for width 1) up to kInlineValues, else an .npy beside
 // the results, as the matrix goes.
@@ -59,7 +53,7 @@ void reduced_json(const ExperimentContext& c, const std::string& form, const Red
   res[index_name] = reduced_array(c, index_name, indices);
 }
 
-}  // namespace
+}  // namespace pairwise
 
 std::vector<Device> select_devices(ExperimentContext& c, const std::vector<std::string>& specs) {
   if (specs.empty()) return {c.device()};
@@ -117,10 +111,10 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   params.precision = c.precision;
   std::optional<Matrix> Y;
   with_field_prefix(P.source(), "params", [&] {
-    params.metric = parse_metric(P.string("metric", "euclidean"));
-    params.p = P.number("p").value_or(2.0);
-    params.block_rows = P.integer("block_rows").value_or(0);
-    params.block_cols = P.integer("block_cols").value_or(0);
+    params.metric = parse_metric(P.string("metric", std::string(metric_name(params.metric))));
+    params.p = P.number("p").value_or(params.p);
+    params.block_rows = P.integer("block_rows").value_or(params.block_rows);
+    params.block_cols = P.integer("block_cols").value_or(params.block_cols);
     if (const nlohmann::json* kernel = P.get("kernel")) from_json(*kernel, params.kernel);
   });
   // "none": every rectangle computed and brought to the host, nothing kept (for timing the device). The
@@ -166,7 +160,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
 
   const std::vector<Device> devices = select_devices(c, specs);
-  PairwiseDistances pairwise =
+  PairwiseDistances distances =
       with_field_prefix(P.source(), "params", [&] { return PairwiseDistances(devices, X, Y ? &*Y : nullptr, params); });
 
   PairwiseRun run;
@@ -175,15 +169,15 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   for (int r = 0; r < c.repeat; ++r) {
     Stopwatch wall;
     if (form == "none") {
-      run = pairwise.run([](const PairTile&) {});
+      run = distances.run([](const PairTile&) {});
     } else if (reduced) {
       const ReducedDistances r =
-          with_field_prefix(P.source(), "params", [&] { return pairwise.reduce(reduction, &run); });
-      reduced_json(c, form, r, res);
+          with_field_prefix(P.source(), "params", [&] { return distances.reduce(reduction, &run); });
+      pairwise::reduced_json(c, form, r, res);
     } else if (matrix_path) {
       NpyStream file(*matrix_path, params.precision,
                      form == "condensed" ? std::vector<std::size_t>{values} : std::vector<std::size_t>{n1, n2});
-      run = pairwise.run([&](const PairTile& t) {
+      run = distances.run([&](const PairTile& t) {
         const std::size_t item = real_size(t.precision);
         const auto* bytes = static_cast<const unsigned char*>(t.data);
         for (Eigen::Index i = 0; i < t.rows; ++i) {
@@ -215,7 +209,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
                        {"dtype", params.precision == Precision::f32 ? "float32" : "float64"},
                        {"shape", form == "condensed" ? nlohmann::json{values} : nlohmann::json{n1, n2}}};
     } else {
-      const Matrix D = pairwise.matrix(&run);
+      const Matrix D = distances.matrix(&run);
       nlohmann::json rows = nlohmann::json::array();
       if (form == "condensed") {
         std::vector<double> flat;
@@ -242,8 +236,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
                    {"tuning_sources", run.tuning_sources},
                    {"build_options", run.build_options}};
   report.timings = {{"upload", run.upload}, {"total", run.total}, {"repeat_wall_ms", repeat_wall_ms}};
-  const double flops =
-      flops_per_dimension(params.metric, run.kernel.variant) * static_cast<double>(X.cols()) * run.pairs;
+  const double flops = pairwise::flops(params.metric, run.kernel.variant, X.cols(), run.pairs);
   const double kernel_s = run.shares.size() == 1 ? run.total.kernel_s : 0.0;
   report.gflops = {{"flops", flops},
                    {"kernel", kernel_s > 0 ? flops / kernel_s * 1e-9 : 0.0},

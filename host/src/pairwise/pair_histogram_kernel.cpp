@@ -1,38 +1,61 @@
-// The histogram kernel's tuning struct, the binning's checks and edges, and g(r).
+// The histogram kernel's parameters: checks, JSON, their resolution from the tuning database
+// (tuning/pair_histogram.json), the -D options they build cl/pair_histogram.cl with, and the rectangles
+// their counters allow.
+#include "pairwise/pair_histogram_kernel.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
-#include <numbers>
 #include <ostream>
 
 #include "itercl/error.hpp"
-#include "itercl/pair_histogram.hpp"
-#include "tuning/kernel_fields.hpp"
+#include "tuning/kernel_checks.hpp"
+#include "tuning/tuned_kernel.hpp"
 
 namespace itercl {
-namespace pair_histogram {
+namespace pairwise {
 
-const char* const kVariants[] = {"naive", "tiled", "private_hist", "private_hist_balanced"};
+// A work-group of up to 4096 points: PoCL's maximum work-group on CPUs, the largest of the devices here.
+constexpr int kMaxHistogramGroup = 4096;
 
-}  // namespace pair_histogram
+// The 32-bit counters' range: the local counts of a work-group, and the global counters where the device
+// lacks 64-bit atomics, stay at or below it.
+constexpr std::uint64_t kCounterMax = std::numeric_limits<std::uint32_t>::max();
+
+// The per-group histograms of one launch (private variants: groups x buckets 32-bit counts), one buffer,
+// are kept to 256 MiB: OpenCL guarantees one allocation of a quarter of global memory, so this fits any
+// device of 1 GiB or more, and leaves most of the memory to the points.
+constexpr std::size_t kPartialBudget = std::size_t{256} << 20;
+
+bool has_int64_atomics(const Device& d) {
+  return d.device().getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_int64_base_atomics") != std::string::npos;
+}
+
+}  // namespace pairwise
 
 void PairHistogramKernel::validate() const {
-  if (variant != "auto" && std::find(std::begin(pair_histogram::kVariants), std::end(pair_histogram::kVariants),
-                                     variant) == std::end(pair_histogram::kVariants))
-    throw ParamError(
-        "kernel.variant",
-        "expected one of auto, naive, tiled, private_hist, private_hist_balanced; got \"" + variant + "\"");
-  if (work_group_size < 0 || work_group_size > 4096)
-    throw ParamError("kernel.work_group_size", "expected an integer from 1 to 4096 (or 0 for the default), got " +
-                                                   std::to_string(work_group_size));
+  check_choice("kernel.variant", variant, pairwise::kHistogramVariants);
+  check_tuning_value("kernel.work_group_size", work_group_size, pairwise::kMaxHistogramGroup);
   if (global_counter_bits != 0 && global_counter_bits != 32 && global_counter_bits != 64)
     throw ParamError("kernel.global_counter_bits",
                      "expected 32, 64 (or 0 for the device's best), got " + std::to_string(global_counter_bits));
 }
 
-namespace pair_histogram {
+void to_json(nlohmann::json& j, const PairHistogramKernel& k) {
+  j = kernel_fields_json(k, pairwise::fields<PairHistogramKernel>());
+}
 
-const std::vector<KernelField<PairHistogramKernel>>& fields() {
+void from_json(const nlohmann::json& j, PairHistogramKernel& k) {
+  read_kernel_fields(j, k, pairwise::fields<PairHistogramKernel>());
+}
+
+std::ostream& operator<<(std::ostream& out, const PairHistogramKernel& k) { return out << nlohmann::json(k).dump(); }
+
+namespace pairwise {
+
+template <>
+const std::vector<KernelField<PairHistogramKernel>>& fields<PairHistogramKernel>() {
   static const std::vector<KernelField<PairHistogramKernel>> table = {
       {"variant", &PairHistogramKernel::variant},
       {"work_group_size", &PairHistogramKernel::work_group_size},
@@ -40,80 +63,74 @@ const std::vector<KernelField<PairHistogramKernel>>& fields() {
   return table;
 }
 
-}  // namespace pair_histogram
+bool private_histogram(const PairHistogramKernel& k) { return k.variant.starts_with("private"); }
 
-void to_json(nlohmann::json& j, const PairHistogramKernel& k) { j = kernel_fields_json(k, pair_histogram::fields()); }
-
-void from_json(const nlohmann::json& j, PairHistogramKernel& k) { read_kernel_fields(j, k, pair_histogram::fields()); }
-
-std::ostream& operator<<(std::ostream& out, const PairHistogramKernel& k) { return out << nlohmann::json(k).dump(); }
-
-int Binning::buckets() const {
-  if (kind == Kind::uniform) return bins;
-  if (kind == Kind::edges) return static_cast<int>(edges.size()) - 1;
-  return static_cast<int>(edges.size());
+std::string kernel_name(const PairHistogramKernel& k) {
+  return k.variant == "private_hist"            ? "hist_private"
+         : k.variant == "private_hist_balanced" ? "hist_private_balanced"
+                                                : "hist_" + k.variant;
 }
 
-std::vector<double> Binning::bucket_edges() const {
-  if (kind != Kind::uniform) return edges;
-  std::vector<double> e(static_cast<std::size_t>(bins) + 1);
-  for (int k = 0; k <= bins; ++k) e[static_cast<std::size_t>(k)] = lo + (hi - lo) * k / bins;  // numpy's linspace
-  return e;
+PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const HistogramProblem& problem,
+                            std::vector<std::string>& sources) {
+  k.validate();
+  const DeviceInfo& info = device.info();
+  const auto db = tuned_kernel<PairHistogramKernel>("pair_histogram", info, sources, [](const PairHistogramKernel& t) {
+    t.validate();
+    if (t.variant == "auto" || !t.work_group_size)
+      throw ParamError("pair_histogram", "needs variant and work_group_size");
+    if (t.global_counter_bits) throw ParamError("pair_histogram", "global_counter_bits follows the device's atomics");
+  });
+  if (!k.work_group_size)
+    k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
+  check_device_work_group("kernel.work_group_size", k.work_group_size, info);
+  const std::size_t staged =
+      (static_cast<std::size_t>(k.work_group_size * problem.dim) + static_cast<std::size_t>(problem.table)) *
+      real_size(problem.precision);
+  const std::size_t private_bytes = staged + static_cast<std::size_t>(problem.buckets) * sizeof(cl_uint);
+  if (k.variant == "auto")
+    k.variant = db.variant.starts_with("private") && private_bytes > info.local_memory ? "tiled" : db.variant;
+  const std::size_t needed = private_histogram(k) ? private_bytes : staged;
+  if (needed > info.local_memory)
+    throw ParamError("kernel.variant", k.variant + " needs " + std::to_string(needed) + " bytes of local memory for " +
+                                           std::to_string(problem.buckets) + " buckets; the device has " +
+                                           std::to_string(info.local_memory) +
+                                           (private_histogram(k) ? ": use variant tiled" : ""));
+  const bool int64 = has_int64_atomics(device);
+  if (!k.global_counter_bits) k.global_counter_bits = int64 ? 64 : 32;
+  if (k.global_counter_bits == 64 && !int64)
+    throw ParamError("kernel.global_counter_bits",
+                     "64 needs cl_khr_int64_base_atomics, which '" + info.name + "' lacks");
+  return k;
 }
 
-void Binning::validate() const {
-  constexpr int kMaxBuckets = 1 << 20;
-  if (kind == Kind::uniform) {
-    if (bins < 1 || bins > kMaxBuckets)
-      throw ParamError(
-          "bins", "expected an integer from 1 to " + std::to_string(kMaxBuckets) + ", got " + std::to_string(bins));
-    if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo))
-      throw ParamError("range", "expected [low, high] with finite low < high, got [" + std::to_string(lo) + ", " +
-                                    std::to_string(hi) + "]");
-    return;
-  }
-  const char* field = kind == Kind::edges ? "edges" : "radii";
-  const std::size_t least = kind == Kind::edges ? 2 : 1;
-  if (edges.size() < least || edges.size() > static_cast<std::size_t>(kMaxBuckets))
-    throw ParamError(field, "expected " + std::string(kind == Kind::edges ? "2 to " : "1 to ") +
-                                std::to_string(kMaxBuckets) + " values, got " + std::to_string(edges.size()));
-  for (std::size_t k = 0; k < edges.size(); ++k) {
-    if (!std::isfinite(edges[k]) || (kind == Kind::radii && edges[k] < 0))
-      throw ParamError(field, "value " + std::to_string(k) + " is " + std::to_string(edges[k]) +
-                                  (kind == Kind::radii ? "; expected finite radii >= 0" : "; expected finite edges"));
-    if (k > 0 && !(edges[k] > edges[k - 1]))
-      throw ParamError(field, "expected increasing values; value " + std::to_string(k) + " (" +
-                                  std::to_string(edges[k]) + ") does not exceed the one before");
-  }
+std::string defines(const PairHistogramKernel& k, const HistogramProblem& problem) {
+  const char* binning = problem.binning == Binning::Kind::uniform ? "BIN_UNIFORM"
+                        : problem.binning == Binning::Kind::edges ? "BIN_EDGES"
+                                                                  : "BIN_RADII";
+  return Defines(problem.precision)
+      .add("DIM", problem.dim)
+      .add("N_BINS", problem.buckets)
+      .add("BINNING", binning)
+      .add("PERIODIC", problem.periodic)
+      .add("WG_SIZE", k.work_group_size)
+      .add("GLOBAL64", k.global_counter_bits == 64)
+      .str();
 }
 
-void PairHistogramParams::validate(Eigen::Index dim) const {
-  binning.validate();
-  kernel.validate();
-  if (!box.empty()) {
-    if (static_cast<Eigen::Index>(box.size()) != dim)
-      throw ParamError(
-          "box", std::to_string(box.size()) + " side lengths for points of " + std::to_string(dim) + " coordinates");
-    for (double side : box)
-      if (!(side > 0) || !std::isfinite(side))
-        throw ParamError("box", "side lengths must be finite and > 0, got " + std::to_string(side));
-  }
-  if (block < 0) throw ParamError("block", "expected an integer >= 1 (or 0 for the default)");
+Eigen::Index max_rectangle_side(const PairHistogramKernel& k, const HistogramProblem& problem) {
+  // A work-group's 32-bit local counts stay below 2^32 (WG_SIZE anchors x side points), 32-bit global
+  // counters below 2^32 per launch (side^2), and the per-group histograms within their budget.
+  const auto wg = static_cast<Eigen::Index>(k.work_group_size);
+  auto limit = static_cast<Eigen::Index>(kCounterMax / static_cast<std::uint64_t>(wg));
+  if (k.global_counter_bits == 32 && !private_histogram(k))
+    limit = std::min<Eigen::Index>(limit, static_cast<Eigen::Index>(std::sqrt(static_cast<double>(kCounterMax))));
+  if (private_histogram(k))
+    limit = std::min<Eigen::Index>(
+        limit,
+        static_cast<Eigen::Index>(kPartialBudget / (static_cast<std::size_t>(problem.buckets) * sizeof(cl_uint))) * wg);
+  return std::max(wg, limit / wg * wg);
 }
 
-std::vector<double> radial_distribution(const std::vector<std::uint64_t>& counts, const std::vector<double>& edges,
-                                        Eigen::Index n, double volume, Eigen::Index dim) {
-  // The volume of a d-ball of radius r: pi^(d/2) / Gamma(d/2 + 1) r^d.
-  const double d = static_cast<double>(dim);
-  const double unit = std::pow(std::numbers::pi, d / 2) / std::tgamma(d / 2 + 1);
-  const double pairs = static_cast<double>(n) * static_cast<double>(n - 1) / 2;
-  std::vector<double> g(counts.size());
-  for (std::size_t k = 0; k < counts.size(); ++k) {
-    const double r0 = std::max(edges[k], 0.0), r1 = std::max(edges[k + 1], 0.0);
-    const double shell = unit * (std::pow(r1, d) - std::pow(r0, d));
-    g[k] = shell > 0 ? static_cast<double>(counts[k]) / (pairs * shell / volume) : 0.0;
-  }
-  return g;
-}
-
+}  // namespace pairwise
 }  // namespace itercl

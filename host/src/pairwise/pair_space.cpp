@@ -4,7 +4,11 @@
 #include <cmath>
 #include <thread>
 
-namespace itercl {
+namespace itercl::pairwise {
+
+// Seed 003, section 3: many more batches than devices, so that the slower ones cannot hold up the end;
+// about 8 each (docs/pairwise.md).
+constexpr double kRectanglesPerWorker = 8;
 
 std::vector<Rect> cut_pair_space(Eigen::Index n1, Eigen::Index n2, bool symmetric, Eigen::Index block_rows,
                                  Eigen::Index block_cols) {
@@ -24,8 +28,7 @@ Eigen::Index default_block(Eigen::Index n1, Eigen::Index n2, bool symmetric, dou
           ? longest
           : std::max<Eigen::Index>(align, static_cast<Eigen::Index>(std::sqrt(max_entries)) / align * align);
   if (workers > 1) {
-    // Seed 003, section 3: many more batches than devices, so that the slower ones cannot hold up the end.
-    const double wanted = 8.0 * workers;
+    const double wanted = kRectanglesPerWorker * workers;
     while (side > align) {
       const double across = std::ceil(static_cast<double>(n1) / side), down = std::ceil(static_cast<double>(n2) / side);
       if ((symmetric ? across * (across + 1) / 2 : across * down) >= wanted) break;
@@ -55,4 +58,4 @@ void run_workers(int workers, RectangleQueue& queue, const std::function<void(in
   if (first) std::rethrow_exception(first);
 }
 
-}  // namespace itercl
+}  // namespace itercl::pairwise

@@ -12,7 +12,7 @@
 
 #include "itercl/matrix.hpp"
 
-namespace itercl {
+namespace itercl::pairwise {
 
 struct Rect {
   Eigen::Index row0, col0, rows, cols;
@@ -57,4 +57,4 @@ class RectangleQueue {
 // is empty. The first exception stops the queue and is rethrown once every worker has returned.
 void run_workers(int workers, RectangleQueue& queue, const std::function<void(int)>& body);
 
-}  // namespace itercl
+}  // namespace itercl::pairwise

@@ -1,4 +1,5 @@
-// Resolving the all-pairs kernel's variant and tuning for a device and metric (internal).
+// The all-pairs kernel's parameters (cl/pairwise.cl), in the shape every family's kernel struct has
+// (docs/architecture.md): PairwiseKernel::validate, resolve, defines and the field table (internal).
 #pragma once
 
 #include <string>
@@ -6,19 +7,35 @@
 
 #include "itercl/device.hpp"
 #include "itercl/pairwise.hpp"
+#include "tuning/kernel_fields.hpp"
 
-namespace itercl {
+namespace itercl::pairwise {
 
-// Fills in every zero / "auto" field of `k` for this device (tuning/pairwise.json), metric and precision;
-// checks the rest. `sources` receives the database entries used.
-PairwiseKernel resolve_pairwise_kernel(PairwiseKernel k, const DeviceInfo& info, Metric metric, Precision precision,
-                                       std::vector<std::string>& sources);
+// What the all-pairs kernel's resolution and -D options depend on.
+struct DistanceProblem {
+  Metric metric;  // as computed (minkowski 1 and 2 by their special forms)
+  Precision precision;
+};
+
+// The JSON field table of a kernel struct of this folder (PairwiseKernel, PairHistogramKernel).
+template <class K>
+const std::vector<KernelField<K>>& fields();
+template <>
+const std::vector<KernelField<PairwiseKernel>>& fields<PairwiseKernel>();
+
+// Fills in every zero / "auto" field of `k` for this device (tuning/pairwise.json) and problem; checks the
+// rest. `sources` receives the database entries used.
+PairwiseKernel resolve(PairwiseKernel k, const DeviceInfo& info, const DistanceProblem& problem,
+                       std::vector<std::string>& sources);
 
 // The -D options of cl/pairwise.cl for a resolved kernel.
-std::string pairwise_options(const PairwiseKernel& k, Metric metric, Precision precision);
+std::string defines(const PairwiseKernel& k, const DistanceProblem& problem);
+
+// The kernel of cl/pairwise.cl a resolved variant runs.
+const char* kernel_name(const PairwiseKernel& k);
 
 // Whether the metric is computed from inner products (cosine, dot, and euclidean / sqeuclidean in the
 // expanded variant), which need per-vector values: 1 / |v| or |v|^2.
 bool uses_inner_products(const PairwiseKernel& k, Metric metric);
 
-}  // namespace itercl
+}  // namespace itercl::pairwise

@@ -9,13 +9,17 @@
 #include <limits>
 
 #include "core/device_data.hpp"
+#include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
+#include "pairwise/host_memory.hpp"
+#include "tuning/kernel_checks.hpp"
 
 namespace itercl {
-namespace {
+namespace pairwise {
 
-const char* const kReductionForms[] = {"row_min", "row_max", "row_sum", "knn", "threshold"};
 constexpr int kMaxNeighbours = 64;  // cl/pairwise_reduce.cl keeps them in private arrays
+// Pairs a threshold slot's buffers hold at first (1 MiB of (i, j, d) in double: small next to a tile); a rectangle that
+// finds more grows them to 1.5 times its count and runs again.
 constexpr int kInitialPairs = 1 << 16;
 
 template <typename T>
@@ -35,35 +39,41 @@ bool ranks_before(double d, std::int64_t i, double d2, std::int64_t i2) {
   return d < d2 || (d == d2 && static_cast<std::uint64_t>(i) < static_cast<std::uint64_t>(i2));
 }
 
-}  // namespace
+}  // namespace pairwise
 
 void PairwiseReduction::validate() const {
-  if (std::find_if(std::begin(kReductionForms), std::end(kReductionForms), [&](const char* f) { return form == f; }) ==
-      std::end(kReductionForms))
-    throw ParamError("form", "expected one of row_min, row_max, row_sum, knn, threshold; got \"" + form + "\"");
-  if (form == "knn" && (k < 1 || k > kMaxNeighbours))
-    throw ParamError("k",
-                     "expected an integer from 1 to " + std::to_string(kMaxNeighbours) + ", got " + std::to_string(k));
+  check_choice("form", form, pairwise::kReductionForms, false);
+  if (form == "knn" && (k < 1 || k > pairwise::kMaxNeighbours))
+    throw ParamError("k", "expected an integer from 1 to " + std::to_string(pairwise::kMaxNeighbours) + ", got " +
+                              std::to_string(k));
   if (form == "threshold" && !std::isfinite(threshold))
     throw ParamError("threshold", "expected a finite number, got " + std::to_string(threshold));
 }
 
-std::string pairwise_reduce_options(const PairwiseReduction& reduction, Precision precision) {
-  std::string o = "-D REAL=" + std::string(precision_name(precision));
-  if (reduction.form == "knn") o += " -D K=" + std::to_string(reduction.k);
-  return o;
+namespace pairwise {
+
+std::string reduce_defines(const PairwiseReduction& reduction, Precision precision) {
+  Defines o(precision);
+  if (reduction.form == "knn") o.add("K", reduction.k);
+  return o.str();
 }
 
 ReductionMerge::ReductionMerge(const PairwiseReduction& reduction, Eigen::Index rows) : reduction_(reduction) {
   const auto n = static_cast<std::size_t>(rows);
   const double inf = std::numeric_limits<double>::infinity();
-  if (reduction.form == "knn") {
-    near_.assign(n * static_cast<std::size_t>(reduction.k), inf);
-    near_at_.assign(near_.size(), -1);
-  } else if (reduction.form != "threshold") {
-    lo_.assign(n, inf), hi_.assign(n, -inf), sum_.assign(n, 0);
-    at_lo_.assign(n, -1), at_hi_.assign(n, -1);
-  }
+  const auto k = static_cast<std::size_t>(reduction.k);
+  const std::size_t bytes = reduction.form == "knn"         ? n * k * (sizeof(double) + sizeof(std::int64_t))
+                            : reduction.form == "threshold" ? 0
+                                                            : n * (3 * sizeof(double) + 2 * sizeof(std::int64_t));
+  allocate_host("the reduced rows", bytes, [&] {
+    if (reduction.form == "knn") {
+      near_.assign(n * k, inf);
+      near_at_.assign(near_.size(), -1);
+    } else if (reduction.form != "threshold") {
+      lo_.assign(n, inf), hi_.assign(n, -inf), sum_.assign(n, 0);
+      at_lo_.assign(n, -1), at_hi_.assign(n, -1);
+    }
+  });
 }
 
 void ReductionMerge::stats(Eigen::Index row, double lo, int at_lo, double hi, int at_hi, double sum) {
@@ -120,7 +130,7 @@ TileReducer::TileReducer(const Device& device, const PairwiseReduction& reductio
     : reduction_(reduction), precision_(precision), symmetric_(symmetric), merge_(merge), context_(device.context()) {
   const std::string& form = reduction.form;
   const char* name = form == "knn" ? "reduce_knn" : form == "threshold" ? "reduce_threshold" : "reduce_stats";
-  kernel_ = device.kernel("pairwise_reduce.cl", pairwise_reduce_options(reduction, precision), name);
+  kernel_ = device.kernel("pairwise_reduce.cl", reduce_defines(reduction, precision), name);
   const std::size_t real = real_size(precision), lines = static_cast<std::size_t>(block_rows + block_cols);
   std::vector<std::size_t> items;  // bytes per line of each output, in the kernel's argument order
   if (form == "knn") {
@@ -146,21 +156,22 @@ void TileReducer::launch(Slot& s, const cl::Buffer& tile, const Rect& r, cl::Com
   // A rectangle off the diagonal of one input stands for its mirror: its columns are rows of D too.
   const bool mirrored = symmetric_ && !r.diagonal;
   s.lines = static_cast<int>(r.rows + (mirrored ? r.cols : 0));
-  int arg = 0;
-  kernel_.setArg(arg++, tile);
-  for (const Eigen::Index v : {r.cols, r.rows, r.cols, r.row0, r.col0})  // ld (the tile is packed), the rest
-    kernel_.setArg(arg++, static_cast<cl_int>(v));
+  // ld first: the tile is packed, its leading dimension is its width.
+  const auto ld = static_cast<cl_int>(r.cols), rows = static_cast<cl_int>(r.rows), cols = static_cast<cl_int>(r.cols),
+             row0 = static_cast<cl_int>(r.row0), col0 = static_cast<cl_int>(r.col0),
+             lines = static_cast<cl_int>(s.lines), symmetric = static_cast<cl_int>(symmetric_);
+  const std::vector<Output>& o = s.outputs;
   if (reduction_.form == "threshold") {
-    kernel_.setArg(arg++, static_cast<cl_int>(symmetric_));
-    with_real(precision_, [&](auto zero) { kernel_.setArg(arg++, static_cast<decltype(zero)>(reduction_.threshold)); });
-    kernel_.setArg(arg++, s.outputs[0].device);
-    kernel_.setArg(arg++, static_cast<cl_int>(s.capacity));
-    for (std::size_t k = 1; k < s.outputs.size(); ++k) kernel_.setArg(arg++, s.outputs[k].device);
-    compute.enqueueFillBuffer(s.outputs[0].device, cl_int{0}, 0, sizeof(cl_int));
+    with_real(precision_, [&](auto zero) {
+      set_args(kernel_, tile, ld, rows, cols, row0, col0, symmetric, static_cast<decltype(zero)>(reduction_.threshold),
+               o[0].device, static_cast<cl_int>(s.capacity), o[1].device, o[2].device, o[3].device);
+    });
+    compute.enqueueFillBuffer(o[0].device, cl_int{0}, 0, sizeof(cl_int));
+  } else if (reduction_.form == "knn") {
+    set_args(kernel_, tile, ld, rows, cols, row0, col0, lines, symmetric, o[0].device, o[1].device);
   } else {
-    kernel_.setArg(arg++, static_cast<cl_int>(s.lines));
-    kernel_.setArg(arg++, static_cast<cl_int>(symmetric_));
-    for (const Output& o : s.outputs) kernel_.setArg(arg++, o.device);
+    set_args(kernel_, tile, ld, rows, cols, row0, col0, lines, symmetric, o[0].device, o[1].device, o[2].device,
+             o[3].device, o[4].device);
   }
   const std::size_t global =
       reduction_.form == "threshold" ? static_cast<std::size_t>(r.rows) : static_cast<std::size_t>(s.lines);
@@ -254,4 +265,5 @@ void TileReducer::drain(int slot, const Rect& r, Timings& t) {
   for (const cl::Event& e : s.reads) t.transfer_s += event_seconds(e);
 }
 
+}  // namespace pairwise
 }  // namespace itercl

@@ -3,14 +3,16 @@
 #pragma once
 
 #include <array>
+#include <initializer_list>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 #include "itercl/device.hpp"
 #include "itercl/pairwise.hpp"
 #include "pairwise/pair_space.hpp"
 
-namespace itercl {
+namespace itercl::pairwise {
 
 // Every rectangle's reduced lines, merged from any worker's thread into the result for D's rows.
 class ReductionMerge {
@@ -71,7 +73,11 @@ class TileReducer {
   std::array<Slot, 2> slots_;
 };
 
-// The -D options of cl/pairwise_reduce.cl.
-std::string pairwise_reduce_options(const PairwiseReduction& reduction, Precision precision);
+// The reduction forms, as PairwiseReduction::form names them.
+inline const std::initializer_list<std::string_view> kReductionForms = {"row_min", "row_max", "row_sum", "knn",
+                                                                        "threshold"};
 
-}  // namespace itercl
+// The -D options of cl/pairwise_reduce.cl.
+std::string reduce_defines(const PairwiseReduction& reduction, Precision precision);
+
+}  // namespace itercl::pairwise

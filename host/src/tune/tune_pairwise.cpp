@@ -1,21 +1,18 @@
 // `itercl tune pairwise`: the tiled all-pairs kernel's tile shapes, per-item blocks and slices, on one
 // block of distances. The expanded variant is left to the user: it is faster for euclidean distances but
 // carries the cancellation error of |x|^2 + |y|^2 - 2 x.y, an accuracy choice rather than a tuning.
-#include <cmath>
-#include <limits>
-
-#include "itercl/datagen.hpp"
 #include "itercl/error.hpp"
 #include "itercl/pairwise.hpp"
+#include "pairwise/pairwise_description.hpp"
 #include "tune/tuners.hpp"
 
 namespace itercl {
-namespace {
+namespace pairwise {
 
 // The declared space: tiles of 16 to 256 work-items, 2 x 2 to 8 x 8 accumulators each, slices of 4 to
 // 16 dimensions. Tiles larger than the matrix, slices longer than the vectors and work-groups beyond
 // the device's are left out; local memory is checked as each candidate resolves.
-std::vector<PairwiseKernel> pairwise_space(const DeviceInfo& info, Eigen::Index n, Eigen::Index d) {
+std::vector<PairwiseKernel> tuning_space(const DeviceInfo& info, Eigen::Index n, Eigen::Index d) {
   struct Shape {
     int rows, cols;
   };
@@ -35,7 +32,7 @@ std::vector<PairwiseKernel> pairwise_space(const DeviceInfo& info, Eigen::Index 
   return out;
 }
 
-}  // namespace
+}  // namespace pairwise
 
 void tune_pairwise(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report) {
   // 4,096 vectors of 256 dimensions: a block of 16 M distances, 13 GFLOP, milliseconds on a GPU.
@@ -47,48 +44,26 @@ void tune_pairwise(const Device& device, ConfigObject& problem, const TuneOption
   const Metric metric = parse_metric(metric_text);
   report.problem = {{"n_samples", n}, {"n_features", d}, {"metric", metric_text}, {"random_state", seed}};
 
-  const Matrix X = make_uniform({.n_samples = n, .n_features = d, .random_state = static_cast<std::uint64_t>(seed)});
+  const Matrix X = pairwise::tuning_problem(n, d, static_cast<std::uint64_t>(seed));
   // One block: the whole matrix at once.
   PairwiseParams params;
   params.metric = metric;
   params.precision = options.precision;
   params.block_rows = n;
   const Matrix reference = [&] {
-    params.kernel = {.variant = "naive"};
+    params.kernel = {.variant = pairwise::kDistanceReference};
     PairwiseDistances naive({device}, X, nullptr, params);
     return naive.matrix();
   }();
 
-  // tests/tolerances.hpp's pair_sum, for device and reference each: (8 + 4 power) d eps times the sum of
-  // (|x_k| + |y_k|)^power over the centred vectors, bounded by 2 (|x|^2 + |y|^2) for power 2. Compared
-  // before the root, as the tests compare.
-  const bool squares = metric != Metric::cityblock;
-  const Matrix centred = X.rowwise() - X.colwise().mean();
-  const Eigen::VectorXd size = squares ? Eigen::VectorXd(2 * centred.rowwise().squaredNorm())
-                                       : Eigen::VectorXd(centred.cwiseAbs().rowwise().sum());
-  const double eps = options.precision == Precision::f32 ? std::numeric_limits<float>::epsilon()
-                                                         : std::numeric_limits<double>::epsilon();
-  const double per_bound = 2 * (8 + 4 * (squares ? 2 : 1)) * static_cast<double>(d) * eps;
-  auto mismatch = [&](const Matrix& D) -> std::string {
-    for (Eigen::Index j = 0; j < n; ++j)
-      for (Eigen::Index i = 0; i < n; ++i) {
-        double got = D(i, j), ref = reference(i, j);
-        if (metric == Metric::euclidean) got *= got, ref *= ref;
-        if (!(std::abs(got - ref) <= per_bound * (size(i) + size(j))))
-          return "D(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + std::to_string(D(i, j)) + ", naive's " +
-                 std::to_string(reference(i, j));
-      }
-    return {};
-  };
-
   std::vector<PairwiseKernel> kernels = {PairwiseKernel{}};  // the database's current choice first
-  for (const PairwiseKernel& kernel : pairwise_space(device.info(), n, d)) kernels.push_back(kernel);
+  for (const PairwiseKernel& kernel : pairwise::tuning_space(device.info(), n, d)) kernels.push_back(kernel);
   for (const PairwiseKernel& kernel : kernels)
     add_candidate(report, kernel, [&](TuneCandidate& c) {
       params.kernel = kernel;
       PairwiseDistances p({device}, X, nullptr, params);
       c.parameters = p.kernel();
-      c.rejected = mismatch(p.matrix());
+      c.rejected = pairwise::mismatch(p.matrix(), reference, X, metric, options.precision);
       if (c.rejected.empty())
         time_candidate(c, options, [&] { return p.run([](const PairTile&) {}).total.kernel_s * 1e3; });
     });

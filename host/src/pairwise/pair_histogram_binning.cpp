@@ -1,0 +1,98 @@
+// The buckets of a histogram: the binning's checks and edges, the table the kernel reads them from, and
+// g(r) from the counts.
+#include "pairwise/pair_histogram_binning.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "itercl/error.hpp"
+#include "pairwise/pair_histogram_description.hpp"
+
+namespace itercl {
+namespace pairwise {
+
+std::vector<double> edge_table(const Binning& b) {
+  if (b.kind == Binning::Kind::uniform) return {0};
+  std::vector<double> table;
+  for (double e : b.edges) table.push_back(e < 0 ? -1 : e * e);
+  return table;
+}
+
+std::vector<double> uniform_frame(const Binning& b) {
+  if (b.kind != Binning::Kind::uniform) return {0, 0, 0};
+  return {b.lo, b.hi, b.bins / (b.hi - b.lo)};
+}
+
+}  // namespace pairwise
+
+int Binning::buckets() const {
+  if (kind == Kind::uniform) return bins;
+  if (kind == Kind::edges) return static_cast<int>(edges.size()) - 1;
+  return static_cast<int>(edges.size());
+}
+
+std::vector<double> Binning::bucket_edges() const {
+  if (kind != Kind::uniform) return edges;
+  std::vector<double> e(static_cast<std::size_t>(bins) + 1);
+  for (int k = 0; k <= bins; ++k) e[static_cast<std::size_t>(k)] = lo + (hi - lo) * k / bins;  // numpy's linspace
+  return e;
+}
+
+void Binning::validate() const {
+  // 2^20 buckets at most: 8 MiB of 64-bit totals on every device, and as much again on the host.
+  constexpr int kMaxBuckets = 1 << 20;
+  if (kind == Kind::uniform) {
+    if (bins < 1 || bins > kMaxBuckets)
+      throw ParamError(
+          "bins", "expected an integer from 1 to " + std::to_string(kMaxBuckets) + ", got " + std::to_string(bins));
+    if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo))
+      throw ParamError("range", "expected [low, high] with finite low < high, got [" + std::to_string(lo) + ", " +
+                                    std::to_string(hi) + "]");
+    return;
+  }
+  const char* field = kind == Kind::edges ? "edges" : "radii";
+  const std::size_t least = kind == Kind::edges ? 2 : 1;
+  if (edges.size() < least || edges.size() > static_cast<std::size_t>(kMaxBuckets))
+    throw ParamError(field, "expected " + std::string(kind == Kind::edges ? "2 to " : "1 to ") +
+                                std::to_string(kMaxBuckets) + " values, got " + std::to_string(edges.size()));
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    if (!std::isfinite(edges[k]) || (kind == Kind::radii && edges[k] < 0))
+      throw ParamError(field, "value " + std::to_string(k) + " is " + std::to_string(edges[k]) +
+                                  (kind == Kind::radii ? "; expected finite radii >= 0" : "; expected finite edges"));
+    if (k > 0 && !(edges[k] > edges[k - 1]))
+      throw ParamError(field, "expected increasing values; value " + std::to_string(k) + " (" +
+                                  std::to_string(edges[k]) + ") does not exceed the one before");
+  }
+}
+
+void PairHistogramParams::validate(Eigen::Index dim) const {
+  binning.validate();
+  kernel.validate();
+  if (!box.empty()) {
+    if (static_cast<Eigen::Index>(box.size()) != dim)
+      throw ParamError(
+          "box", std::to_string(box.size()) + " side lengths for points of " + std::to_string(dim) + " coordinates");
+    for (double side : box)
+      if (!(side > 0) || !std::isfinite(side))
+        throw ParamError("box", "side lengths must be finite and > 0, got " + std::to_string(side));
+  }
+  if (block < 0) throw ParamError("block", "expected an integer >= 1 (or 0 for the default)");
+}
+
+std::vector<double> radial_distribution(const std::vector<std::uint64_t>& counts, const std::vector<double>& edges,
+                                        Eigen::Index n, double volume, Eigen::Index dim) {
+  // The volume of a d-ball of radius r: pi^(d/2) / Gamma(d/2 + 1) r^d.
+  const double d = static_cast<double>(dim);
+  const double unit = std::pow(std::numbers::pi, d / 2) / std::tgamma(d / 2 + 1);
+  const double pairs = pairwise::histogram_pairs(n);
+  std::vector<double> g(counts.size());
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    const double r0 = std::max(edges[k], 0.0), r1 = std::max(edges[k + 1], 0.0);
+    const double shell = unit * (std::pow(r1, d) - std::pow(r0, d));
+    g[k] = shell > 0 ? static_cast<double>(counts[k]) / (pairs * shell / volume) : 0.0;
+  }
+  return g;
+}
+
+}  // namespace itercl

@@ -1,0 +1,60 @@
+// The histogram kernel's parameters (cl/pair_histogram.cl), in the shape every family's kernel struct
+// has (docs/architecture.md): PairHistogramKernel::validate, resolve, defines and the field table, and
+// the rectangle side its counters allow (internal).
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "itercl/device.hpp"
+#include "itercl/pair_histogram.hpp"
+#include "tuning/kernel_fields.hpp"
+
+namespace itercl::pairwise {
+
+// The histogram kernel's variants, in the order the tuner tries them.
+inline const std::initializer_list<std::string_view> kHistogramVariants = {"naive", "tiled", "private_hist",
+                                                                           "private_hist_balanced"};
+
+// What the histogram kernel's resolution and -D options depend on.
+struct HistogramProblem {
+  Eigen::Index dim;  // coordinates per point
+  int buckets;
+  int table;  // values of the edge table on the device (1 for uniform bins)
+  Binning::Kind binning;
+  bool periodic;
+  Precision precision;
+};
+
+template <class K>
+const std::vector<KernelField<K>>& fields();
+template <>
+const std::vector<KernelField<PairHistogramKernel>>& fields<PairHistogramKernel>();
+
+// Fills in every zero / "auto" field of `k` for this device (tuning/pair_histogram.json, with the
+// measurements behind its values) and problem, and checks the rest. A Device rather than its DeviceInfo:
+// the global counters follow its extensions (cl_khr_int64_base_atomics). `sources` receives the database
+// entries used.
+PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const HistogramProblem& problem,
+                            std::vector<std::string>& sources);
+
+// The -D options of cl/pair_histogram.cl for a resolved kernel.
+std::string defines(const PairHistogramKernel& k, const HistogramProblem& problem);
+
+// The counting kernel of cl/pair_histogram.cl a resolved variant runs.
+std::string kernel_name(const PairHistogramKernel& k);
+
+// Whether the variant counts in per-group histograms (private_hist, private_hist_balanced).
+bool private_histogram(const PairHistogramKernel& k);
+
+// The longest side, a multiple of the work-group, of a rectangle whose pairs the resolved kernel's
+// counters hold without overflow (and whose per-group histograms stay within kPartialBudget).
+Eigen::Index max_rectangle_side(const PairHistogramKernel& k, const HistogramProblem& problem);
+
+// Work-items per work-group of hist_merge (one per bucket): a multiple of the SIMD width of NVIDIA's (32)
+// and AMD's (64) GPUs, so that no group runs a partial wavefront.
+inline constexpr std::size_t kMergeGroup = 64;
+
+}  // namespace itercl::pairwise

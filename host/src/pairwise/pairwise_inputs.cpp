@@ -1,0 +1,91 @@
+// The all-pairs inputs as the devices hold them: checked, centred, rounded and packed once on the host.
+#include "pairwise/pairwise_inputs.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/device_data.hpp"
+#include "itercl/error.hpp"
+#include "pairwise/host_memory.hpp"
+
+namespace itercl::pairwise {
+
+bool translation_invariant(Metric m) { return m != Metric::cosine && m != Metric::dot; }
+
+Metric effective_metric(const PairwiseParams& p) {
+  if (p.metric == Metric::minkowski && p.p == 1) return Metric::cityblock;
+  if (p.metric == Metric::minkowski && p.p == 2) return Metric::euclidean;
+  return p.metric;
+}
+
+// The largest |value| whose accumulated terms stay finite in `precision` over `dim` dimensions.
+void check_range(const Matrix& m, const char* name, Metric metric, double p, Precision precision) {
+  const double largest = m.cwiseAbs().maxCoeff();
+  const double max =
+      precision == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+  const double terms = static_cast<double>(m.cols());
+  double power = 2;  // squared differences and products
+  if (metric == Metric::cityblock || metric == Metric::chebyshev) power = 1;
+  if (metric == Metric::minkowski) power = p;
+  // log-space, so that the check itself cannot overflow
+  if (std::log(terms) + power * std::log(2 * largest) >= std::log(max))
+    throw InputError(std::string(name) + ": values up to " + std::to_string(largest) + " overflow the " +
+                     std::string(metric_name(metric)) + " sums in " + std::string(precision_name(precision)) +
+                     "; rescale the data or use precision double");
+}
+
+// One input checked (after the shift) and packed.
+std::vector<unsigned char> pack_input(const Matrix& m, const Eigen::RowVectorXd& shift, const char* name, Metric metric,
+                                      double p, Precision precision) {
+  const std::size_t values = static_cast<std::size_t>(m.size());
+  const Matrix shifted = allocate_host(std::string(name) + ", centred", values * sizeof(double),
+                                       [&] { return Matrix(m.rowwise() - shift); });
+  check_range(shifted, name, metric, p, precision);
+  std::vector<unsigned char> bytes =
+      host_bytes(std::string(name) + " in the device's precision", values * real_size(precision));
+  pack_column_major(m, precision, bytes.data(), shift);
+  return bytes;
+}
+
+Inputs pack_inputs(const Matrix& X, const Matrix* Y, Metric metric, double p, Precision precision) {
+  Eigen::RowVectorXd shift = Eigen::RowVectorXd::Zero(X.cols());
+  if (translation_invariant(metric)) shift = X.colwise().mean();
+  Inputs in;
+  in.x = pack_input(X, shift, "data", metric, p, precision);
+  if (Y) in.y = pack_input(*Y, shift, "second input", metric, p, precision);
+  return in;
+}
+
+// Per-vector values for the inner-product forms, from the values as the device holds them.
+std::vector<unsigned char> aux_values(const std::vector<unsigned char>& packed, Eigen::Index n, Eigen::Index dim,
+                                      Precision precision, Metric metric, const char* name) {
+  std::vector<unsigned char> out =
+      host_bytes(std::string(name) + "'s norms", static_cast<std::size_t>(n) * real_size(precision));
+  with_real(precision, [&](auto zero) {
+    using T = decltype(zero);
+    const T* v = reinterpret_cast<const T*>(packed.data());
+    T* o = reinterpret_cast<T*>(out.data());
+    for (Eigen::Index i = 0; i < n; ++i) {
+      double sq = 0;
+      for (Eigen::Index k = 0; k < dim; ++k) sq += static_cast<double>(v[k * n + i]) * v[k * n + i];
+      if (metric == Metric::cosine) {
+        if (sq == 0)
+          throw InputError(std::string(name) + ": row " + std::to_string(i) +
+                           " is all zeros; the cosine distance is undefined for it");
+        o[i] = static_cast<T>(1 / std::sqrt(sq));
+      } else {
+        o[i] = static_cast<T>(sq);
+      }
+    }
+  });
+  return out;
+}
+
+void add_aux_values(Inputs& in, Eigen::Index n1, Eigen::Index n2, Eigen::Index dim, bool two_inputs, Metric metric,
+                    Precision precision) {
+  in.xaux = aux_values(in.x, n1, dim, precision, metric, "data");
+  if (two_inputs) in.yaux = aux_values(in.y, n2, dim, precision, metric, "second input");
+}
+
+}  // namespace itercl::pairwise

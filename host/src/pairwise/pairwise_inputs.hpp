@@ -1,0 +1,29 @@
+// The all-pairs inputs as the devices hold them (internal): the metric as computed, the values' range
+// checked, centred, rounded to the device's precision and packed column-major, and the per-vector values
+// of the inner-product forms.
+#pragma once
+
+#include <vector>
+
+#include "itercl/pairwise.hpp"
+
+namespace itercl::pairwise {
+
+// minkowski with p = 1 or 2 is cityblock or euclidean: the same values without pow's cost and rounding.
+Metric effective_metric(const PairwiseParams& p);
+
+struct Inputs {
+  std::vector<unsigned char> x, y, xaux, yaux;  // in the device's precision, x and y column-major
+};
+
+// X (and Y, unless null) in the device's precision. Translation-invariant metrics see the data centred on
+// X's mean before the rounding: distances do not change, their rounding error shrinks with the magnitudes
+// (and the expanded form's cancellation with them). Throws InputError for values whose sums overflow.
+Inputs pack_inputs(const Matrix& X, const Matrix* Y, Metric metric, double p, Precision precision);
+
+// Adds the per-vector values of the inner-product forms (1 / |v| for cosine, |v|^2 otherwise) from the
+// values as the device holds them. Throws InputError for an all-zero row under cosine.
+void add_aux_values(Inputs& in, Eigen::Index n1, Eigen::Index n2, Eigen::Index dim, bool two_inputs, Metric metric,
+                    Precision precision);
+
+}  // namespace itercl::pairwise
