@@ -1,6 +1,6 @@
 // The PageRank formats' host-side layouts: the seed's Figure 8 Balanced CSR, ELLPACK padding, the
 // hybrid's bins and its CPU rows, each against layouts and sums worked out here; a layout too large
-// for host memory; PageRankKernel's JSON.
+// for host memory; PageRankKernel's JSON; the description's reference check and tuning graph.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -8,6 +8,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/pagerank.hpp"
+#include "pagerank/pagerank_description.hpp"
 #include "pagerank/pagerank_formats.hpp"
 
 namespace pagerank_tests {
@@ -206,6 +207,18 @@ TEST_CASE("PageRankKernel as JSON: hybrid_k takes \"auto\" or an integer >= 1, t
   fails({{"width", 3}},
         "kernel.width: unknown field (expected format, work_group_size, vector_size, bsr_width, "
         "hybrid_k, hybrid_rho, ell_max_fill)");
+}
+
+TEST_CASE("the description: a candidate's ranks within twice ranks_l1 of the reference's; the tuner's R-MAT graph") {
+  const std::vector<double> reference = {0.5, 0.25, 0.25};
+  const double bound = 2 * itercl::tolerance::ranks_l1(itercl::Precision::f64);
+  CHECK(pagerank::ranks_mismatch({0.5, 0.25 + bound / 4, 0.25 - bound / 4}, reference, itercl::Precision::f64).empty());
+  CHECK(pagerank::ranks_mismatch({0.5, 0.25 + bound, 0.25 - bound}, reference, itercl::Precision::f64) ==
+        "ranks differ from csr_scalar's by 4e-10 in L1, beyond 2e-10");
+  const itercl::InLinks links = pagerank::TuningGraph{.scale = 8, .edge_factor = 4}.links();
+  CHECK(links.n_nodes == 256);
+  CHECK(links.n_links() == 1024);
+  CHECK(itercl::pagerank::additions_per_iteration(links) == 1024);
 }
 
 }  // namespace pagerank_tests

@@ -10,6 +10,7 @@
 #include "io/graph_source.hpp"
 #include "itercl/io.hpp"
 #include "itercl/pagerank.hpp"
+#include "pagerank/pagerank_description.hpp"
 #include "pagerank/pagerank_kernel.hpp"
 
 namespace itercl {
@@ -167,8 +168,7 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
                     {"per_iteration", per_iteration},
                     {"spmv_kernel_ms", spmv_ms},
                     {"repeat_wall_ms", repeat_wall_ms}};
-  // One addition per link per iteration: GFLOPS here are billions of links summed per second.
-  const double links_count = static_cast<double>(links.n_links());
+  const double links_count = pagerank::additions_per_iteration(links);
   const double per_s_spmv = spmv_s > 0 ? links_count / spmv_s : 0.0;
   const double per_s_iteration = typical.wall_s > 0 ? links_count / typical.wall_s : 0.0;
   res["edges_per_second"] = {{"spmv", per_s_spmv}, {"iteration", per_s_iteration}};
