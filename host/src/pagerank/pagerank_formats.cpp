@@ -8,6 +8,7 @@
 
 #include "core/parallel.hpp"
 #include "itercl/error.hpp"
+#include "tuning/kernel_checks.hpp"
 
 namespace itercl::pagerank {
 
@@ -180,9 +181,8 @@ BsrLayout build_bsr(const InLinks& L, int width) {
   b.width = width;
   BsrLayout counting;
   b.n_rows = lay_out_bsr(L, width, counting, [](std::int64_t, int, std::int32_t) {});
-  if (b.n_rows * width > kMaxSlots)
-    throw InputError("bsr: " + std::to_string(b.n_rows) + " rows of " + std::to_string(width) +
-                     " slots exceed the kernels' 32-bit indexing (2^31 - 1 slots)");
+  check_int_indexing("bsr", static_cast<std::uint64_t>(b.n_rows) * static_cast<std::uint64_t>(width),
+                     "slots in " + std::to_string(b.n_rows) + " rows of " + std::to_string(width));
   b.slots = host_array<std::int32_t>(static_cast<std::size_t>(b.n_rows * width), 0, "bsr slots");
   lay_out_bsr(L, width, b, [&](std::int64_t row, int column, std::int32_t value) {
     b.slots[static_cast<std::size_t>(column * b.n_rows + row)] = value;
