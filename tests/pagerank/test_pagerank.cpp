@@ -12,12 +12,12 @@
 #include "test_support.hpp"
 #include "tune_checks.hpp"
 
+namespace pagerank_tests {
+
 using itercl::Graph;
 using itercl::PageRankKernel;
 using itercl::PageRankParams;
 using itercl::Precision;
-
-namespace {
 
 // Every format with the tunings worth covering: odd widths, vector sizes at both ends, the seed's k.
 std::vector<PageRankKernel> all_kernels() {
@@ -70,8 +70,6 @@ PageRankParams params(const Set& s) {
 itercl::PageRankResult run(const Graph& g, PageRankParams p) {
   return itercl::PageRank(test::device(), std::move(p)).fit(itercl::in_links(g));
 }
-
-}  // namespace
 
 TEST_SUITE_BEGIN("pagerank");
 
@@ -224,3 +222,5 @@ TEST_CASE("PageRank tuning checks every format against csr_scalar and proposes t
   test::check_tune_problem_error("pagerank", {{"scale", 40}}, "scale");
   test::check_tune_problem_error("pagerank", {{"nodes", 8}}, "nodes: unknown field");
 }
+
+}  // namespace pagerank_tests

@@ -11,9 +11,9 @@
 #include "itercl/experiment.hpp"
 #include "test_support.hpp"
 
-using nlohmann::json;
+namespace pagerank_tests {
 
-namespace {
+using nlohmann::json;
 
 // A folder with a 4-node edge list; pagerank_config() passes every check.
 struct GraphFolder : test::TempDir {
@@ -38,8 +38,6 @@ void check_error(const json& config, const std::filesystem::path& base, const st
   CHECK_THROWS_WITH_AS(itercl::run_experiment(config, "cfg.json", base, overrides), doctest::Contains(message.c_str()),
                        itercl::InputError);
 }
-
-}  // namespace
 
 TEST_CASE("a good PageRank config gets as far as selecting the device") {
   GraphFolder dir;
@@ -141,3 +139,5 @@ TEST_CASE("PageRank config errors name the field") {
   check_error(pagerank_config(), dir.path,
               "cfg.json: data.path: " + (dir.path / "g.txt").string() + ":6: expected two node ids");
 }
+
+}  // namespace pagerank_tests

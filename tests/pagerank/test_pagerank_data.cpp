@@ -4,11 +4,14 @@
 
 #include <filesystem>
 
+#include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
 #include "itercl/pagerank.hpp"
 #include "pagerank/pagerank_formats.hpp"
 #include "reference/pagerank_reference.hpp"
 #include "test_support.hpp"
+
+namespace pagerank_tests {
 
 using itercl::Graph;
 using itercl::InLinks;
@@ -24,7 +27,7 @@ TEST_CASE("BSR kernels on the seed's Figure 8: whole rows summed in place, page 
   for (std::size_t i = 0; i < rows.size(); ++i)
     for (int j : rows[i]) g.src.push_back(j - 1), g.dst.push_back(static_cast<std::int32_t>(i));
   const InLinks L = itercl::in_links(g);
-  const itercl::detail::BsrLayout bsr = itercl::detail::build_bsr(L, 8);
+  const itercl::pagerank::BsrLayout bsr = itercl::pagerank::build_bsr(L, 8);
   REQUIRE(bsr.n_rows == 5);
 
   std::vector<double> z(15);
@@ -47,13 +50,7 @@ TEST_CASE("BSR kernels on the seed's Figure 8: whole rows summed in place, page 
   cl::Buffer sb(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, s.size() * 8, s.data());
   cl::Buffer pages(context, CL_MEM_READ_WRITE, 5 * 2 * 4), sums(context, CL_MEM_READ_WRITE, 5 * 2 * 8);
   cl::Kernel rows_kernel = device.kernel("pagerank_bsr.cl", "-D REAL=double", "fixed_width_sparse_row");
-  rows_kernel.setArg(0, 5);
-  rows_kernel.setArg(1, 8);
-  rows_kernel.setArg(2, slots);
-  rows_kernel.setArg(3, zb);
-  rows_kernel.setArg(4, sb);
-  rows_kernel.setArg(5, pages);
-  rows_kernel.setArg(6, sums);
+  itercl::set_args(rows_kernel, 5, 8, slots, zb, sb, pages, sums);
   queue.enqueueNDRangeKernel(rows_kernel, cl::NullRange, cl::NDRange(5));
   std::vector<std::int32_t> p(10);
   std::vector<double> partial(10);
@@ -66,10 +63,7 @@ TEST_CASE("BSR kernels on the seed's Figure 8: whole rows summed in place, page 
   CHECK(partial[6] == doctest::Approx(sum_of({14})));
 
   cl::Kernel merge = device.kernel("pagerank_bsr.cl", "-D REAL=double", "partial_rank_sum");
-  merge.setArg(0, 5);
-  merge.setArg(1, pages);
-  merge.setArg(2, sums);
-  merge.setArg(3, sb);
+  itercl::set_args(merge, 5, pages, sums, sb);
   queue.enqueueNDRangeKernel(merge, cl::NullRange, cl::NDRange(5));
   queue.enqueueReadBuffer(sb, CL_TRUE, 0, s.size() * 8, s.data());
   CHECK(s[0] == doctest::Approx(sum_of({2, 3})));
@@ -112,3 +106,5 @@ TEST_CASE("web-NotreDame: every format agrees to 1e-9 in L1 in double, and with 
 }
 
 TEST_SUITE_END();
+
+}  // namespace pagerank_tests

@@ -10,9 +10,9 @@
 #include "itercl/pagerank.hpp"
 #include "test_support.hpp"
 
-using nlohmann::json;
+namespace pagerank_tests {
 
-namespace {
+using nlohmann::json;
 
 std::map<std::int64_t, double> read_ranks(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -26,8 +26,6 @@ std::map<std::int64_t, double> read_ranks(const std::filesystem::path& path) {
   }
   return ranks;
 }
-
-}  // namespace
 
 TEST_SUITE_BEGIN("pagerank");
 
@@ -112,3 +110,5 @@ TEST_CASE("personalization from a file in the input's ids agrees with the librar
 }
 
 TEST_SUITE_END();
+
+}  // namespace pagerank_tests

@@ -1,17 +1,21 @@
 // The PageRank formats' host-side layouts: the seed's Figure 8 Balanced CSR, ELLPACK padding, the
-// hybrid's bins and its CPU rows, each against layouts and sums worked out here.
+// hybrid's bins and its CPU rows, each against layouts and sums worked out here; a layout too large
+// for host memory; PageRankKernel's JSON; the description's reference check and tuning graph.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "itercl/error.hpp"
+#include "itercl/pagerank.hpp"
+#include "pagerank/pagerank_description.hpp"
 #include "pagerank/pagerank_formats.hpp"
+
+namespace pagerank_tests {
 
 using itercl::Graph;
 using itercl::InLinks;
-namespace detail = itercl::detail;
-
-namespace {
+namespace pagerank = itercl::pagerank;
 
 // A graph whose in-link rows are `rows` (1-based, as the seed prints them): row i lists the nodes
 // linking to i.
@@ -25,12 +29,10 @@ InLinks from_rows(std::int32_t n, const std::vector<std::vector<std::int32_t>>& 
 
 constexpr std::int32_t A = -100, B = -200, E = -300;  // alpha, beta, epsilon as written in the figure
 
-}  // namespace
-
 TEST_CASE("BSR: the seed's Figure 8 matrix builds the seed's Figure 8 layout (W = 8)") {
   // NOTES.md, "Seed 004, Figure 8": the printed A is garbled; this is the A the printed layout implies.
   const InLinks L = from_rows(14, {{2, 3}, {1}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14}, {3, 8}, {2, 3, 5, 6, 14}});
-  const detail::BsrLayout bsr = detail::build_bsr(L, 8);
+  const pagerank::BsrLayout bsr = pagerank::build_bsr(L, 8);
   const std::vector<std::vector<std::int32_t>> figure = {{A, 1, 2, 3, A, 2, 1, E},
                                                          {B, 3, 1, 2, 3, 4, 5, 6},
                                                          {B, 3, 7, 8, 9, 10, 11, 13},
@@ -41,9 +43,9 @@ TEST_CASE("BSR: the seed's Figure 8 matrix builds the seed's Figure 8 layout (W 
   for (std::int64_t r = 0; r < 5; ++r) {
     for (int c = 0; c < 8; ++c) {
       const std::int32_t f = figure[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
-      const std::int32_t expected = f == A   ? detail::kBsrNewRow
-                                    : f == B ? detail::kBsrPartialRow
-                                    : f == E ? detail::kBsrFiller
+      const std::int32_t expected = f == A   ? pagerank::kBsrNewRow
+                                    : f == B ? pagerank::kBsrPartialRow
+                                    : f == E ? pagerank::kBsrFiller
                                              : f - 1;  // our ids start at 0
       CAPTURE(r);
       CAPTURE(c);
@@ -63,7 +65,7 @@ TEST_CASE("BSR: rows split in the middle of a BSR row, empty rows left out, widt
   // (7 links, needs 9) is split: 4 links in one BSR row, its last 3 in the next; row 5 (1 link)
   // needs 3 slots where 1 is left, so it starts a new row.
   const InLinks L = from_rows(5, {{1, 2}, {3, 4, 5}, {}, {1, 2, 3, 4, 5, 1, 2}, {3}});
-  const detail::BsrLayout bsr = detail::build_bsr(L, 6);
+  const pagerank::BsrLayout bsr = pagerank::build_bsr(L, 6);
   const std::vector<std::vector<std::int32_t>> expected = {
       {A, 1, 1, 2, E, E}, {A, 2, 3, 4, 5, E}, {B, 4, 1, 1, 2, 2}, {B, 4, 3, 4, 5, E}, {A, 5, 3, E, E, E}};
   REQUIRE(bsr.n_rows == static_cast<std::int64_t>(expected.size()));
@@ -72,24 +74,24 @@ TEST_CASE("BSR: rows split in the middle of a BSR row, empty rows left out, widt
       const std::int32_t f = expected[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
       CAPTURE(r);
       CAPTURE(c);
-      CHECK(bsr.at(r, c) == (f == A   ? detail::kBsrNewRow
-                             : f == B ? detail::kBsrPartialRow
-                             : f == E ? detail::kBsrFiller
+      CHECK(bsr.at(r, c) == (f == A   ? pagerank::kBsrNewRow
+                             : f == B ? pagerank::kBsrPartialRow
+                             : f == E ? pagerank::kBsrFiller
                                       : f - 1));
     }
-  CHECK_THROWS_WITH_AS(detail::build_bsr(L, 3), doctest::Contains("kernel.bsr_width: expected an integer >= 4"),
+  CHECK_THROWS_WITH_AS(pagerank::build_bsr(L, 3), doctest::Contains("kernel.bsr_width: expected an integer >= 4"),
                        itercl::ParamError);
-  CHECK(detail::build_bsr(from_rows(0, {}), 8).n_rows == 0);
+  CHECK(pagerank::build_bsr(from_rows(0, {}), 8).n_rows == 0);
 }
 
 TEST_CASE("BSR: a split that starts in a partly used BSR row") {
   // W = 8: row 1 (1 link) takes 3 slots; row 2 (9 links) needs 11 > 5 left, so a beta piece of 3
   // links fills this BSR row, and the next takes the remaining 6.
   const InLinks L = from_rows(9, {{5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}});
-  const detail::BsrLayout bsr = detail::build_bsr(L, 8);
+  const pagerank::BsrLayout bsr = pagerank::build_bsr(L, 8);
   REQUIRE(bsr.n_rows == 2);
-  const std::vector<std::int32_t> row0 = {detail::kBsrNewRow, 0, 4, detail::kBsrPartialRow, 1, 0, 1, 2};
-  const std::vector<std::int32_t> row1 = {detail::kBsrPartialRow, 1, 3, 4, 5, 6, 7, 8};
+  const std::vector<std::int32_t> row0 = {pagerank::kBsrNewRow, 0, 4, pagerank::kBsrPartialRow, 1, 0, 1, 2};
+  const std::vector<std::int32_t> row1 = {pagerank::kBsrPartialRow, 1, 3, 4, 5, 6, 7, 8};
   for (int c = 0; c < 8; ++c) {
     CHECK(bsr.at(0, c) == row0[static_cast<std::size_t>(c)]);
     CHECK(bsr.at(1, c) == row1[static_cast<std::size_t>(c)]);
@@ -98,14 +100,14 @@ TEST_CASE("BSR: a split that starts in a partly used BSR row") {
 
 TEST_CASE("ELLPACK: column-major, padded with the index of the zero after the rank vector; fill limit") {
   const InLinks L = from_rows(4, {{2, 3, 4}, {}, {1}, {1, 2}});
-  const detail::EllBlock ell = detail::build_ell(L, 10);
+  const pagerank::EllBlock ell = pagerank::build_ell(L, 10);
   CHECK(ell.width == 3);
   CHECK(ell.n_rows == 4);
   CHECK(ell.rows.empty());
   const std::vector<std::int32_t> columns = {1, 4, 0, 0, 2, 4, 4, 1, 3, 4, 4, 4};  // pad = 4 = n_nodes
   CHECK(ell.columns == columns);
   // 12 slots for 6 links is 2 per link.
-  CHECK_THROWS_WITH_AS(detail::build_ell(L, 1.5), doctest::Contains("12 slots for 6 links, 2 per link"),
+  CHECK_THROWS_WITH_AS(pagerank::build_ell(L, 1.5), doctest::Contains("12 slots for 6 links, 2 per link"),
                        itercl::ParamError);
 }
 
@@ -114,7 +116,7 @@ TEST_CASE("hybrid: ELL bins 1-3, 4-7, 8-15 for k = 16, longer rows to the CPU as
   for (int length : {0, 1, 3, 4, 7, 8, 15, 16, 40, 2})
     rows.emplace_back(static_cast<std::size_t>(length), 1), std::iota(rows.back().begin(), rows.back().end(), 1);
   const InLinks L = from_rows(40, rows);
-  const detail::HybridLayout h = detail::build_hybrid(L, 16);
+  const pagerank::HybridLayout h = pagerank::build_hybrid(L, 16);
   REQUIRE(h.bins.size() == 3);
   CHECK(h.bins[0].rows == std::vector<std::int32_t>{1, 2, 9});
   CHECK(h.bins[0].width == 3);
@@ -131,11 +133,11 @@ TEST_CASE("hybrid: ELL bins 1-3, 4-7, 8-15 for k = 16, longer rows to the CPU as
   CHECK(h.bins[0].columns[1 * 3 + 2] == 1);
   CHECK(h.bins[0].columns[2 * 3 + 2] == 40);
   // The seed's k = 4: one bin of rows up to 3 in-links.
-  CHECK(detail::build_hybrid(L, 4).bins.size() == 1);
-  CHECK(detail::hybrid_bin(1) == 0);
-  CHECK(detail::hybrid_bin(3) == 0);
-  CHECK(detail::hybrid_bin(4) == 1);
-  CHECK(detail::hybrid_bin(16) == 3);
+  CHECK(pagerank::build_hybrid(L, 4).bins.size() == 1);
+  CHECK(pagerank::hybrid_bin(1) == 0);
+  CHECK(pagerank::hybrid_bin(3) == 0);
+  CHECK(pagerank::hybrid_bin(4) == 1);
+  CHECK(pagerank::hybrid_bin(16) == 3);
 }
 
 TEST_CASE("hybrid CPU rows: one enormous row shared among threads sums as a plain loop does") {
@@ -145,13 +147,13 @@ TEST_CASE("hybrid CPU rows: one enormous row shared among threads sums as a plai
   for (int k = 0; k < 150000; ++k) rows[10].push_back(1 + k % 200);
   rows[11].assign(30, 9);
   const InLinks L = from_rows(200, rows);
-  const detail::HybridLayout h = detail::build_hybrid(L, 16);
+  const pagerank::HybridLayout h = pagerank::build_hybrid(L, 16);
   REQUIRE(h.cpu_rows == std::vector<std::int32_t>{3, 10, 11});
   std::vector<double> z(201);
   for (std::size_t i = 0; i < z.size(); ++i) z[i] = 1.0 / static_cast<double>(i + 3);
   z[200] = 0;
   std::vector<double> got(3, -1);
-  detail::cpu_row_sums(h, z.data(), got.data());
+  pagerank::cpu_row_sums(h, z.data(), got.data());
   for (std::size_t r = 0; r < 3; ++r) {
     double expected = 0;
     for (const std::int32_t j : rows[static_cast<std::size_t>(h.cpu_rows[r])])
@@ -166,7 +168,57 @@ TEST_CASE("hybrid k = auto: the CPU's rows hold at most the share its speed earn
   std::vector<std::vector<std::int32_t>> rows(312);
   for (std::size_t i = 0; i < 312; ++i) rows[i].assign(i < 300 ? 1 : i < 310 ? 10 : 300, 1);
   const InLinks L = from_rows(312, rows);
-  CHECK(detail::auto_hybrid_k(L, 0.5) == 16);  // up to 2/3 of the links
-  CHECK(detail::auto_hybrid_k(L, 50) == 512);  // up to 1/51, so no row here
-  CHECK(detail::auto_hybrid_k(from_rows(3, {{}, {}, {}}), 0.5) == 4);
+  CHECK(pagerank::auto_hybrid_k(L, 0.5) == 16);  // up to 2/3 of the links
+  CHECK(pagerank::auto_hybrid_k(L, 50) == 512);  // up to 1/51, so no row here
+  CHECK(pagerank::auto_hybrid_k(from_rows(3, {{}, {}, {}}), 0.5) == 4);
 }
+
+TEST_CASE("an array too large for host memory is a RuntimeError naming it and its bytes") {
+  // 2^60 indices, 4 EiB: past any machine's address space, so the allocation itself fails.
+  CHECK_THROWS_WITH_AS(pagerank::host_array<std::int32_t>(std::size_t{1} << 60, 0, "bsr slots"),
+                       "out of host memory for bsr slots: 4611686018427387904 bytes", itercl::RuntimeError);
+}
+
+TEST_CASE("PageRankKernel as JSON: hybrid_k takes \"auto\" or an integer >= 1, the ratios numbers") {
+  itercl::PageRankKernel k;
+  from_json(nlohmann::json{{"hybrid_k", "auto"}, {"hybrid_rho", 0.5}, {"ell_max_fill", 3}}, k);
+  CHECK(k.hybrid_k == 0);
+  CHECK(k.hybrid_rho == 0.5);
+  CHECK(k.ell_max_fill == 3.0);
+  from_json(nlohmann::json{{"hybrid_k", 16}}, k);
+  CHECK(k.hybrid_k == 16);
+  const nlohmann::json j = k;
+  CHECK(j == nlohmann::json{{"format", "auto"},
+                            {"work_group_size", 0},
+                            {"vector_size", 0},
+                            {"bsr_width", 0},
+                            {"hybrid_k", 16},
+                            {"hybrid_rho", 0.5},
+                            {"ell_max_fill", 3.0}});
+  auto fails = [&](const nlohmann::json& bad, const char* message) {
+    CAPTURE(bad.dump());
+    CHECK_THROWS_WITH_AS(from_json(bad, k), doctest::Contains(message), itercl::ParamError);
+  };
+  fails({{"hybrid_k", 0}}, "kernel.hybrid_k: expected an integer >= 1 or \"auto\", got 0");
+  fails({{"hybrid_k", "many"}}, "kernel.hybrid_k: expected an integer >= 1 or \"auto\"");
+  fails({{"hybrid_rho", "fast"}}, "kernel.hybrid_rho: expected a number, got \"fast\"");
+  fails({{"vector_size", 2.5}}, "kernel.vector_size: expected an integer, got 2.5");
+  fails({{"format", 3}}, "kernel.format: expected a string");
+  fails({{"width", 3}},
+        "kernel.width: unknown field (expected format, work_group_size, vector_size, bsr_width, "
+        "hybrid_k, hybrid_rho, ell_max_fill)");
+}
+
+TEST_CASE("the description: a candidate's ranks within twice ranks_l1 of the reference's; the tuner's R-MAT graph") {
+  const std::vector<double> reference = {0.5, 0.25, 0.25};
+  const double bound = 2 * itercl::tolerance::ranks_l1(itercl::Precision::f64);
+  CHECK(pagerank::ranks_mismatch({0.5, 0.25 + bound / 4, 0.25 - bound / 4}, reference, itercl::Precision::f64).empty());
+  CHECK(pagerank::ranks_mismatch({0.5, 0.25 + bound, 0.25 - bound}, reference, itercl::Precision::f64) ==
+        "ranks differ from csr_scalar's by 4e-10 in L1, beyond 2e-10");
+  const itercl::InLinks links = pagerank::TuningGraph{.scale = 8, .edge_factor = 4}.links();
+  CHECK(links.n_nodes == 256);
+  CHECK(links.n_links() == 1024);
+  CHECK(itercl::pagerank::additions_per_iteration(links) == 1024);
+}
+
+}  // namespace pagerank_tests

@@ -8,7 +8,7 @@
 #include "itercl/error.hpp"
 #include "itercl/tuning.hpp"
 #include "pagerank/pagerank_formats.hpp"
-#include "pagerank/pagerank_spmv.hpp"
+#include "pagerank/pagerank_kernel.hpp"
 #include "pairwise/pairwise_kernel.hpp"
 #include "smacof/smacof_device.hpp"
 #include "test_support.hpp"
@@ -121,21 +121,21 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
       for (std::int32_t j : {10, 11}) g.src.push_back(j), g.dst.push_back(i);
     const itercl::InLinks L = itercl::in_links(g);
     auto resolved = [&](const std::string& format, const itercl::DeviceInfo& info) {
-      return nlohmann::json(itercl::detail::resolve_kernel({.format = format}, info, L, sources));
+      return nlohmann::json(itercl::pagerank::resolve({.format = format}, info, {L, itercl::Precision::f32}, sources));
     };
     auto kernel = [](itercl::PageRankKernel k) { return nlohmann::json(k); };
     CHECK(resolved("auto", cpu) == kernel({.format = "csr_scalar", .work_group_size = 256}));
     CHECK(resolved("csr_vector", cpu) == kernel({.format = "csr_vector", .work_group_size = 256, .vector_size = 2}));
     CHECK(resolved("hybrid", cpu) == kernel({.format = "hybrid",
                                              .work_group_size = 256,
-                                             .hybrid_k = itercl::detail::auto_hybrid_k(L, 0.5),
+                                             .hybrid_k = itercl::pagerank::auto_hybrid_k(L, 0.5),
                                              .hybrid_rho = 0.5}));
     CHECK(resolved("auto", gpu) == kernel({.format = "bsr", .work_group_size = 256, .bsr_width = 32}));
     // Bell and Garland's rule: the smallest power of two covering the mean row.
     CHECK(resolved("csr_vector", gpu) == kernel({.format = "csr_vector", .work_group_size = 256, .vector_size = 8}));
     CHECK(resolved("hybrid", gpu) == kernel({.format = "hybrid",
                                              .work_group_size = 256,
-                                             .hybrid_k = itercl::detail::auto_hybrid_k(L, 50),
+                                             .hybrid_k = itercl::pagerank::auto_hybrid_k(L, 50),
                                              .hybrid_rho = 50}));
     CHECK(sources == std::vector<std::string>{"default", "types/gpu"});
   }
@@ -178,6 +178,7 @@ TEST_CASE("a bad database entry is an error naming the family and its entries") 
       itercl::pairwise::resolve({}, device, {itercl::Metric::euclidean, itercl::Precision::f32}, sources),
       doctest::Contains("tuning database, pairwise entries"), itercl::RuntimeError);
   itercl::store_tuned_parameters(dir.path, "pagerank", device, {{"format", "coo"}});
-  CHECK_THROWS_WITH_AS(itercl::detail::resolve_kernel({}, device, itercl::in_links(itercl::Graph{}), sources),
-                       doctest::Contains("kernel.format: expected one of"), itercl::RuntimeError);
+  CHECK_THROWS_WITH_AS(
+      itercl::pagerank::resolve({}, device, {itercl::in_links(itercl::Graph{}), itercl::Precision::f32}, sources),
+      doctest::Contains("kernel.format: expected one of"), itercl::RuntimeError);
 }

@@ -10,9 +10,11 @@
 #include "io/graph_source.hpp"
 #include "itercl/io.hpp"
 #include "itercl/pagerank.hpp"
+#include "pagerank/pagerank_description.hpp"
+#include "pagerank/pagerank_kernel.hpp"
 
 namespace itercl {
-namespace {
+namespace pagerank {
 
 // Ranks of graphs up to this size go inline into the results JSON; larger ones to a file.
 constexpr std::int32_t kInlineRanks = 10000;
@@ -30,7 +32,8 @@ PageRankParams read_params(ExperimentContext& c, const Graph& g) {
   p.tol = P.number("tol").value_or(p.tol);
   p.personalization = read_node_values(P, "personalization", c.base, g);
   p.dangling = read_node_values(P, "dangling", c.base, g);
-  p.kernel.format = P.choice("format", "auto", {"auto", "csr_scalar", "csr_vector", "ell", "hybrid", "bsr"});
+  p.kernel.format = P.string("format", p.kernel.format);
+  with_field_prefix(P.source(), "params", [&] { check_format("format", p.kernel.format); });
   if (const nlohmann::json* kernel = P.get("kernel")) {
     if (kernel->is_object() && kernel->contains("format"))
       P.fail("kernel", "give the format as params.format, not inside kernel");
@@ -56,13 +59,6 @@ void write_ranks(const std::filesystem::path& path, const Graph& g, const std::v
   write_file_atomically(path, text);
 }
 
-// The kernel file of a format's sums (the update is pagerank.cl for all).
-std::string kernel_file(const std::string& format) {
-  if (format == "csr_scalar" || format == "csr_vector") return "pagerank_csr.cl";
-  if (format == "hybrid") return "pagerank_ell.cl";
-  return "spmv_" + format + ".cl";
-}
-
 nlohmann::json format_json(const PageRankFormatStats& f) {
   nlohmann::json j = {{"preprocess_ms", f.preprocess_s * 1e3},
                       {"matrix_bytes", f.matrix_bytes},
@@ -80,13 +76,13 @@ nlohmann::json format_json(const PageRankFormatStats& f) {
   return j;
 }
 
-}  // namespace
+}  // namespace pagerank
 
 AlgorithmReport run_pagerank(ExperimentContext& c) {
   AlgorithmReport report;
   GraphInput in = with_field_prefix(c.data.source(), "data", [&] { return read_graph(c.data, c.base, report.data); });
   const Graph& g = in.graph;
-  const PageRankParams params = read_params(c, g);
+  const PageRankParams params = pagerank::read_params(c, g);
   // output.ranks: a CSV path, or false for none (benchmarks); absent: inline up to kInlineRanks nodes,
   // else a file beside the results.
   const nlohmann::json* ranks_field = c.output.get("ranks");
@@ -125,7 +121,7 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   res["tol_times_n"] = params.tol * g.n_nodes;
   std::vector<std::int32_t> order(r.ranks.size());
   std::iota(order.begin(), order.end(), 0);
-  const std::size_t top = std::min(kTop, order.size());
+  const std::size_t top = std::min(pagerank::kTop, order.size());
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(), [&](auto a, auto b) {
     return r.ranks[static_cast<std::size_t>(a)] > r.ranks[static_cast<std::size_t>(b)];
   });
@@ -134,13 +130,13 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
     res["top"].push_back({{"node", g.label(order[k])}, {"rank", r.ranks[static_cast<std::size_t>(order[k])]}});
   const auto path = ranks_path
                         ? *ranks_path
-                        : (g.n_nodes > kInlineRanks
+                        : (g.n_nodes > pagerank::kInlineRanks
                                ? std::optional(std::filesystem::path(c.results_path).replace_extension(".ranks.csv"))
                                : std::nullopt);
   if (no_ranks) {
     res["ranks"] = false;
   } else if (path) {
-    write_ranks(*path, g, r.ranks);
+    pagerank::write_ranks(*path, g, r.ranks);
     res["ranks"] = path->string();
   } else {
     nlohmann::json inline_ranks = nlohmann::json::object();
@@ -149,11 +145,15 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
     res["ranks"] = inline_ranks;
   }
 
-  report.kernel = {{"files", {kernel_file(r.kernel.format), "pagerank.cl"}},
+  // An empty graph resolves no format and builds no kernel.
+  const nlohmann::json files = r.kernel.format == "auto"
+                                   ? nlohmann::json::array()
+                                   : nlohmann::json{pagerank::kernel_file(r.kernel.format), "pagerank.cl"};
+  report.kernel = {{"files", files},
                    {"tuning", r.kernel},
                    {"tuning_sources", r.tuning_sources},
                    {"build_options", r.build_options},
-                   {"layout", format_json(r.format)}};
+                   {"layout", pagerank::format_json(r.format)}};
 
   const Timings typical = median(per_iteration);
   const double spmv_s = median(spmv_only).kernel_s;
@@ -168,8 +168,7 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
                     {"per_iteration", per_iteration},
                     {"spmv_kernel_ms", spmv_ms},
                     {"repeat_wall_ms", repeat_wall_ms}};
-  // One addition per link per iteration: GFLOPS here are billions of links summed per second.
-  const double links_count = static_cast<double>(links.n_links());
+  const double links_count = pagerank::additions_per_iteration(links);
   const double per_s_spmv = spmv_s > 0 ? links_count / spmv_s : 0.0;
   const double per_s_iteration = typical.wall_s > 0 ? links_count / typical.wall_s : 0.0;
   res["edges_per_second"] = {{"spmv", per_s_spmv}, {"iteration", per_s_iteration}};

@@ -6,16 +6,21 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <numeric>
 
 #include "core/device_data.hpp"
+#include "core/kernel_args.hpp"
 #include "core/number_text.hpp"
 #include "core/pinned_buffer.hpp"
 #include "itercl/error.hpp"
+#include "pagerank/pagerank_formats.hpp"
+#include "pagerank/pagerank_kernel.hpp"
 #include "pagerank/pagerank_spmv.hpp"
+#include "tuning/kernel_checks.hpp"
 
 namespace itercl {
-namespace {
+namespace pagerank {
 
 // A weight vector as networkx takes it: one finite non-negative value per node, not all zero.
 void check_weights(const char* field, const std::vector<double>& w, std::int32_t n) {
@@ -33,18 +38,25 @@ void check_weights(const char* field, const std::vector<double>& w, std::int32_t
 
 // w / sum(w) in T, or nothing for "uniform" (the kernel then uses 1/n).
 template <class T>
-std::vector<T> normalised(const std::vector<double>& w) {
+std::vector<T> normalised(const std::vector<double>& w, std::string_view what) {
   const double sum = std::accumulate(w.begin(), w.end(), 0.0);
-  std::vector<T> out(w.size());
+  std::vector<T> out = host_array<T>(w.size(), 0, what);
   for (std::size_t i = 0; i < w.size(); ++i) out[i] = static_cast<T>(w[i] / sum);
   return out;
 }
 
-constexpr int kReduceGroup = 256;          // work-items of the final reduction (a power of two)
-constexpr int kGroupsPerComputeUnit = 16;  // of the update: enough to hide memory latency on GPUs
+// The update's work-groups: 16 per compute unit, each looping over a block of nodes (cl/pagerank.cl:
+// a loop beats a reduction per few nodes). 16 keeps several groups resident per compute unit on GPUs,
+// to hide memory latency, and gives each core of a CPU (PoCL) groups to balance; not tuned.
+constexpr int kGroupsPerComputeUnit = 16;
+// reduce_totals: one work-group adds up the update's 2 sums per group, at most 16 per compute unit (a
+// few thousand on the largest GPUs, a dozen adds per work-item before its tree); 256 work-items is a
+// size every OpenCL device here launches, lowered below to the kernel's own limit and a power of two.
+constexpr int kReduceGroup = 256;
 
 template <class T>
-PageRankResult iterate(const Device& device, const PageRankParams& p, const InLinks& L, PageRankResult r) {
+PageRankResult iterate(const Device& device, const PageRankParams& p, const Problem& problem, PageRankResult r) {
+  const InLinks& L = problem.links;
   const std::int32_t n = L.n_nodes;
   const auto un = static_cast<std::size_t>(n);
   cl::CommandQueue& queue = device.queue();
@@ -52,15 +64,16 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
   const int wg = r.kernel.work_group_size;
 
   // The loop-invariant data, once: the format (built and uploaded by make_spmv_format), out-degrees, p, d.
-  std::unique_ptr<detail::SpmvFormat> format = detail::make_spmv_format(device, L, r.kernel, p.precision, r.upload);
+  std::unique_ptr<SpmvFormat> format = make_spmv_format(device, problem, r.kernel, r.build_options, r.upload);
   r.format = format->stats();
-  const cl::Buffer outdeg = detail::upload_buffer(device, L.out_degree, "out-degrees", r.upload);
+  const cl::Buffer outdeg = upload_buffer(device, L.out_degree, "out-degrees", r.upload);
   const cl::Buffer personalization =
-      detail::upload_buffer(device, normalised<T>(p.personalization), "personalization", r.upload);
-  const cl::Buffer dangling = detail::upload_buffer(device, normalised<T>(p.dangling), "dangling", r.upload);
+      upload_buffer(device, normalised<T>(p.personalization, "personalization"), "personalization", r.upload);
+  const cl::Buffer dangling = upload_buffer(device, normalised<T>(p.dangling, "dangling"), "dangling", r.upload);
 
   // The start: x = 1/n, z = x / outdeg (z[n] = 0), s = 0, and the dangling mass of x.
-  std::vector<T> x0(un, static_cast<T>(1.0 / n)), z0(un + 1, 0);
+  const std::vector<T> x0 = host_array(un, static_cast<T>(1.0 / n), "the ranks");
+  std::vector<T> z0 = host_array<T>(un + 1, 0, "the ranks over out-degrees");
   std::int64_t dangling_nodes = 0;
   for (std::size_t i = 0; i < un; ++i) {
     if (L.out_degree[i] > 0)
@@ -78,7 +91,7 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
   };
   cl::Buffer x[2] = {vector_buffer(x0), vector_buffer(x0)};
   const cl::Buffer z = vector_buffer(z0);
-  const cl::Buffer s = vector_buffer(std::vector<T>(un, 0));
+  const cl::Buffer s = vector_buffer(host_array<T>(un, 0, "the sums over in-links"));
   const cl::Buffer totals = vector_buffer(totals0);
   // Enough groups of the update to fill the device, each looping over a block of the nodes.
   const auto uwg = static_cast<std::size_t>(wg);
@@ -88,41 +101,25 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
   const cl::Buffer group_sums(context, CL_MEM_READ_WRITE, groups * 2 * sizeof(T));
   PinnedHostBuffer totals_host(device, 2 * sizeof(T));
 
-  const std::string options = "-D REAL=" + std::string(precision_name(p.precision));
-  cl::Kernel update = device.kernel("pagerank.cl", options, "update");
-  cl::Kernel reduce = device.kernel("pagerank.cl", options, "reduce_totals");
+  cl::Kernel update = device.kernel("pagerank.cl", r.build_options, "update");
+  cl::Kernel reduce = device.kernel("pagerank.cl", r.build_options, "reduce_totals");
   const auto reduce_limit = reduce.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());
   const std::size_t reduce_wg = std::bit_floor(std::min<std::size_t>(kReduceGroup, reduce_limit));
-  if (static_cast<std::size_t>(wg) > update.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()))
-    throw ParamError("kernel.work_group_size", std::to_string(wg) + " exceeds what the update kernel can launch here");
-  update.setArg(0, static_cast<cl_int>(n));
-  update.setArg(1, static_cast<cl_int>(block));
-  update.setArg(2, static_cast<T>(p.alpha));
-  update.setArg(3, static_cast<T>(1.0 / n));
-  update.setArg(4, static_cast<cl_int>(!p.personalization.empty()));
-  update.setArg(5, static_cast<cl_int>(!p.dangling.empty()));
-  update.setArg(6, s);
-  update.setArg(8, personalization);
-  update.setArg(9, dangling);
-  update.setArg(10, outdeg);
-  update.setArg(11, totals);
-  update.setArg(13, z);
-  update.setArg(14, group_sums);
-  update.setArg(15, cl::Local(static_cast<std::size_t>(wg) * sizeof(T)));
-  update.setArg(16, cl::Local(static_cast<std::size_t>(wg) * sizeof(T)));
-  reduce.setArg(0, static_cast<cl_int>(groups));
-  reduce.setArg(1, group_sums);
-  reduce.setArg(2, totals);
-  reduce.setArg(3, cl::Local(reduce_wg * sizeof(T)));
-  reduce.setArg(4, cl::Local(reduce_wg * sizeof(T)));
+  check_kernel_work_group("kernel.work_group_size", wg,
+                          update.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()));
+  set_args(reduce, static_cast<cl_int>(groups), group_sums, totals, cl::Local(reduce_wg * sizeof(T)),
+           cl::Local(reduce_wg * sizeof(T)));
 
   int current = 0;
   for (int it = 0; it < p.max_iter; ++it) {
     Stopwatch wall;
-    detail::SpmvWork work;
+    SpmvWork work;
     format->multiply(z, s, work);
-    update.setArg(7, x[current]);
-    update.setArg(12, x[1 - current]);
+    // x and x_new swap roles each iteration.
+    set_args(update, static_cast<cl_int>(n), static_cast<cl_int>(block), static_cast<T>(p.alpha),
+             static_cast<T>(1.0 / n), static_cast<cl_int>(!p.personalization.empty()),
+             static_cast<cl_int>(!p.dangling.empty()), s, x[current], personalization, dangling, outdeg, totals,
+             x[1 - current], z, group_sums, cl::Local(uwg * sizeof(T)), cl::Local(uwg * sizeof(T)));
     cl::Event updated, reduced, read;
     queue.enqueueNDRangeKernel(update, cl::NullRange, cl::NDRange(groups * uwg), cl::NDRange(uwg), nullptr, &updated);
     queue.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(reduce_wg), cl::NDRange(reduce_wg), nullptr,
@@ -151,7 +148,7 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
   }
 
   Stopwatch wall;
-  std::vector<T> ranks(un);
+  std::vector<T> ranks = host_array<T>(un, 0, "the ranks");
   cl::Event read;
   queue.enqueueReadBuffer(x[current], CL_TRUE, 0, un * sizeof(T), ranks.data(), nullptr, &read);
   r.ranks.assign(ranks.begin(), ranks.end());
@@ -160,7 +157,7 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const InLi
   return r;
 }
 
-}  // namespace
+}  // namespace pagerank
 
 void PageRankParams::validate() const {
   if (!(alpha >= 0 && alpha <= 1)) throw ParamError("alpha", "expected a number in [0, 1], got " + number_text(alpha));
@@ -171,8 +168,8 @@ void PageRankParams::validate() const {
 
 void PageRankParams::validate(std::int32_t n_nodes) const {
   validate();
-  check_weights("personalization", personalization, n_nodes);
-  check_weights("dangling", dangling, n_nodes);
+  pagerank::check_weights("personalization", personalization, n_nodes);
+  pagerank::check_weights("dangling", dangling, n_nodes);
 }
 
 PageRank::PageRank(const Device& device, PageRankParams params) : device_(device), params_(std::move(params)) {
@@ -190,13 +187,18 @@ PageRankResult PageRank::fit(const InLinks& links) const {
     r.converged = true;
     return r;
   }
+  const pagerank::Problem problem{links, params_.precision};
   try {
-    r.kernel = detail::resolve_kernel(params_.kernel, device_.info(), links, r.tuning_sources);
-    r.build_options = "-D REAL=" + std::string(precision_name(params_.precision));
-    return with_real(params_.precision,
-                     [&](auto zero) { return iterate<decltype(zero)>(device_, params_, links, std::move(r)); });
+    r.kernel = pagerank::resolve(params_.kernel, device_.info(), problem, r.tuning_sources);
+    r.build_options = pagerank::defines(r.kernel, problem);
+    return with_real(params_.precision, [&](auto zero) {
+      return pagerank::iterate<decltype(zero)>(device_, params_, problem, std::move(r));
+    });
   } catch (const cl::Error&) {
     rethrow_as_itercl_error();
+  } catch (const std::bad_alloc&) {  // the large arrays name themselves (host_array); this is the rest
+    throw RuntimeError("pagerank: out of host memory for " + std::to_string(links.n_nodes) + " nodes and " +
+                       std::to_string(links.n_links()) + " links");
   }
 }
 

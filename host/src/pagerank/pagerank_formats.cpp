@@ -8,18 +8,18 @@
 
 #include "core/parallel.hpp"
 #include "itercl/error.hpp"
+#include "tuning/kernel_checks.hpp"
 
-namespace itercl::detail {
-namespace {
+namespace itercl::pagerank {
 
 constexpr std::int64_t kMaxSlots = std::numeric_limits<std::int32_t>::max();
 
-// Pads `rows` (all rows if empty) to `width`, column-major.
-EllBlock ell_block(const InLinks& L, std::vector<std::int32_t> rows, int width) {
+// Pads `rows` (all rows if empty) to `width`, column-major; `what` names the array if it does not fit.
+EllBlock ell_block(const InLinks& L, std::vector<std::int32_t> rows, int width, std::string_view what) {
   EllBlock b;
   b.n_rows = rows.empty() ? L.n_nodes : static_cast<std::int64_t>(rows.size());
   b.width = width;
-  b.columns.assign(static_cast<std::size_t>(b.n_rows) * static_cast<std::size_t>(width), L.n_nodes);
+  b.columns = host_array(static_cast<std::size_t>(b.n_rows) * static_cast<std::size_t>(width), L.n_nodes, what);
   b.min_length = std::numeric_limits<int>::max();
   for (std::int64_t r = 0; r < b.n_rows; ++r) {
     const std::int32_t row = rows.empty() ? static_cast<std::int32_t>(r) : rows[static_cast<std::size_t>(r)];
@@ -34,8 +34,6 @@ EllBlock ell_block(const InLinks& L, std::vector<std::int32_t> rows, int width) 
   return b;
 }
 
-}  // namespace
-
 EllBlock build_ell(const InLinks& L, double max_fill) {
   int width = 0;
   for (std::int32_t i = 0; i < L.n_nodes; ++i) width = std::max(width, L.row_length(i));
@@ -49,7 +47,7 @@ EllBlock build_ell(const InLinks& L, double max_fill) {
       << "; the limit is ell_max_fill = " << max_fill << ". ELLPACK suits rows of similar length: use hybrid or bsr";
     throw ParamError("kernel.ell_max_fill", s.str());
   }
-  return ell_block(L, {}, width);
+  return ell_block(L, {}, width, "ell columns");
 }
 
 // The CPU takes the longest rows, as many as it sums in the time the device sums the rest: with the
@@ -76,26 +74,33 @@ HybridLayout build_hybrid(const InLinks& L, int k) {
   HybridLayout h;
   h.k = k;
   std::vector<std::vector<std::int32_t>> bins;
-  h.cpu_offsets.push_back(0);
+  std::size_t cpu_links = 0;
   for (std::int32_t i = 0; i < L.n_nodes; ++i) {
     const int length = L.row_length(i);
     if (length == 0) continue;
     if (length >= k) {
       h.cpu_rows.push_back(i);
-      const auto first = L.sources.begin() + L.offsets[static_cast<std::size_t>(i)];
-      h.cpu_sources.insert(h.cpu_sources.end(), first, first + length);
-      h.cpu_offsets.push_back(static_cast<std::int32_t>(h.cpu_sources.size()));
+      cpu_links += static_cast<std::size_t>(length);
       continue;
     }
     const auto bin = static_cast<std::size_t>(hybrid_bin(length));
     if (bins.size() <= bin) bins.resize(bin + 1);
     bins[bin].push_back(i);
   }
+  // The CPU's rows as CSR, their in-links counted first so that the one large array is allocated once.
+  h.cpu_sources = host_array<std::int32_t>(cpu_links, 0, "the hybrid's CPU rows");
+  h.cpu_offsets.reserve(h.cpu_rows.size() + 1);
+  h.cpu_offsets.push_back(0);
+  for (const std::int32_t row : h.cpu_rows) {
+    const auto first = L.sources.begin() + L.offsets[static_cast<std::size_t>(row)];
+    std::copy(first, first + L.row_length(row), h.cpu_sources.begin() + h.cpu_offsets.back());
+    h.cpu_offsets.push_back(h.cpu_offsets.back() + L.row_length(row));
+  }
   for (auto& rows : bins) {
     if (rows.empty()) continue;
     int width = 0;
     for (const std::int32_t r : rows) width = std::max(width, L.row_length(r));
-    h.bins.push_back(ell_block(L, std::move(rows), width));
+    h.bins.push_back(ell_block(L, std::move(rows), width, "hybrid bin columns"));
   }
   return h;
 }
@@ -139,8 +144,6 @@ template void cpu_row_sums<double>(const HybridLayout&, const double*, double*);
 
 // The seed's construction (section 5.2.1), run twice: once to count the BSR rows, once to write them
 // column-major into an array of that height.
-namespace {
-
 template <class Put>
 std::int64_t lay_out_bsr(const InLinks& L, int width, BsrLayout& stats, Put&& put) {
   std::int64_t row = 0;
@@ -172,22 +175,19 @@ std::int64_t lay_out_bsr(const InLinks& L, int width, BsrLayout& stats, Put&& pu
   return row;
 }
 
-}  // namespace
-
 BsrLayout build_bsr(const InLinks& L, int width) {
   if (width < 4) throw ParamError("kernel.bsr_width", "expected an integer >= 4, got " + std::to_string(width));
   BsrLayout b;
   b.width = width;
   BsrLayout counting;
   b.n_rows = lay_out_bsr(L, width, counting, [](std::int64_t, int, std::int32_t) {});
-  if (b.n_rows * width > kMaxSlots)
-    throw InputError("bsr: " + std::to_string(b.n_rows) + " rows of " + std::to_string(width) +
-                     " slots exceed the kernels' 32-bit indexing (2^31 - 1 slots)");
-  b.slots.resize(static_cast<std::size_t>(b.n_rows * width));
+  check_int_indexing("bsr", static_cast<std::uint64_t>(b.n_rows) * static_cast<std::uint64_t>(width),
+                     "slots in " + std::to_string(b.n_rows) + " rows of " + std::to_string(width));
+  b.slots = host_array<std::int32_t>(static_cast<std::size_t>(b.n_rows * width), 0, "bsr slots");
   lay_out_bsr(L, width, b, [&](std::int64_t row, int column, std::int32_t value) {
     b.slots[static_cast<std::size_t>(column * b.n_rows + row)] = value;
   });
   return b;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::pagerank

@@ -6,18 +6,17 @@
 #include "pagerank/pagerank_formats.hpp"
 #include "pagerank/pagerank_spmv.hpp"
 
-namespace itercl::detail {
-namespace {
+namespace itercl::pagerank {
 
 class HybridFormat : public SpmvFormat {
  public:
-  HybridFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, Timings& upload)
+  HybridFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, const std::string& options,
+               Timings& upload)
       : device_(device), precision_(p), n_(L.n_nodes), work_group_(k.work_group_size) {
     Stopwatch build;
     layout_ = build_hybrid(L, k.hybrid_k);
     stats_.preprocess_s = build.seconds();
     stats_.csr_bytes = csr_bytes(L);
-    const std::string options = "-D REAL=" + std::string(precision_name(p));
     for (const EllBlock& bin : layout_.bins) {
       stats_.hybrid_bins.push_back({bin.min_length, bin.max_length, bin.width, bin.n_rows});
       stats_.matrix_bytes += (bin.columns.size() + bin.rows.size()) * 4;
@@ -29,7 +28,7 @@ class HybridFormat : public SpmvFormat {
     stats_.cpu_links = static_cast<std::int64_t>(layout_.cpu_sources.size());
     stats_.matrix_bytes += (layout_.cpu_rows.size() + layout_.cpu_offsets.size() + layout_.cpu_sources.size()) * 4;
     layout_.bins.clear();  // on the device now; the CPU keeps only its own rows
-    bin_kernel_ = device.kernel("pagerank_ell.cl", options, "ell_rows");
+    bin_kernel_ = device.kernel(kernel_file(k.format), options, "ell_rows");
     if (cpu_rows_ > 0) {
       const std::size_t real = real_size(p);
       cpu_row_ids_ = upload_buffer(device, layout_.cpu_rows, "hybrid cpu rows", upload);
@@ -38,7 +37,7 @@ class HybridFormat : public SpmvFormat {
       sums_host_ = PinnedHostBuffer(device, static_cast<std::size_t>(cpu_rows_) * real);
       // A second queue, so the copy of z to the host overlaps the bins' kernels on the first.
       copy_queue_ = cl::CommandQueue(device.context(), device.device(), CL_QUEUE_PROFILING_ENABLE);
-      scatter_kernel_ = device.kernel("pagerank_ell.cl", options, "scatter_rows");
+      scatter_kernel_ = device.kernel(kernel_file(k.format), options, "scatter_rows");
     }
   }
 
@@ -96,11 +95,10 @@ class HybridFormat : public SpmvFormat {
   cl::Kernel bin_kernel_, scatter_kernel_;
 };
 
-}  // namespace
-
-std::unique_ptr<SpmvFormat> make_hybrid_format(const Device& device, const InLinks& links, const PageRankKernel& kernel,
-                                               Precision precision, Timings& upload) {
-  return std::make_unique<HybridFormat>(device, links, kernel, precision, upload);
+std::unique_ptr<SpmvFormat> make_hybrid_format(const Device& device, const Problem& problem,
+                                               const PageRankKernel& kernel, const std::string& options,
+                                               Timings& upload) {
+  return std::make_unique<HybridFormat>(device, problem.links, kernel, problem.precision, options, upload);
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::pagerank

@@ -1,5 +1,7 @@
 // PageRankKernel: the format and its tuning, checked, converted to and from JSON, and resolved from the
 // tuning database (tuning/pagerank.json) and the graph.
+#include "pagerank/pagerank_kernel.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <nlohmann/json.hpp>
@@ -8,19 +10,23 @@
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
 #include "pagerank/pagerank_formats.hpp"
-#include "pagerank/pagerank_spmv.hpp"
+#include "tuning/kernel_checks.hpp"
 #include "tuning/tuned_kernel.hpp"
 
 namespace itercl {
 namespace pagerank {
 
-const char* const kFormats[] = {"csr_scalar", "csr_vector", "ell", "hybrid", "bsr"};
+void check_format(std::string_view field, const std::string& value) {
+  check_choice(field, value, {"csr_scalar", "csr_vector", "ell", "hybrid", "bsr"});
+}
 
 bool power_of_two(int v) { return v > 0 && std::has_single_bit(static_cast<unsigned>(v)); }
 
+// ell_max_fill's default (docs/pagerank.md): at 10 padded slots per link ELLPACK already reads ten
+// index words for each one CSR reads; a graph past it (every power-law graph here) is refused, and
+// build_ell's message points to hybrid or bsr.
 constexpr double kEllMaxFill = 10;
 
-// A tuning field the format would ignore is a mistake in the config, not a no-op.
 void check_fields_apply(const PageRankKernel& k) {
   auto only_for = [&](const char* field, bool set, const char* format) {
     if (set && k.format != format)
@@ -37,10 +43,7 @@ void check_fields_apply(const PageRankKernel& k) {
 }  // namespace pagerank
 
 void PageRankKernel::validate() const {
-  if (format != "auto" &&
-      std::find(std::begin(pagerank::kFormats), std::end(pagerank::kFormats), format) == std::end(pagerank::kFormats))
-    throw ParamError("kernel.format",
-                     "expected one of auto, csr_scalar, csr_vector, ell, hybrid, bsr; got \"" + format + "\"");
+  pagerank::check_format("kernel.format", format);
   if (work_group_size != 0 && !pagerank::power_of_two(work_group_size))
     throw ParamError("kernel.work_group_size",
                      "expected a power of two (or 0 for the default), got " + std::to_string(work_group_size));
@@ -61,56 +64,31 @@ void PageRankKernel::validate() const {
   if (format != "auto") pagerank::check_fields_apply(*this);
 }
 
-void to_json(nlohmann::json& j, const PageRankKernel& k) {
-  j = {{"format", k.format},
-       {"work_group_size", k.work_group_size},
-       {"vector_size", k.vector_size},
-       {"bsr_width", k.bsr_width},
-       {"hybrid_k", k.hybrid_k},
-       {"hybrid_rho", k.hybrid_rho},
-       {"ell_max_fill", k.ell_max_fill}};
+namespace pagerank {
+
+const std::vector<KernelField<PageRankKernel>>& fields() {
+  static const std::vector<KernelField<PageRankKernel>> table = {{"format", &PageRankKernel::format},
+                                                                 {"work_group_size", &PageRankKernel::work_group_size},
+                                                                 {"vector_size", &PageRankKernel::vector_size},
+                                                                 {"bsr_width", &PageRankKernel::bsr_width},
+                                                                 {"hybrid_k", &PageRankKernel::hybrid_k, true},
+                                                                 {"hybrid_rho", &PageRankKernel::hybrid_rho},
+                                                                 {"ell_max_fill", &PageRankKernel::ell_max_fill}};
+  return table;
 }
 
-void from_json(const nlohmann::json& j, PageRankKernel& k) {
-  if (!j.is_object()) throw ParamError("kernel", "expected an object, got " + j.dump());
-  for (const auto& [key, value] : j.items()) {
-    auto integer = [&, &key = key, &value = value](int& field) {
-      if (!value.is_number_integer()) throw ParamError("kernel." + key, "expected an integer, got " + value.dump());
-      field = value.get<int>();
-    };
-    if (key == "format") {
-      if (!value.is_string()) throw ParamError("kernel.format", "expected a string, got " + value.dump());
-      k.format = value.get<std::string>();
-    } else if (key == "work_group_size") {
-      integer(k.work_group_size);
-    } else if (key == "vector_size") {
-      integer(k.vector_size);
-    } else if (key == "bsr_width") {
-      integer(k.bsr_width);
-    } else if (key == "hybrid_k") {
-      if (value.is_string() && value.get<std::string>() == "auto")
-        k.hybrid_k = 0;
-      else if (!value.is_number_integer() || value.get<long long>() < 1)
-        throw ParamError("kernel.hybrid_k", "expected an integer >= 1 or \"auto\", got " + value.dump());
-      else
-        integer(k.hybrid_k);
-    } else if (key == "hybrid_rho" || key == "ell_max_fill") {
-      if (!value.is_number()) throw ParamError("kernel." + key, "expected a number, got " + value.dump());
-      (key == "hybrid_rho" ? k.hybrid_rho : k.ell_max_fill) = value.get<double>();
-    } else {
-      throw ParamError("kernel." + key,
-                       "unknown field (expected format, work_group_size, vector_size, bsr_width, hybrid_k, "
-                       "hybrid_rho, ell_max_fill)");
-    }
-  }
-}
+}  // namespace pagerank
+
+void to_json(nlohmann::json& j, const PageRankKernel& k) { j = kernel_fields_json(k, pagerank::fields()); }
+
+void from_json(const nlohmann::json& j, PageRankKernel& k) { read_kernel_fields(j, k, pagerank::fields()); }
 
 std::ostream& operator<<(std::ostream& out, const PageRankKernel& k) { return out << nlohmann::json(k).dump(); }
 
-namespace detail {
+namespace pagerank {
 
-PageRankKernel resolve_kernel(PageRankKernel k, const DeviceInfo& info, const InLinks& links,
-                              std::vector<std::string>& sources) {
+PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& problem,
+                       std::vector<std::string>& sources) {
   k.validate();
   // The database names a default for every format's fields; each applies when its format runs.
   const auto db = tuned_kernel<PageRankKernel>("pagerank", info, sources, [](PageRankKernel t) {
@@ -121,13 +99,13 @@ PageRankKernel resolve_kernel(PageRankKernel k, const DeviceInfo& info, const In
     t.validate();
   });
   if (k.format == "auto") k.format = db.format;
-  pagerank::check_fields_apply(k);
+  check_fields_apply(k);
 
+  // A power of two (validate) within the device's maximum is within its largest power of two.
+  check_device_work_group("kernel.work_group_size", k.work_group_size, info);
   const auto largest = static_cast<int>(std::bit_floor(static_cast<unsigned>(info.max_work_group_size)));
-  if (k.work_group_size > largest)
-    throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
-                                                   std::to_string(info.max_work_group_size));
   if (k.work_group_size == 0) k.work_group_size = std::min(db.work_group_size, largest);
+  const InLinks& links = problem.links;
   if (k.format == "csr_vector") {
     if (k.vector_size == 0) k.vector_size = db.vector_size;
     // Bell and Garland's rule (CUSP): the smallest power of two covering the mean row, 2 to 32.
@@ -148,9 +126,18 @@ PageRankKernel resolve_kernel(PageRankKernel k, const DeviceInfo& info, const In
     if (k.hybrid_rho == 0) k.hybrid_rho = db.hybrid_rho;
     k.hybrid_k = auto_hybrid_k(links, k.hybrid_rho);
   }
-  if (k.format == "ell" && k.ell_max_fill == 0) k.ell_max_fill = pagerank::kEllMaxFill;
+  if (k.format == "ell" && k.ell_max_fill == 0) k.ell_max_fill = kEllMaxFill;
   return k;
 }
 
-}  // namespace detail
+std::string defines(const PageRankKernel&, const Problem& problem) { return Defines(problem.precision).str(); }
+
+const char* kernel_file(const std::string& format) {
+  if (format == "csr_scalar" || format == "csr_vector") return "pagerank_csr.cl";
+  if (format == "ell" || format == "hybrid") return "pagerank_ell.cl";
+  if (format == "bsr") return "pagerank_bsr.cl";
+  throw ParamError("kernel.format", "no format '" + format + "'");
+}
+
+}  // namespace pagerank
 }  // namespace itercl

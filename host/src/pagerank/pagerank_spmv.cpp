@@ -2,20 +2,19 @@
 // iteration.
 #include "pagerank/pagerank_spmv.hpp"
 
+#include <new>
 #include <string>
 
 #include "itercl/matrix.hpp"
 #include "itercl/timing.hpp"
 #include "pagerank/pagerank_formats.hpp"
 
-namespace itercl::detail {
-namespace {
-
-std::string options(Precision p) { return "-D REAL=" + std::string(precision_name(p)); }
+namespace itercl::pagerank {
 
 class CsrFormat : public SpmvFormat {
  public:
-  CsrFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, Timings& upload)
+  CsrFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, const std::string& options,
+            Timings& upload)
       : device_(device),
         n_(L.n_nodes),
         work_group_(k.work_group_size),
@@ -23,7 +22,7 @@ class CsrFormat : public SpmvFormat {
     stats_.csr_bytes = stats_.matrix_bytes = csr_bytes(L);  // the in-link CSR is the format: nothing to build
     offsets_ = upload_buffer(device, L.offsets, "csr offsets", upload);
     sources_ = upload_buffer(device, L.sources, "csr sources", upload);
-    kernel_ = device.kernel("pagerank_csr.cl", options(p), k.format.c_str());
+    kernel_ = device.kernel(kernel_file(k.format), options, k.format.c_str());
     real_size_ = real_size(p);
   }
 
@@ -49,7 +48,8 @@ class CsrFormat : public SpmvFormat {
 
 class EllFormat : public SpmvFormat {
  public:
-  EllFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, Timings& upload)
+  EllFormat(const Device& device, const InLinks& L, const PageRankKernel& k, const std::string& options,
+            Timings& upload)
       : device_(device), work_group_(k.work_group_size) {
     Stopwatch build;
     const EllBlock ell = build_ell(L, k.ell_max_fill);
@@ -59,7 +59,7 @@ class EllFormat : public SpmvFormat {
     stats_.matrix_bytes = ell.columns.size() * 4;
     rows_ = ell.n_rows, width_ = ell.width;
     columns_ = upload_buffer(device, ell.columns, "ell columns", upload);
-    kernel_ = device.kernel("pagerank_ell.cl", options(p), "ell");
+    kernel_ = device.kernel(kernel_file(k.format), options, "ell");
   }
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
@@ -78,7 +78,8 @@ class EllFormat : public SpmvFormat {
 
 class BsrFormat : public SpmvFormat {
  public:
-  BsrFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, Timings& upload)
+  BsrFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, const std::string& options,
+            Timings& upload)
       : device_(device), work_group_(k.work_group_size) {
     Stopwatch build;
     const BsrLayout bsr = build_bsr(L, k.bsr_width);
@@ -94,8 +95,8 @@ class BsrFormat : public SpmvFormat {
     const auto rows = static_cast<std::size_t>(std::max<std::int64_t>(rows_, 1));
     partial_pages_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE, rows * 2 * sizeof(cl_int));
     partial_sums_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE, rows * 2 * real_size(p));
-    rows_kernel_ = device.kernel("pagerank_bsr.cl", options(p), "fixed_width_sparse_row");
-    sum_kernel_ = device.kernel("pagerank_bsr.cl", options(p), "partial_rank_sum");
+    rows_kernel_ = device.kernel(kernel_file(k.format), options, "fixed_width_sparse_row");
+    sum_kernel_ = device.kernel(kernel_file(k.format), options, "partial_rank_sum");
   }
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
@@ -116,20 +117,23 @@ class BsrFormat : public SpmvFormat {
   cl::Kernel rows_kernel_, sum_kernel_;
 };
 
-}  // namespace
-
-std::unique_ptr<SpmvFormat> make_spmv_format(const Device& device, const InLinks& links, const PageRankKernel& kernel,
-                                             Precision precision, Timings& upload) {
+std::unique_ptr<SpmvFormat> make_spmv_format(const Device& device, const Problem& problem, const PageRankKernel& kernel,
+                                             const std::string& options, Timings& upload) {
+  const InLinks& L = problem.links;
+  const Precision p = problem.precision;
   try {
     if (kernel.format == "csr_scalar" || kernel.format == "csr_vector")
-      return std::make_unique<CsrFormat>(device, links, kernel, precision, upload);
-    if (kernel.format == "ell") return std::make_unique<EllFormat>(device, links, kernel, precision, upload);
-    if (kernel.format == "bsr") return std::make_unique<BsrFormat>(device, links, kernel, precision, upload);
-    if (kernel.format == "hybrid") return make_hybrid_format(device, links, kernel, precision, upload);
+      return std::make_unique<CsrFormat>(device, L, kernel, p, options, upload);
+    if (kernel.format == "ell") return std::make_unique<EllFormat>(device, L, kernel, options, upload);
+    if (kernel.format == "bsr") return std::make_unique<BsrFormat>(device, L, kernel, p, options, upload);
+    if (kernel.format == "hybrid") return make_hybrid_format(device, problem, kernel, options, upload);
   } catch (const cl::Error&) {
     rethrow_as_itercl_error();
+  } catch (const std::bad_alloc&) {  // the large arrays name themselves (host_array); this is the rest
+    throw RuntimeError("out of host memory building format " + kernel.format + " for " + std::to_string(L.n_nodes) +
+                       " nodes and " + std::to_string(L.n_links()) + " links");
   }
   throw ParamError("kernel.format", "no format '" + kernel.format + "'");
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::pagerank

@@ -11,8 +11,9 @@
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "itercl/pagerank.hpp"
+#include "pagerank/pagerank_kernel.hpp"
 
-namespace itercl::detail {
+namespace itercl::pagerank {
 
 // What one multiplication enqueued or did: the driver reads the events' times once the iteration's
 // last command has completed.
@@ -33,19 +34,15 @@ class SpmvFormat {
   PageRankFormatStats stats_;
 };
 
-// Fills in every zero / "auto" field of `kernel` for this device (tuning/pagerank.json) and graph, and
-// checks the rest. `sources` receives the database entries used.
-PageRankKernel resolve_kernel(PageRankKernel kernel, const DeviceInfo& info, const InLinks& links,
-                              std::vector<std::string>& sources);
-
-// Builds `kernel.format` (resolved: no zeros or "auto") from the in-links and uploads it, adding the
-// upload's time to `upload`. The kernels are built for `precision`.
-std::unique_ptr<SpmvFormat> make_spmv_format(const Device& device, const InLinks& links, const PageRankKernel& kernel,
-                                             Precision precision, Timings& upload);
+// Builds `kernel.format` (resolved: no zeros or "auto") from the problem's in-links and uploads it,
+// adding the upload's time to `upload`. The kernels are built with `options` (defines()).
+std::unique_ptr<SpmvFormat> make_spmv_format(const Device& device, const Problem& problem, const PageRankKernel& kernel,
+                                             const std::string& options, Timings& upload);
 
 // The hybrid format (pagerank_hybrid.cpp).
-std::unique_ptr<SpmvFormat> make_hybrid_format(const Device& device, const InLinks& links, const PageRankKernel& kernel,
-                                               Precision precision, Timings& upload);
+std::unique_ptr<SpmvFormat> make_hybrid_format(const Device& device, const Problem& problem,
+                                               const PageRankKernel& kernel, const std::string& options,
+                                               Timings& upload);
 
 // A read-only device buffer holding `values` (at least one element's room, so empty arrays are
 // valid buffers), written with a blocking copy whose time is added to `upload`. Throws InputError
@@ -80,4 +77,4 @@ inline std::uint64_t csr_bytes(const InLinks& links) {
   return (static_cast<std::uint64_t>(links.n_nodes) + 1 + static_cast<std::uint64_t>(links.n_links())) * 4;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::pagerank

@@ -1,17 +1,16 @@
 // `itercl tune pagerank`: the formats the device sums alone, their work-group sizes, BSR widths and
 // csr_vector lanes, on an R-MAT graph. Not hybrid: part of its sum runs on the host, outside the
 // OpenCL event times every candidate is compared by.
-#include <cmath>
-
 #include "itercl/error.hpp"
 #include "itercl/graph.hpp"
 #include "itercl/pagerank.hpp"
+#include "pagerank/pagerank_description.hpp"
 #include "tune/tuners.hpp"
 
 namespace itercl {
-namespace {
+namespace pagerank {
 
-std::vector<PageRankKernel> pagerank_space(const DeviceInfo& info) {
+std::vector<PageRankKernel> tuning_space(const DeviceInfo& info) {
   std::vector<PageRankKernel> out;
   for (int wg : {64, 128, 256}) {
     if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
@@ -30,19 +29,20 @@ nlohmann::json stored(const PageRankKernel& k) {
   return j;
 }
 
-}  // namespace
+}  // namespace pagerank
 
 void tune_pagerank(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report) {
-  // R-MAT 20 (benchmarks/pagerank's middle graph): 1 M nodes, 16 M links.
-  const long long scale = problem_count(problem, "scale", 20, 26);
-  const long long edge_factor = problem_count(problem, "edge_factor", 16, 64);
-  const long long seed = problem.integer("random_state").value_or(1);
+  using Rmat = pagerank::TuningGraph;
+  const long long scale = problem_count(problem, "scale", Rmat::kScale, Rmat::kMostScale);
+  const long long edge_factor = problem_count(problem, "edge_factor", Rmat::kEdgeFactor, Rmat::kMostEdgeFactor);
+  const long long seed = problem.integer("random_state").value_or(Rmat::kRandomState);
   problem.finish();
   report.problem = {{"scale", scale}, {"edge_factor", edge_factor}, {"random_state", seed}};
 
-  const InLinks links = in_links(make_rmat({.scale = static_cast<int>(scale),
-                                            .edge_factor = static_cast<int>(edge_factor),
-                                            .random_state = static_cast<std::uint64_t>(seed)}));
+  const InLinks links = Rmat{.scale = static_cast<int>(scale),
+                             .edge_factor = static_cast<int>(edge_factor),
+                             .random_state = static_cast<std::uint64_t>(seed)}
+                            .links();
   // Every candidate runs the same iterations: two warm-ups, then one timed sum over in-links for each repeat.
   auto fit = [&](const PageRankKernel& kernel) {
     PageRankParams p;
@@ -52,23 +52,16 @@ void tune_pagerank(const Device& device, ConfigObject& problem, const TuneOption
     p.kernel = kernel;
     return PageRank(device, p).fit(links);
   };
-  const std::vector<double> reference = fit({.format = "csr_scalar"}).ranks;
-  // Device and reference each within tests/tolerances.hpp's ranks_l1 of the exact ranks.
-  const double tolerance = 2 * (options.precision == Precision::f32 ? 5e-6 : 1e-10);
+  const std::vector<double> reference = fit({.format = pagerank::kReferenceFormat}).ranks;
 
   std::vector<PageRankKernel> kernels = {PageRankKernel{}};  // the database's current choice first
-  for (const PageRankKernel& kernel : pagerank_space(device.info())) kernels.push_back(kernel);
+  for (const PageRankKernel& kernel : pagerank::tuning_space(device.info())) kernels.push_back(kernel);
   for (const PageRankKernel& kernel : kernels)
-    add_candidate(report, stored(kernel), [&](TuneCandidate& c) {
+    add_candidate(report, pagerank::stored(kernel), [&](TuneCandidate& c) {
       const PageRankResult r = fit(kernel);
-      c.parameters = stored(r.kernel);
-      double l1 = 0;
-      for (std::size_t i = 0; i < reference.size(); ++i) l1 += std::abs(r.ranks[i] - reference[i]);
-      if (!(l1 <= tolerance)) {
-        c.rejected =
-            "ranks differ from csr_scalar's by " + std::to_string(l1) + " in L1, beyond " + std::to_string(tolerance);
-        return;
-      }
+      c.parameters = pagerank::stored(r.kernel);
+      c.rejected = pagerank::ranks_mismatch(r.ranks, reference, options.precision);
+      if (!c.rejected.empty()) return;
       std::vector<double> ms;
       for (std::size_t i = 2; i < r.iterations.size(); ++i) ms.push_back(r.iterations[i].spmv_kernel_s * 1e3);
       record_times(c, std::move(ms));

@@ -14,7 +14,10 @@ namespace itercl {
 template <class K>
 struct KernelField {
   const char* name;
-  std::variant<std::string K::*, int K::*, bool K::*> member;
+  std::variant<std::string K::*, int K::*, bool K::*, double K::*> member;
+  // An int whose unset value 0 is spelled "auto" in JSON (PageRankKernel::hybrid_k): reads "auto" as 0,
+  // else an integer >= 1. Written back as the int.
+  bool zero_is_auto = false;
 };
 
 template <class K>
@@ -40,13 +43,25 @@ void read_kernel_fields(const nlohmann::json& j, K& k, const std::vector<KernelF
     std::visit(
         [&, &key = key, &value = value](auto member) {
           using T = std::remove_reference_t<decltype(k.*member)>;
+          if constexpr (std::is_same_v<T, int>) {
+            if (field->zero_is_auto) {
+              if (value.is_string() && value.template get<std::string>() == "auto") {
+                k.*member = 0;
+                return;
+              }
+              if (!value.is_number_integer() || value.template get<long long>() < 1)
+                throw ParamError("kernel." + key, "expected an integer >= 1 or \"auto\", got " + value.dump());
+            }
+          }
           const bool fits = std::is_same_v<T, std::string> ? value.is_string()
                             : std::is_same_v<T, bool>      ? value.is_boolean()
+                            : std::is_same_v<T, double>    ? value.is_number()
                                                            : value.is_number_integer();
           if (!fits)
             throw ParamError("kernel." + key, std::string("expected ") +
                                                   (std::is_same_v<T, std::string> ? "a string"
                                                    : std::is_same_v<T, bool>      ? "true or false"
+                                                   : std::is_same_v<T, double>    ? "a number"
                                                                                   : "an integer") +
                                                   ", got " + value.dump());
           k.*member = value.template get<T>();

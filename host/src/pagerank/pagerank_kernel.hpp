@@ -1,0 +1,43 @@
+// PageRankKernel's resolution for a device and graph, its -D options, its JSON field table, and the
+// kernel file of each format (internal).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "itercl/device.hpp"
+#include "itercl/graph.hpp"
+#include "itercl/pagerank.hpp"
+#include "tuning/kernel_fields.hpp"
+
+namespace itercl::pagerank {
+
+// What the kernel's resolution and build depend on: the graph (mean row length for csr_vector's lanes,
+// the row lengths for hybrid's k) and the precision of the vectors.
+struct Problem {
+  const InLinks& links;
+  Precision precision;
+};
+
+// `value` must be "auto" or one of the formats; ParamError(field) listing them. The one list of
+// formats, for PageRankKernel::validate and the config's params.format.
+void check_format(std::string_view field, const std::string& value);
+
+// A tuning field the format would ignore is a mistake in the config, not a no-op.
+void check_fields_apply(const PageRankKernel& k);
+
+// Fills in every zero / "auto" field of `k` for this device (tuning/pagerank.json) and graph, and checks
+// the rest. `sources` receives the database entries used.
+PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& problem,
+                       std::vector<std::string>& sources);
+
+// The -D options every PageRank kernel file is built with (the format picks the file, not an option).
+std::string defines(const PageRankKernel& k, const Problem& problem);
+
+// The JSON names of PageRankKernel's members, for to_json and from_json.
+const std::vector<KernelField<PageRankKernel>>& fields();
+
+// The file holding a resolved format's sums over in-links (the update is pagerank.cl for all).
+const char* kernel_file(const std::string& format);
+
+}  // namespace itercl::pagerank
