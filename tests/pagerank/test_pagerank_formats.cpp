@@ -175,7 +175,7 @@ TEST_CASE("hybrid k = auto: the CPU's rows hold at most the share its speed earn
 
 TEST_CASE("an array too large for host memory is a RuntimeError naming it and its bytes") {
   // 2^60 indices, 4 EiB: past any machine's address space, so the allocation itself fails.
-  CHECK_THROWS_WITH_AS(pagerank::host_array<std::int32_t>(std::size_t{1} << 60, 0, "bsr slots"),
+  CHECK_THROWS_WITH_AS(itercl::host_array<std::int32_t>(std::size_t{1} << 60, 0, "bsr slots"),
                        "out of host memory for bsr slots: 4611686018427387904 bytes", itercl::RuntimeError);
 }
 

@@ -9,23 +9,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/host_memory.hpp"
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "itercl/graph.hpp"
 
 namespace itercl::pagerank {
-
-// `count` copies of `value`; running out of host memory is a RuntimeError naming `what` and the bytes
-// it needed, so a graph too large for this machine says which array did not fit.
-template <class T>
-std::vector<T> host_array(std::size_t count, T value, std::string_view what) {
-  try {
-    return std::vector<T>(count, value);
-  } catch (const std::bad_alloc&) {
-    throw RuntimeError("out of host memory for " + std::string(what) + ": " + std::to_string(count * sizeof(T)) +
-                       " bytes");
-  }
-}
 
 // ELLPACK rows padded to one width, column-major: slot c of block row r at c * rows + r, so the
 // work-items of a group read consecutive addresses. Padding holds n_nodes, the index of an extra

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "itercl/error.hpp"
-#include "pairwise/host_memory.hpp"
+#include "core/host_memory.hpp"
 #include "pairwise/pairwise_inputs.hpp"
 #include "pairwise/pairwise_kernel.hpp"
 #include "pairwise/pairwise_stream.hpp"
@@ -133,7 +133,7 @@ PairwiseRun PairwiseDistances::run(const PairSink& sink) { return impl_->run(sin
 
 Matrix PairwiseDistances::matrix(PairwiseRun* run_info) {
   const auto entries = static_cast<std::size_t>(impl_->n1) * static_cast<std::size_t>(impl_->n2);
-  Matrix D = pairwise::allocate_host("the distance matrix", entries * sizeof(double),
+  Matrix D = allocate_host("the distance matrix", entries * sizeof(double),
                                      [&] { return Matrix(impl_->n1, impl_->n2); });
   const PairwiseRun r = run([&](const PairTile& t) {
     for (Eigen::Index i = 0; i < t.rows; ++i)

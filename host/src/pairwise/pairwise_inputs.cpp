@@ -7,7 +7,7 @@
 
 #include "core/device_data.hpp"
 #include "itercl/error.hpp"
-#include "pairwise/host_memory.hpp"
+#include "core/host_memory.hpp"
 
 namespace itercl::pairwise {
 

@@ -11,7 +11,7 @@
 #include "core/device_data.hpp"
 #include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
-#include "pairwise/host_memory.hpp"
+#include "core/host_memory.hpp"
 #include "tuning/kernel_checks.hpp"
 
 namespace itercl {

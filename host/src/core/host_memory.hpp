@@ -1,5 +1,5 @@
-// Host memory the pairwise drivers allocate for their inputs and results (internal): running out of it
-// is an error that says what was being allocated and how much.
+// Large host allocations (internal): running out of host memory is an error that says what was being
+// allocated and how much, not a bare std::bad_alloc.
 #pragma once
 
 #include <cstddef>
@@ -10,7 +10,7 @@
 
 #include "itercl/error.hpp"
 
-namespace itercl::pairwise {
+namespace itercl {
 
 // allocate()'s result; a std::bad_alloc becomes a RuntimeError naming `what` and its `bytes`.
 template <class F>
@@ -18,8 +18,14 @@ decltype(auto) allocate_host(std::string_view what, std::size_t bytes, F&& alloc
   try {
     return allocate();
   } catch (const std::bad_alloc&) {
-    throw RuntimeError("out of host memory allocating " + std::string(what) + " (" + std::to_string(bytes) + " bytes)");
+    throw RuntimeError("out of host memory for " + std::string(what) + ": " + std::to_string(bytes) + " bytes");
   }
+}
+
+// `count` copies of `value` for `what`.
+template <class T>
+std::vector<T> host_array(std::size_t count, T value, std::string_view what) {
+  return allocate_host(what, count * sizeof(T), [&] { return std::vector<T>(count, value); });
 }
 
 // `bytes` bytes for `what`.
@@ -27,4 +33,4 @@ inline std::vector<unsigned char> host_bytes(std::string_view what, std::size_t 
   return allocate_host(what, bytes, [&] { return std::vector<unsigned char>(bytes); });
 }
 
-}  // namespace itercl::pairwise
+}  // namespace itercl
