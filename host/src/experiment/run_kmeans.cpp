@@ -79,12 +79,12 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
 
   const kmeans::Work work = kmeans::assignment_work(X.rows(), X.cols(), params.n_clusters, params.precision);
   c.workload = Workload{"kmeans", work.flops, static_cast<double>(params.max_iter) * params.runs()};
-  const KMeans kmeans(c.device(), params);
+  const KMeans model(c.device(), params);
   KMeansResult r;
   std::vector<double> repeat_wall_ms;
   for (int i = 0; i < c.repeat; ++i) {
     Stopwatch wall;
-    r = with_field_prefix(c.params.source(), "params", [&] { return kmeans.fit(X, weights); });
+    r = with_field_prefix(c.params.source(), "params", [&] { return model.fit(X, weights); });
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }
 
