@@ -17,7 +17,8 @@ using itercl::KMeansParams;
 using itercl::Matrix;
 using itercl::Precision;
 
-namespace {
+// Helpers and tests in the family's namespace: no helper name can meet another test file's.
+namespace kmeans_tests {
 
 KMeansParams kmeans_given(const Matrix& init, Precision p, const char* variant = "auto") {
   KMeansParams params;
@@ -34,8 +35,6 @@ void check_close(const Matrix& got, const Matrix& expected, double relative) {
   REQUIRE(got.cols() == expected.cols());
   CHECK((got - expected).norm() <= relative * expected.norm());
 }
-
-}  // namespace
 
 TEST_CASE("scikit-learn's relocation example: the empty cluster moves and inertia ends at 0.25") {
   Matrix X(4, 2), init(2, 2), expected(2, 2);
@@ -208,3 +207,5 @@ TEST_CASE("progress is reported after every iteration of every run") {
   for (std::size_t i = 0; i < trace.size(); ++i) CHECK(trace[i] == r.iterations[i].inertia);
   for (std::size_t i = 1; i < events.size(); ++i) CHECK(events[i].elapsed_s >= events[i - 1].elapsed_s);
 }
+
+}  // namespace kmeans_tests

@@ -1,9 +1,13 @@
 // Every assignment kernel variant against the double-precision reference, on awkward shapes.
 #include <doctest/doctest.h>
 
+#include <functional>
+#include <numeric>
+
 #include "itercl/error.hpp"
 #include "itercl/kmeans_assignment.hpp"
 #include "itercl/tune.hpp"
+#include "kmeans/kmeans_description.hpp"
 #include "reference/kmeans_reference.hpp"
 #include "test_support.hpp"
 
@@ -12,36 +16,22 @@ using itercl::KMeansKernel;
 using itercl::Matrix;
 using itercl::Precision;
 
-namespace {
+// Helpers and tests in the family's namespace: no helper name can meet another test file's.
+namespace kmeans_tests {
 
 // Labels must equal the reference's except where the two centroids are equally near within the
-// rounding of `p`; the inertia of the labels must match within the objective tolerance.
+// rounding of `p` (the tuner's check); the inertia of the labels must match within the objective tolerance.
 void check_labels(const Matrix& X, const Matrix& C, std::span<const std::int32_t> got, Precision p) {
   const auto expected = reference::nearest(X, C);
   REQUIRE(got.size() == expected.size());
-  int moved = 0, wrong = 0;
-  std::string first_wrong;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    if (got[i] == expected[i]) continue;
-    ++moved;
-    const auto ii = static_cast<Eigen::Index>(i);
-    const bool in_range = got[i] >= 0 && got[i] < C.rows();
-    const double magnitude = in_range ? (X.row(ii).cwiseAbs() + C.row(got[i]).cwiseAbs()).squaredNorm() +
-                                            (X.row(ii).cwiseAbs() + C.row(expected[i]).cwiseAbs()).squaredNorm()
-                                      : 0;
-    if (!in_range ||
-        reference::squared_distance(X, ii, C, got[i]) - reference::squared_distance(X, ii, C, expected[i]) >
-            tolerance::tie(p, X.cols(), magnitude)) {
-      if (!wrong++)
-        first_wrong = "point " + std::to_string(i) + ": device label " + std::to_string(got[i]) + ", reference " +
-                      std::to_string(expected[i]);
-    }
-  }
-  INFO(first_wrong);
-  CHECK(wrong == 0);
-  CHECK(moved <= static_cast<int>(got.size()) / 100);  // near-ties are rare on continuous data
+  const std::string wrong = itercl::kmeans::labels_mismatch(X, C, got, expected, p);
+  INFO(wrong);
+  CHECK(wrong.empty());
+  const auto moved = std::inner_product(got.begin(), got.end(), expected.begin(), std::size_t{0}, std::plus<>(),
+                                        std::not_equal_to<>());
+  CHECK(moved <= got.size() / 100);  // near-ties are rare on continuous data
   const std::vector<std::int32_t> labels(got.begin(), got.end());
-  if (wrong == 0) {
+  if (wrong.empty()) {
     const double ref = reference::inertia(X, {}, expected, C);
     CHECK(std::abs(reference::inertia(X, {}, labels, C) - ref) <= tolerance::objective(p) * ref);
   }
@@ -50,8 +40,6 @@ void check_labels(const Matrix& X, const Matrix& C, std::span<const std::int32_t
 struct Shape {
   Eigen::Index n, d, k;
 };
-
-}  // namespace
 
 TEST_CASE("every variant matches the reference on awkward shapes, in float and double") {
   // N not a multiple of any work-group size; K = 1; K = N; D = 1; D = 33; K > work-group size. Four
@@ -185,3 +173,5 @@ TEST_CASE("tuning sweeps the declared space, checks every candidate and proposes
                        itercl::InputError);
   CHECK_THROWS_AS(itercl::tune("bogus", test::device(), options), itercl::InputError);
 }
+
+}  // namespace kmeans_tests

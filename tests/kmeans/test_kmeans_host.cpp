@@ -12,7 +12,8 @@
 
 using itercl::Matrix;
 
-namespace {
+// Helpers and tests in the family's namespace: no helper name can meet another test file's.
+namespace kmeans_tests {
 
 std::vector<std::int32_t> random_labels(Eigen::Index n, int k, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -28,8 +29,6 @@ std::set<std::vector<double>> rows_of(const Matrix& m) {
   return rows;
 }
 
-}  // namespace
-
 TEST_CASE("update: weighted means, inertia, changed labels and shift, on 100,000 points over several threads") {
   const Eigen::Index n = 100000, d = 3;
   const int k = 17;
@@ -44,7 +43,7 @@ TEST_CASE("update: weighted means, inertia, changed labels and shift, on 100,000
   previous[10] = (previous[10] + 1) % k;
   previous[99999] = (previous[99999] + 1) % k;
   Matrix next;
-  const auto u = itercl::update_centroids(X, w, labels, previous, C, next);
+  const auto u = itercl::kmeans::update_centroids(X, w, labels, previous, C, next);
 
   Matrix sums = Matrix::Zero(k, d);
   std::vector<double> weight(k, 0.0);
@@ -64,7 +63,7 @@ TEST_CASE("update: weighted means, inertia, changed labels and shift, on 100,000
   CHECK(u.n_changed == 2);
   CHECK(u.n_relocated == 0);
   CHECK(previous == labels);  // overwritten for the next iteration
-  CHECK(itercl::kmeans_inertia(X, w, labels, C) == doctest::Approx(inertia).epsilon(1e-12));
+  CHECK(itercl::kmeans::kmeans_inertia(X, w, labels, C) == doctest::Approx(inertia).epsilon(1e-12));
 }
 
 TEST_CASE("update relocates an empty cluster to the farthest point (scikit-learn's example)") {
@@ -75,7 +74,7 @@ TEST_CASE("update relocates an empty cluster to the farthest point (scikit-learn
   const std::vector<std::int32_t> labels(4, 0);  // every point nearer (.5, .5)
   std::vector<std::int32_t> previous(4, -1);
   Matrix next;
-  const auto u = itercl::update_centroids(X, {}, labels, previous, C, next);
+  const auto u = itercl::kmeans::update_centroids(X, {}, labels, previous, C, next);
   CHECK(u.n_relocated == 1);
   // (0, 0) and (1, 1) are equally far; the later point moves, as in scikit-learn.
   CHECK(next(1, 0) == 1.0);
@@ -94,7 +93,7 @@ TEST_CASE("update relocates several empty clusters, farthest first, never to zer
   const std::vector<double> w = {1, 1, 1, 1, 1, 0};  // 30 is farthest but weighs nothing
   std::vector<std::int32_t> previous(6, -1);
   Matrix next;
-  const auto u = itercl::update_centroids(X, w, labels, previous, C, next);
+  const auto u = itercl::kmeans::update_centroids(X, w, labels, previous, C, next);
   CHECK(u.n_relocated == 3);
   CHECK(next(1, 0) == 20.0);  // the farthest point to the lowest empty cluster
   CHECK(next(2, 0) == 10.0);
@@ -113,9 +112,9 @@ TEST_CASE("k-means++ picks distinct data points, one per blob, reproducibly") {
   const Matrix X =
       itercl::make_blobs({.n_samples = 3000, .n_features = 2, .centers = 6, .cluster_std = 0.2, .random_state = 5});
   itercl::Rng a(7), b(7), c(8);
-  const Matrix first = itercl::init_kmeans_plus_plus(X, {}, 6, a);
-  CHECK(first == itercl::init_kmeans_plus_plus(X, {}, 6, b));
-  CHECK(first != itercl::init_kmeans_plus_plus(X, {}, 6, c));
+  const Matrix first = itercl::kmeans::init_kmeans_plus_plus(X, {}, 6, a);
+  CHECK(first == itercl::kmeans::init_kmeans_plus_plus(X, {}, 6, b));
+  CHECK(first != itercl::kmeans::init_kmeans_plus_plus(X, {}, 6, c));
   const auto data_rows = rows_of(X);
   for (const auto& row : rows_of(first)) CHECK(data_rows.count(row) == 1);
   // Blobs far apart with tight spread: greedy k-means++ seeds each blob once.
@@ -137,8 +136,8 @@ TEST_CASE("initialisation never picks zero-weight samples") {
     return rows_of(m);
   }();
   itercl::Rng rng(1);
-  for (const auto& row : rows_of(itercl::init_kmeans_plus_plus(X, w, 30, rng))) CHECK(allowed.count(row) == 1);
-  const Matrix random = itercl::init_random(X, w, 100, rng);
+  for (const auto& row : rows_of(itercl::kmeans::init_kmeans_plus_plus(X, w, 30, rng))) CHECK(allowed.count(row) == 1);
+  const Matrix random = itercl::kmeans::init_random(X, w, 100, rng);
   CHECK(rows_of(random) == allowed);  // all 100 positive-weight samples, each once
 }
 
@@ -176,3 +175,5 @@ TEST_CASE("generators are reproducible and shaped as asked") {
   CHECK(B.rows() == 900);
   CHECK_THROWS_AS(itercl::make_uniform({.n_samples = 0}), itercl::ParamError);
 }
+
+}  // namespace kmeans_tests

@@ -7,6 +7,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/tuning.hpp"
+#include "kmeans/kmeans_description.hpp"
 #include "pagerank/pagerank_formats.hpp"
 #include "pagerank/pagerank_kernel.hpp"
 #include "pairwise/pairwise_kernel.hpp"
@@ -80,12 +81,12 @@ TEST_CASE("a tuning candidate's labels must match the reference's but for near-t
   X << 0.0, 1.0, 10.0;  // 1.0 is exactly halfway between the centroids
   C << 0.0, 2.0;
   const std::vector<std::int32_t> reference = {0, 0, 1};
-  CHECK(itercl::kmeans_labels_mismatch(X, C, reference, reference, itercl::Precision::f32).empty());
-  CHECK(itercl::kmeans_labels_mismatch(X, C, std::vector<std::int32_t>{0, 1, 1}, reference, itercl::Precision::f64)
+  CHECK(itercl::kmeans::labels_mismatch(X, C, reference, reference, itercl::Precision::f32).empty());
+  CHECK(itercl::kmeans::labels_mismatch(X, C, std::vector<std::int32_t>{0, 1, 1}, reference, itercl::Precision::f64)
             .empty());  // the tie may go either way
-  CHECK(itercl::kmeans_labels_mismatch(X, C, std::vector<std::int32_t>{0, 0, 0}, reference, itercl::Precision::f32) ==
+  CHECK(itercl::kmeans::labels_mismatch(X, C, std::vector<std::int32_t>{0, 0, 0}, reference, itercl::Precision::f32) ==
         "point 2: label 0 where the reference has 1");
-  CHECK(itercl::kmeans_labels_mismatch(X, C, std::vector<std::int32_t>{7, 0, 1}, reference, itercl::Precision::f32) ==
+  CHECK(itercl::kmeans::labels_mismatch(X, C, std::vector<std::int32_t>{7, 0, 1}, reference, itercl::Precision::f32) ==
         "point 0 labelled 7");
 }
 

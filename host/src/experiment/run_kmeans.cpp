@@ -4,9 +4,10 @@
 #include "experiment/run_support.hpp"
 #include "io/data_source.hpp"
 #include "itercl/kmeans.hpp"
+#include "kmeans/kmeans_description.hpp"
 
 namespace itercl {
-namespace {
+namespace kmeans {
 
 KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<double>& weights) {
   ConfigObject& P = c.params;
@@ -19,14 +20,15 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
   if (!k) P.fail("n_clusters", "missing: expected an integer >= 1");
   p.n_clusters = int_field(P, "n_clusters", *k);
 
-  const nlohmann::json* init = P.get("init");
-  if (!init || (init->is_string() && init->get<std::string>() == "k-means++")) {
-    p.init = KMeansInit::kmeans_plus_plus;
-  } else if (init->is_string() && init->get<std::string>() == "random") {
-    p.init = KMeansInit::random;
-  } else {
-    p.init = KMeansInit::given;  // a file path or inline rows
-    p.init_centroids = read_matrix_value(P, "init", c.base);
+  if (const nlohmann::json* init = P.get("init")) {
+    if (init->is_string() && init->get<std::string>() == "k-means++") {
+      p.init = KMeansInit::kmeans_plus_plus;
+    } else if (init->is_string() && init->get<std::string>() == "random") {
+      p.init = KMeansInit::random;
+    } else {
+      p.init = KMeansInit::given;  // a file path or inline rows
+      p.init_centroids = read_matrix_value(P, "init", c.base);
+    }
   }
 
   // n_init: a count, or "auto" (the library's 0): 10 runs for random init, 1 otherwise.
@@ -36,8 +38,8 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
     if (runs < 1) P.fail("n_init", "expected an integer >= 1 (or \"auto\"), got " + std::to_string(runs));
     p.n_init = int_field(P, "n_init", runs);
   }
-  p.max_iter = int_field(P, "max_iter", P.integer("max_iter").value_or(300));
-  p.tol = P.number("tol").value_or(1e-4);
+  p.max_iter = int_field(P, "max_iter", P.integer("max_iter").value_or(p.max_iter));
+  p.tol = P.number("tol").value_or(p.tol);
 
   p.random_state = read_random_state(c);
 
@@ -63,27 +65,26 @@ void write_labels(const std::filesystem::path& path, const std::vector<std::int3
   write_file_atomically(path, text);
 }
 
-}  // namespace
+}  // namespace kmeans
 
 AlgorithmReport run_kmeans(ExperimentContext& c) {
   AlgorithmReport report;
   const Matrix X =
       with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
   std::vector<double> weights;
-  const KMeansParams params = read_params(c, X, weights);
+  const KMeansParams params = kmeans::read_params(c, X, weights);
   const auto labels_path = c.output.path("labels", c.base);
   auto centroids_path = c.output.path("centroids", c.base);
   c.output.finish();
 
-  // The seed's count (section 6): F = 3DM + M flops per point per assignment.
-  const double flops = (3.0 * X.cols() * params.n_clusters + params.n_clusters) * static_cast<double>(X.rows());
-  c.workload = Workload{"kmeans", flops, static_cast<double>(params.max_iter) * params.runs()};
-  const KMeans kmeans(c.device(), params);
+  const kmeans::Work work = kmeans::assignment_work(X.rows(), X.cols(), params.n_clusters, params.precision);
+  c.workload = Workload{"kmeans", work.flops, static_cast<double>(params.max_iter) * params.runs()};
+  const KMeans model(c.device(), params);
   KMeansResult r;
   std::vector<double> repeat_wall_ms;
   for (int i = 0; i < c.repeat; ++i) {
     Stopwatch wall;
-    r = with_field_prefix(c.params.source(), "params", [&] { return kmeans.fit(X, weights); });
+    r = with_field_prefix(c.params.source(), "params", [&] { return model.fit(X, weights); });
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }
 
@@ -108,7 +109,7 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   res["best_init"] = r.best_init;
   res["random_state"] = params.random_state;
   if (labels_path) {
-    write_labels(*labels_path, r.labels);
+    kmeans::write_labels(*labels_path, r.labels);
     res["labels"] = labels_path->string();
   }
 
@@ -119,13 +120,11 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
 
   const Timings typical = median(per_iteration);
   report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
-  // The fewest bytes an assignment moves through device memory: the points once, the labels once.
-  const double bytes = static_cast<double>(X.rows()) * (X.cols() * real_size(params.precision) + 4.0);
-  report.gflops = {{"flops_per_iteration", flops},
-                   {"bytes_per_iteration", bytes},
-                   {"kernel", typical.kernel_s > 0 ? flops / typical.kernel_s * 1e-9 : 0.0},
-                   {"iteration", typical.wall_s > 0 ? flops / typical.wall_s * 1e-9 : 0.0},
-                   {"kernel_gbs", typical.kernel_s > 0 ? bytes / typical.kernel_s * 1e-9 : 0.0}};
+  report.gflops = {{"flops_per_iteration", work.flops},
+                   {"bytes_per_iteration", work.bytes},
+                   {"kernel", typical.kernel_s > 0 ? work.flops / typical.kernel_s * 1e-9 : 0.0},
+                   {"iteration", typical.wall_s > 0 ? work.flops / typical.wall_s * 1e-9 : 0.0},
+                   {"kernel_gbs", typical.kernel_s > 0 ? work.bytes / typical.kernel_s * 1e-9 : 0.0}};
 
   std::ostringstream s;
   s << "  " << X.rows() << " x " << X.cols() << " points, " << params.n_clusters << " clusters, variant "

@@ -1,6 +1,7 @@
 // KMeans::fit: Lloyd iterations with the assignment on the device and the update on the host.
 #include "itercl/kmeans.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -52,7 +53,8 @@ struct Run {
 Run lloyd(KMeansAssignment& assignment, const Matrix& X, std::span<const double> w, Matrix centroids,
           const KMeansParams& p, double scaled_tol, ProgressEvent report, const Stopwatch& fit_clock) {
   Run run;
-  std::vector<std::int32_t> previous(static_cast<std::size_t>(X.rows()), -1);
+  std::vector<std::int32_t> previous =
+      host_array<std::int32_t>(static_cast<std::size_t>(X.rows()), "the previous iteration's labels", -1);
   Matrix next;
   std::span<const std::int32_t> labels;
   bool labels_stable = false;
@@ -93,7 +95,8 @@ Run lloyd(KMeansAssignment& assignment, const Matrix& X, std::span<const double>
     t.wall_s = wall.seconds();
     run.timings += t;
   }
-  run.labels.assign(labels.begin(), labels.end());
+  run.labels = host_array<std::int32_t>(labels.size(), "the labels returned");
+  std::copy(labels.begin(), labels.end(), run.labels.begin());
   Stopwatch host;
   run.inertia = kmeans_inertia(X, w, run.labels, centroids);
   run.timings.host_s += host.seconds();
@@ -149,8 +152,8 @@ KMeansResult KMeans::fit(const Matrix& X, std::span<const double> sample_weight)
   for (int r = 0; r < n_init; ++r) {
     Stopwatch init_wall;
     Matrix start = p.init == KMeansInit::given    ? p.init_centroids
-                   : p.init == KMeansInit::random ? init_random(X, sample_weight, p.n_clusters, rng)
-                                                  : init_kmeans_plus_plus(X, sample_weight, p.n_clusters, rng);
+                   : p.init == KMeansInit::random ? kmeans::init_random(X, sample_weight, p.n_clusters, rng)
+                                                  : kmeans::init_kmeans_plus_plus(X, sample_weight, p.n_clusters, rng);
     const double init_s = init_wall.seconds();
     const ProgressEvent report{
         .algorithm = "kmeans", .run = r + 1, .runs = n_init, .max_iterations = p.max_iter, .objective_name = "inertia"};

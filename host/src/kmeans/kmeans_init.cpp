@@ -4,12 +4,12 @@
 #include <limits>
 #include <numeric>
 #include <queue>
+#include <string>
 
 #include "core/parallel.hpp"
 #include "kmeans/kmeans_steps.hpp"
 
-namespace itercl {
-namespace {
+namespace itercl::kmeans {
 
 // The first index whose running sum exceeds `target`: for target uniform in [0, total), index i is drawn
 // with probability value_i / total, and never an index of value 0. Clipped to the last index, as
@@ -19,8 +19,6 @@ Eigen::Index search_cumulative(const std::vector<double>& cumulative, double tar
   return std::min<Eigen::Index>(it - cumulative.begin(), static_cast<Eigen::Index>(cumulative.size()) - 1);
 }
 
-}  // namespace
-
 Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, Rng& rng) {
   const Eigen::Index n = X.rows();
   const auto un = static_cast<std::size_t>(n);
@@ -28,7 +26,9 @@ Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, 
   const int workers = worker_count(un * static_cast<std::size_t>(X.cols()));
   Matrix centers(k, X.cols());
 
-  std::vector<double> cumulative(un);
+  // Four per-sample arrays: running sums, nearest-centre distances, a candidate's and the best candidate's.
+  const std::string per_sample = "k-means++'s distances of " + std::to_string(n) + " samples";
+  std::vector<double> cumulative = host_array<double>(un, per_sample);
   auto accumulate_weighted = [&](const std::vector<double>& values) {
     double running = 0;
     for (std::size_t i = 0; i < un; ++i) cumulative[i] = running += weight(w, static_cast<Eigen::Index>(i)) * values[i];
@@ -36,7 +36,7 @@ Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, 
   };
 
   // First centre: a sample drawn with probability proportional to its weight.
-  std::vector<double> closest(un, 1.0);
+  std::vector<double> closest = host_array<double>(un, per_sample, 1.0);
   const double total_weight = accumulate_weighted(closest);
   centers.row(0) = X.row(search_cumulative(cumulative, uniform01(rng) * total_weight));
   parallel_blocks(un, workers, [&](std::size_t b, std::size_t e, int) {
@@ -45,7 +45,8 @@ Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, 
   });
   double potential = accumulate_weighted(closest);
 
-  std::vector<double> candidate_closest(un), best_closest(un);
+  std::vector<double> candidate_closest = host_array<double>(un, per_sample),
+                      best_closest = host_array<double>(un, per_sample);
   std::vector<double> partial(static_cast<std::size_t>(workers));
   for (int c = 1; c < k; ++c) {
     double best_potential = std::numeric_limits<double>::infinity();
@@ -100,4 +101,4 @@ Matrix init_random(const Matrix& X, std::span<const double> w, int k, Rng& rng) 
   return centers;
 }
 
-}  // namespace itercl
+}  // namespace itercl::kmeans

@@ -1,12 +1,13 @@
 // The CPU half of the seed's hybrid K-Means: centroid update, empty-cluster relocation, inertia.
 #include <algorithm>
+#include <new>
 #include <numeric>
+#include <string>
 
 #include "core/parallel.hpp"
 #include "kmeans/kmeans_steps.hpp"
 
-namespace itercl {
-namespace {
+namespace itercl::kmeans {
 
 // Per-worker partial sums, merged in worker order so the rounding is reproducible.
 struct Partial {
@@ -22,8 +23,6 @@ double squared_distance(const double* x, const double* c, Eigen::Index d) {
   return s;
 }
 
-}  // namespace
-
 UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
                                std::vector<std::int32_t>& previous, const Matrix& centroids, Matrix& next) {
   const Eigen::Index n = X.rows(), d = X.cols(), k = centroids.rows();
@@ -32,10 +31,19 @@ UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::
   // The hot loop of the host's half, once over all points: plain pointers, since Eigen's dynamic-size
   // row expressions cost several times more per point at small d.
   const int workers = worker_count(static_cast<std::size_t>(n));
+  // Reserved here, filled in the workers (each zeroes its own, in parallel): a worker cannot throw
+  // (parallel_blocks), and their k x d sums together can outgrow the data when k is large.
   std::vector<Partial> parts(static_cast<std::size_t>(workers));
+  try {
+    for (Partial& p : parts) p.sums.reserve(uk * ud), p.weights.reserve(uk);
+  } catch (const std::bad_alloc&) {
+    throw RuntimeError("out of host memory for the centroid update's partial sums: " + std::to_string(workers) +
+                       " threads x " + std::to_string(k) + " x " + std::to_string(d + 1) + " values (" +
+                       std::to_string(parts.size() * (uk * ud + uk) * sizeof(double)) + " bytes)");
+  }
   parallel_blocks(static_cast<std::size_t>(n), workers, [&](std::size_t begin, std::size_t end, int worker) {
     Partial& p = parts[static_cast<std::size_t>(worker)];
-    p.sums.assign(uk * ud, 0.0);
+    p.sums.assign(uk * ud, 0.0);  // within the reserved capacity: no allocation
     p.weights.assign(uk, 0.0);
     for (std::size_t i = begin; i < end; ++i) {
       const auto l = static_cast<std::size_t>(labels[i]);
@@ -67,7 +75,7 @@ UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::
   for (Eigen::Index j = 0; j < k; ++j)
     if (weights[j] <= 0) empty.push_back(j);
   if (!empty.empty()) {
-    std::vector<double> dist(static_cast<std::size_t>(n));
+    std::vector<double> dist = host_array<double>(static_cast<std::size_t>(n), "the relocation's distances");
     std::vector<Eigen::Index> order;
     for (Eigen::Index i = 0; i < n; ++i) {
       dist[static_cast<std::size_t>(i)] = (X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm();
@@ -115,4 +123,4 @@ double kmeans_inertia(const Matrix& X, std::span<const double> w, std::span<cons
   return std::accumulate(parts.begin(), parts.end(), 0.0);
 }
 
-}  // namespace itercl
+}  // namespace itercl::kmeans

@@ -1,25 +1,31 @@
 // `itercl tune kmeans`: the assignment kernel's variants, work-group sizes and register budgets.
-#include <algorithm>
-#include <cmath>
-#include <limits>
-
-#include "itercl/datagen.hpp"
 #include "itercl/error.hpp"
 #include "itercl/kmeans_assignment.hpp"
+#include "kmeans/kmeans_description.hpp"
+#include "kmeans/kmeans_kernel.hpp"
 #include "tune/tuners.hpp"
 
 namespace itercl {
-namespace {
+namespace kmeans {
+
+// The work-group sizes and register budgets (values a work-item keeps) worth trying: the database's
+// defaults (tuning/kmeans.json: 64 x 16 on CPUs, 128 x 32 on GPUs) and a step either side of the GPU's.
+constexpr int kWorkGroupSizes[] = {64, 128, 256};
+constexpr int kRegisterBudgets[] = {16, 32, 64};
 
 // The declared space: every variant, with the work-group sizes and register budgets worth trying.
-std::vector<KMeansKernel> kmeans_space(const DeviceInfo& info) {
+std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
   std::vector<KMeansKernel> out;
-  for (int wg : {64, 128, 256}) {
+  for (int wg : kWorkGroupSizes) {
     if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
-    out.push_back({.variant = "naive", .work_group_size = wg});
-    for (const char* variant : {"local_centroids", "local_centroids_points", "expanded"})
-      for (int values : {16, 32, 64})
-        out.push_back({.variant = variant, .work_group_size = wg, .register_values = values});
+    for (const std::string_view variant : kVariants) {
+      if (variant == "naive") {  // one point per work-item, nothing staged: no register budget
+        out.push_back({.variant = std::string(variant), .work_group_size = wg});
+        continue;
+      }
+      for (int values : kRegisterBudgets)
+        out.push_back({.variant = std::string(variant), .work_group_size = wg, .register_values = values});
+    }
   }
   return out;
 }
@@ -30,25 +36,7 @@ nlohmann::json stored(const KMeansKernel& k) {
   return j;
 }
 
-}  // namespace
-
-std::string kmeans_labels_mismatch(const Matrix& X, const Matrix& C, std::span<const std::int32_t> got,
-                                   std::span<const std::int32_t> reference, Precision p) {
-  const double eps =
-      p == Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    if (got[i] == reference[i]) continue;
-    const auto ii = static_cast<Eigen::Index>(i);
-    if (got[i] < 0 || got[i] >= C.rows()) return "point " + std::to_string(i) + " labelled " + std::to_string(got[i]);
-    const double a = (X.row(ii) - C.row(got[i])).squaredNorm(), b = (X.row(ii) - C.row(reference[i])).squaredNorm();
-    const double scale = (X.row(ii).cwiseAbs() + C.row(got[i]).cwiseAbs()).squaredNorm() +
-                         (X.row(ii).cwiseAbs() + C.row(reference[i]).cwiseAbs()).squaredNorm();
-    if (a - b > 4 * static_cast<double>(X.cols()) * eps * scale)
-      return "point " + std::to_string(i) + ": label " + std::to_string(got[i]) + " where the reference has " +
-             std::to_string(reference[i]);
-  }
-  return {};
-}
+}  // namespace kmeans
 
 void tune_kmeans(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report) {
   // The benchmark's largest shape (seed 004, Figure 15) at a quarter of the points, to tune in minutes.
@@ -59,21 +47,22 @@ void tune_kmeans(const Device& device, ConfigObject& problem, const TuneOptions&
   if (k > n) problem.fail("n_clusters", "more centroids than points");
   report.problem = {{"n_samples", n}, {"n_features", d}, {"n_clusters", k}, {"random_state", seed}};
 
-  const Matrix X = make_uniform({.n_samples = n, .n_features = d, .random_state = static_cast<std::uint64_t>(seed)});
-  const Matrix C = X.topRows(k);  // uniform data: its first rows are as random as any
+  const kmeans::TuneProblem data = kmeans::tune_problem(n, d, k, static_cast<std::uint64_t>(seed));
+  const Matrix &X = data.points, &C = data.centroids;
   const auto reference_labels = [&] {
-    KMeansAssignment naive(device, X, options.precision, KMeansKernel{.variant = "naive"});
-    const auto labels = naive.assign(C);
+    KMeansAssignment reference(device, X, options.precision,
+                               KMeansKernel{.variant = std::string(kmeans::kReferenceVariant)});
+    const auto labels = reference.assign(C);
     return std::vector<std::int32_t>(labels.begin(), labels.end());
   }();
 
   std::vector<KMeansKernel> kernels = {KMeansKernel{}};  // the database's current choice first
-  for (const KMeansKernel& kernel : kmeans_space(device.info())) kernels.push_back(kernel);
+  for (const KMeansKernel& kernel : kmeans::tune_space(device.info())) kernels.push_back(kernel);
   for (const KMeansKernel& kernel : kernels)
-    add_candidate(report, stored(kernel), [&](TuneCandidate& c) {
+    add_candidate(report, kmeans::stored(kernel), [&](TuneCandidate& c) {
       KMeansAssignment a(device, X, options.precision, kernel);
-      c.parameters = stored(a.kernel());
-      c.rejected = kmeans_labels_mismatch(X, C, a.assign(C), reference_labels, options.precision);
+      c.parameters = kmeans::stored(a.kernel());
+      c.rejected = kmeans::labels_mismatch(X, C, a.assign(C), reference_labels, options.precision);
       if (c.rejected.empty())
         time_candidate(c, options, [&] {
           Timings t;

@@ -1,10 +1,8 @@
 // One tuner per kernel family (internal). Adding one: write tune_<family>() and list it in tune.cpp.
 #pragma once
 
-#include <cstdint>
 #include <functional>
 #include <limits>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -39,11 +37,5 @@ void time_candidate(TuneCandidate& c, const TuneOptions& options, const std::fun
 // Sets c's median, min and max from the timed runs' kernel times (ms), for a family whose loop yields
 // them in one go.
 void record_times(TuneCandidate& c, std::vector<double> ms);
-
-// Empty if `got` equals `reference` wherever the two labels' centroids are not equally near within the
-// rounding of `p` (4 D ulps of sum_d (|x_d| + |c_d|)^2, as tests/tolerances.hpp); else the first
-// offending point.
-std::string kmeans_labels_mismatch(const Matrix& X, const Matrix& C, std::span<const std::int32_t> got,
-                                   std::span<const std::int32_t> reference, Precision p);
 
 }  // namespace itercl

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -16,18 +17,20 @@
 
 namespace itercl {
 
-// "a, b, c": a list of choices as the messages quote it.
-inline std::string choice_list(std::initializer_list<std::string_view> choices) {
+// "a, b, c": a list of choices as the messages quote it. `choices`: a braced list, or a family's array
+// of them (typed once, where its tuner also iterates them).
+template <class Choices = std::initializer_list<std::string_view>>
+std::string choice_list(const Choices& choices) {
   std::string out;
-  for (const auto c : choices) out += (out.empty() ? "" : ", ") + std::string(c);
+  for (const std::string_view c : choices) out += (out.empty() ? "" : ", ") + std::string(c);
   return out;
 }
 
 // `value` must be one of `choices` (or "auto" when `allow_auto`): ParamError(field) listing them.
-inline void check_choice(std::string_view field, const std::string& value,
-                         std::initializer_list<std::string_view> choices, bool allow_auto = true) {
+template <class Choices = std::initializer_list<std::string_view>>
+void check_choice(std::string_view field, const std::string& value, const Choices& choices, bool allow_auto = true) {
   if (allow_auto && value == "auto") return;
-  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
+  if (std::find(std::begin(choices), std::end(choices), value) != std::end(choices)) return;
   throw ParamError(std::string(field), "expected one of " + std::string(allow_auto ? "auto, " : "") +
                                            choice_list(choices) + "; got \"" + value + "\"");
 }

@@ -1,0 +1,135 @@
+// KMeansKernel: the assignment kernel's variant and tuning, checked, converted to and from JSON, and
+// resolved from the tuning database (tuning/kmeans.json) and the problem.
+#include "kmeans/kmeans_kernel.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "itercl/error.hpp"
+#include "tuning/kernel_checks.hpp"
+#include "tuning/tuned_kernel.hpp"
+
+namespace itercl {
+namespace kmeans {
+
+// The most points one work-item keeps (PPI): the kernels hold PPI x DIM values and PPI running minima
+// in registers and unroll over them, so past this they only spill. A bound, not a measurement.
+constexpr int kMaxPointsPerItem = 16;
+
+// kernel.launches: the overhead model needs 1 and 2 (section 4.2 of the seed); the bound keeps a typo
+// from running one assignment for minutes.
+constexpr int kMaxLaunches = 64;
+
+Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim) { return dim + (k.variant == "expanded"); }
+
+Eigen::Index staged_point_values(const KMeansKernel& k, Eigen::Index dim) {
+  return k.variant == "local_centroids_points" ? Eigen::Index{k.work_group_size} * k.points_per_item * dim : 0;
+}
+
+KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& problem,
+                     std::vector<std::string>& sources) {
+  const Eigen::Index dim = problem.dim;
+  k.validate();
+  if (k.variant == "naive" &&
+      (k.points_per_item > 1 || k.register_values || k.local_memory_bytes || k.centroids_per_chunk))
+    throw ParamError("kernel.variant",
+                     "naive takes one point per work-item and stages nothing: leave points_per_item, "
+                     "register_values, local_memory_bytes and centroids_per_chunk unset");
+
+  const auto db = tuned_kernel<KMeansKernel>("kmeans", info, sources, [](const KMeansKernel& t) {
+    t.validate();
+    if (t.variant == "auto" || !t.work_group_size || !t.register_values || !t.local_memory_bytes)
+      throw ParamError("kmeans", "needs variant, work_group_size, register_values and local_memory_bytes");
+  });
+  const bool explicit_wg = k.work_group_size != 0;
+  if (k.variant == "auto") k.variant = db.variant;
+  if (!k.work_group_size) k.work_group_size = db.work_group_size;
+  if (k.variant == "naive") {  // the seed's baseline: one point per work-item, nothing staged
+    k.points_per_item = 1;
+  } else {
+    if (!k.register_values) k.register_values = db.register_values;
+    if (!k.local_memory_bytes) k.local_memory_bytes = db.local_memory_bytes;
+    // Short vectors: several points per work-item, so each staged centroid is reused from registers;
+    // long ones: one, the registers being better spent on the vector itself.
+    if (!k.points_per_item)
+      k.points_per_item = static_cast<int>(std::clamp<Eigen::Index>(k.register_values / dim, 1, kMaxPointsPerItem));
+  }
+  check_device_work_group("kernel.work_group_size", k.work_group_size, info);
+
+  const std::size_t real = real_size(problem.precision);
+  const std::size_t centroid_bytes = static_cast<std::size_t>(staged_centroid_values(k, dim)) * real;
+  const std::size_t local = info.local_memory;
+  auto tile_bytes = [&] { return static_cast<std::size_t>(staged_point_values(k, dim)) * real; };
+  // The points' tile must leave room for at least one centroid: shrink a defaulted work-group to fit.
+  while (!explicit_wg && k.work_group_size > 1 && tile_bytes() + centroid_bytes > local) k.work_group_size /= 2;
+  if (k.variant != "naive") {
+    if (tile_bytes() + centroid_bytes > local)
+      throw ParamError("kernel.work_group_size",
+                       "variant " + k.variant + " needs " + std::to_string(tile_bytes() + centroid_bytes) +
+                           " bytes of local memory for " + std::to_string(dim) + " features; the device has " +
+                           std::to_string(local) + ". Use a smaller work group or variant local_centroids");
+    const std::size_t available = local - tile_bytes();
+    // The budget bounds the staged centroids (for occupancy), but always fits at least one.
+    const std::size_t budget =
+        std::min(std::max<std::size_t>(static_cast<std::size_t>(k.local_memory_bytes), centroid_bytes), available);
+    if (budget < centroid_bytes)
+      throw ParamError("kernel.local_memory_bytes", std::to_string(budget) + " bytes cannot hold one centroid of " +
+                                                        std::to_string(dim) + " features (" +
+                                                        std::to_string(centroid_bytes) + " bytes)");
+    k.local_memory_bytes = static_cast<int>(budget);
+    const int fits = static_cast<int>(budget / centroid_bytes);
+    k.centroids_per_chunk = k.centroids_per_chunk ? std::min(k.centroids_per_chunk, fits) : fits;
+  } else {
+    k.register_values = k.local_memory_bytes = k.centroids_per_chunk = 0;
+  }
+  return k;
+}
+
+std::string defines(const KMeansKernel& k, const Problem& problem) {
+  return Defines(problem.precision)
+      .add("DIM", problem.dim)
+      .add("WG_SIZE", k.work_group_size)
+      .add("PPI", k.points_per_item)
+      .str();
+}
+
+const std::vector<KernelField<KMeansKernel>>& fields() {
+  static const std::vector<KernelField<KMeansKernel>> table = {
+      {"variant", &KMeansKernel::variant},
+      {"work_group_size", &KMeansKernel::work_group_size},
+      {"points_per_item", &KMeansKernel::points_per_item},
+      {"register_values", &KMeansKernel::register_values},
+      {"local_memory_bytes", &KMeansKernel::local_memory_bytes},
+      {"centroids_per_chunk", &KMeansKernel::centroids_per_chunk},
+      {"launches", &KMeansKernel::launches}};
+  return table;
+}
+
+}  // namespace kmeans
+
+void KMeansKernel::validate() const {
+  check_choice("kernel.variant", variant, kmeans::kVariants);
+  // Fields without an upper bound of their own: the device's limits check them in resolve.
+  auto non_negative = [](const char* field, int value) {
+    if (value < 0)
+      throw ParamError(std::string("kernel.") + field,
+                       "expected a positive integer (or 0 for the default), got " + std::to_string(value));
+  };
+  non_negative("work_group_size", work_group_size);
+  non_negative("register_values", register_values);
+  non_negative("local_memory_bytes", local_memory_bytes);
+  non_negative("centroids_per_chunk", centroids_per_chunk);
+  if (launches < 1 || launches > kmeans::kMaxLaunches)
+    throw ParamError("kernel.launches", "expected an integer from 1 to " + std::to_string(kmeans::kMaxLaunches) +
+                                            ", got " + std::to_string(launches));
+  check_tuning_value("kernel.points_per_item", points_per_item, kmeans::kMaxPointsPerItem);
+}
+
+void to_json(nlohmann::json& j, const KMeansKernel& k) { j = kernel_fields_json(k, kmeans::fields()); }
+
+void from_json(const nlohmann::json& j, KMeansKernel& k) { read_kernel_fields(j, k, kmeans::fields()); }
+
+std::ostream& operator<<(std::ostream& out, const KMeansKernel& k) { return out << nlohmann::json(k).dump(); }
+
+}  // namespace itercl

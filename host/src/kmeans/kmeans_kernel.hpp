@@ -1,0 +1,43 @@
+// KMeansKernel's resolution, -D options and JSON field table (internal): the assignment driver builds
+// with them, the tuner sweeps the variants listed here.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "itercl/kmeans_assignment.hpp"
+#include "tuning/kernel_fields.hpp"
+
+namespace itercl::kmeans {
+
+// The assignment kernels of cl/kmeans.cl (assign_<variant>).
+inline constexpr std::array<std::string_view, 4> kVariants = {"naive", "local_centroids", "local_centroids_points",
+                                                              "expanded"};
+
+// What the kernel's resolution and build depend on: DIM is a build constant (the loops unroll over it),
+// and the local memory a centroid takes depends on it and the precision.
+struct Problem {
+  Eigen::Index dim;
+  Precision precision;
+};
+
+// Fills in every zero / "auto" field of `k` from the tuning database for this device (tuning/kmeans.json:
+// the defaults there cite the measurements behind them), derives the problem-dependent ones, and checks
+// them all. `sources` receives the database entries used.
+KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& problem, std::vector<std::string>& sources);
+
+// The -D options cl/kmeans.cl is built with for a resolved `k`.
+std::string defines(const KMeansKernel& k, const Problem& problem);
+
+// The struct's JSON names, both ways (to_json, from_json).
+const std::vector<KernelField<KMeansKernel>>& fields();
+
+// Values one centroid takes when staged in local memory: its DIM values, plus |c|^2 for expanded.
+Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim);
+
+// Values of the work-group's points staged in local memory: local_centroids_points only.
+Eigen::Index staged_point_values(const KMeansKernel& k, Eigen::Index dim);
+
+}  // namespace itercl::kmeans
