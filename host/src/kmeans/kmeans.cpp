@@ -54,7 +54,7 @@ Run lloyd(KMeansAssignment& assignment, const Matrix& X, std::span<const double>
           const KMeansParams& p, double scaled_tol, ProgressEvent report, const Stopwatch& fit_clock) {
   Run run;
   std::vector<std::int32_t> previous =
-      host_array<std::int32_t>(static_cast<std::size_t>(X.rows()), "the previous iteration's labels", -1);
+      host_array<std::int32_t>(static_cast<std::size_t>(X.rows()), -1, "the previous iteration's labels");
   Matrix next;
   std::span<const std::int32_t> labels;
   bool labels_stable = false;
@@ -95,7 +95,7 @@ Run lloyd(KMeansAssignment& assignment, const Matrix& X, std::span<const double>
     t.wall_s = wall.seconds();
     run.timings += t;
   }
-  run.labels = host_array<std::int32_t>(labels.size(), "the labels returned");
+  run.labels = host_array<std::int32_t>(labels.size(), 0, "the labels returned");
   std::copy(labels.begin(), labels.end(), run.labels.begin());
   Stopwatch host;
   run.inertia = kmeans_inertia(X, w, run.labels, centroids);

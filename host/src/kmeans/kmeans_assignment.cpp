@@ -75,9 +75,10 @@ KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, P
     Stopwatch wall;
     // Ordinary memory for the one-time upload: pinning a copy of the whole data set could fail for
     // large data, and would save only milliseconds once.
-    std::vector<unsigned char> staging = kmeans::host_array<unsigned char>(
-        bytes, "the upload's copy of " + std::to_string(n) + " x " + std::to_string(dim) + " values in " +
-                   std::string(precision_name(precision)));
+    std::vector<unsigned char> staging =
+        host_array<unsigned char>(bytes, 0,
+                                  "the upload's copy of " + std::to_string(n) + " x " + std::to_string(dim) +
+                                      " values in " + std::string(precision_name(precision)));
     pack_column_major(points, precision, staging.data(), impl_->shift);
     impl_->points = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
     cl::Event upload;

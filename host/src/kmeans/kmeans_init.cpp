@@ -28,7 +28,7 @@ Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, 
 
   // Four per-sample arrays: running sums, nearest-centre distances, a candidate's and the best candidate's.
   const std::string per_sample = "k-means++'s distances of " + std::to_string(n) + " samples";
-  std::vector<double> cumulative = host_array<double>(un, per_sample);
+  std::vector<double> cumulative = host_array<double>(un, 0, per_sample);
   auto accumulate_weighted = [&](const std::vector<double>& values) {
     double running = 0;
     for (std::size_t i = 0; i < un; ++i) cumulative[i] = running += weight(w, static_cast<Eigen::Index>(i)) * values[i];
@@ -36,7 +36,7 @@ Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, 
   };
 
   // First centre: a sample drawn with probability proportional to its weight.
-  std::vector<double> closest = host_array<double>(un, per_sample, 1.0);
+  std::vector<double> closest = host_array<double>(un, 1.0, per_sample);
   const double total_weight = accumulate_weighted(closest);
   centers.row(0) = X.row(search_cumulative(cumulative, uniform01(rng) * total_weight));
   parallel_blocks(un, workers, [&](std::size_t b, std::size_t e, int) {
@@ -45,8 +45,8 @@ Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, 
   });
   double potential = accumulate_weighted(closest);
 
-  std::vector<double> candidate_closest = host_array<double>(un, per_sample),
-                      best_closest = host_array<double>(un, per_sample);
+  std::vector<double> candidate_closest = host_array<double>(un, 0, per_sample),
+                      best_closest = host_array<double>(un, 0, per_sample);
   std::vector<double> partial(static_cast<std::size_t>(workers));
   for (int c = 1; c < k; ++c) {
     double best_potential = std::numeric_limits<double>::infinity();

@@ -7,22 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "core/host_memory.hpp"
 #include "core/random.hpp"
 #include "itercl/error.hpp"
 #include "itercl/matrix.hpp"
 
 namespace itercl::kmeans {
-
-// `count` host values set to `value`; running out of memory is a RuntimeError naming `what` and the
-// bytes, where a bare std::bad_alloc would say neither.
-template <class T>
-std::vector<T> host_array(std::size_t count, const std::string& what, T value = T{}) {
-  try {
-    return std::vector<T>(count, value);
-  } catch (const std::bad_alloc&) {
-    throw RuntimeError("out of host memory for " + what + " (" + std::to_string(count * sizeof(T)) + " bytes)");
-  }
-}
 
 // Sample i's weight; empty weights mean every sample weighs 1.
 inline double weight(std::span<const double> w, Eigen::Index i) {

@@ -75,7 +75,7 @@ UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::
   for (Eigen::Index j = 0; j < k; ++j)
     if (weights[j] <= 0) empty.push_back(j);
   if (!empty.empty()) {
-    std::vector<double> dist = host_array<double>(static_cast<std::size_t>(n), "the relocation's distances");
+    std::vector<double> dist = host_array<double>(static_cast<std::size_t>(n), 0, "the relocation's distances");
     std::vector<Eigen::Index> order;
     for (Eigen::Index i = 0; i < n; ++i) {
       dist[static_cast<std::size_t>(i)] = (X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm();
