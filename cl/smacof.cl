@@ -294,11 +294,14 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void build_delta(
   real acc = 0;
   for (int f = 0; f < features; ++f) {
     const real diff = vectors[f * n + i] - vectors[f * n + j];
+    // A statement of its own, so the square is rounded before it is added (contraction stays within one
+    // expression): no device's fused multiply-add changes delta.
 #if ACCUMULATE == ACC_ABSDIFF
-    acc += fabs(diff);
+    const real term = fabs(diff);
 #else
-    acc += diff * diff;
+    const real term = diff * diff;
 #endif
+    acc += term;
   }
 #if FINISH == FINISH_SQRT
   acc = sqrt(acc);

@@ -13,8 +13,6 @@
 namespace itercl {
 namespace smacof {
 
-constexpr int kMaxComponents = 32;  // the kernels keep a point's coordinates in registers
-
 struct Run {
   Matrix embedding;
   double stress = 0, squared_distances = 0;
@@ -92,13 +90,13 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
 }
 
 // The host-side steps over N x N doubles, each named if the host runs out of memory for it.
-Matrix weights_of(const Matrix& weights, Eigen::Index n) {
+Matrix symmetric_weights(const Matrix& weights, Eigen::Index n) {
   return on_host("the weights' symmetric copy", square_bytes(n), [&] { return checked_weights(weights, n); });
 }
-Matrix pinv_of(const Matrix& w) {
+Matrix weights_pinv(const Matrix& w) {
   return on_host("V+ of the weights", square_bytes(w.rows()), [&] { return v_pinv(w); });
 }
-Matrix classical_of(const Matrix& delta, int dim) {
+Matrix classical_start(const Matrix& delta, int dim) {
   return on_host("classical scaling's doubly centred matrix", square_bytes(delta.rows()),
                  [&] { return classical_scaling(delta, dim); });
 }
@@ -146,12 +144,12 @@ SmacofResult Smacof::fit(const Matrix& dissimilarities, const Matrix& weights) c
   smacof::check_init(p, n);
   smacof::check_range(delta.maxCoeff(), n, p.precision, "dissimilarities");
   const bool weighted = weights.size() > 0;
-  const Matrix w = weighted ? smacof::weights_of(weights, n) : Matrix();
+  const Matrix w = weighted ? smacof::symmetric_weights(weights, n) : Matrix();
   smacof::SmacofDevice device(device_, p.kernel,
                               {.n = n, .dim = p.n_components, .precision = p.precision, .weighted = weighted});
   device.upload_dissimilarities(delta);
-  if (weighted) device.upload_weights(w, smacof::pinv_of(w));
-  const Matrix classical = p.init == SmacofInit::classical ? smacof::classical_of(delta, p.n_components) : Matrix();
+  if (weighted) device.upload_weights(w, smacof::weights_pinv(w));
+  const Matrix classical = p.init == SmacofInit::classical ? smacof::classical_start(delta, p.n_components) : Matrix();
   return smacof::fit_on(device, p, n, classical);
 }
 
@@ -179,7 +177,7 @@ SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Mat
   smacof::check_range(largest, n, p.precision, "data");
   smacof::check_init(p, n);
   const bool weighted = weights.size() > 0;
-  const Matrix w = weighted ? smacof::weights_of(weights, n) : Matrix();
+  const Matrix w = weighted ? smacof::symmetric_weights(weights, n) : Matrix();
   smacof::SmacofDevice device(device_, p.kernel,
                               {.n = n,
                                .dim = p.n_components,
@@ -188,11 +186,11 @@ SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Mat
                                .features = vectors.cols(),
                                .metric = metric});
   device.build_dissimilarities(vectors);
-  if (weighted) device.upload_weights(w, smacof::pinv_of(w));
+  if (weighted) device.upload_weights(w, smacof::weights_pinv(w));
   Matrix classical;
   if (p.init == SmacofInit::classical)
     classical = metric == Metric::euclidean ? smacof::classical_scaling_of_vectors(vectors, p.n_components)
-                                            : smacof::classical_of(device.read_dissimilarities(), p.n_components);
+                                            : smacof::classical_start(device.read_dissimilarities(), p.n_components);
   return smacof::fit_on(device, p, n, classical);
 }
 

@@ -19,6 +19,9 @@ namespace itercl::smacof {
 inline const std::initializer_list<std::string_view> kVariants = {"naive", "local_x", "colmajor", "fused",
                                                                   "fused_rows"};
 
+// The most n_components the kernels take: they keep a point's coordinates in registers.
+inline constexpr int kMaxComponents = 32;
+
 // The variants that make one pass over delta per iteration, its columns cut into slices.
 inline bool is_fused(std::string_view variant) { return variant == "fused" || variant == "fused_rows"; }
 

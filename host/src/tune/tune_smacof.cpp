@@ -11,6 +11,10 @@
 namespace itercl {
 namespace smacof {
 
+// Larger problems are refused before delta is generated: N^2 values beyond any device's memory (2^20
+// points: 4 TiB in float).
+constexpr long long kMaxTuneSamples = 1 << 20;
+
 // The declared space: every variant at each work-group size; the fused ones with 1 to 16 work-groups per
 // compute unit. Work-groups larger than the points are left out (their extra items would idle).
 std::vector<SmacofKernel> tune_space(const DeviceInfo& info, Eigen::Index n) {
@@ -46,8 +50,8 @@ Matrix iterated(SmacofDevice& d, const Matrix& x0) {
 
 void tune_smacof(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report) {
   // N = 8,192 keeps delta at 256 MiB in float: a GPU iteration in milliseconds, the sweep in about a minute.
-  const long long n = problem_count(problem, "n_samples", 8192, 1 << 20);
-  const long long dim = problem_count(problem, "n_components", 2, 32);
+  const long long n = problem_count(problem, "n_samples", 8192, smacof::kMaxTuneSamples);
+  const long long dim = problem_count(problem, "n_components", SmacofParams{}.n_components, smacof::kMaxComponents);
   const long long features = problem_count(problem, "n_features", 8);
   const long long seed = problem.integer("random_state").value_or(1);
   problem.finish();
