@@ -37,7 +37,16 @@
 //   -D WG_SIZE=256        work-items per work-group; the host launches exactly this size.
 //   -D PACKED=0           1: delta and weights in packed storage.
 //   -D WEIGHTED=0         1: multiply by the weights buffer (else it is never read).
+//   -D ACCUMULATE=<ACC_*>, -D FINISH=<FINISH_*>  build_delta's metric, named and numbered as in
+//                         cl/pairwise.cl: ACC_SQDIFF with FINISH_SQRT (euclidean) or FINISH_NONE
+//                         (sqeuclidean), ACC_ABSDIFF with FINISH_NONE (cityblock). build_delta is
+//                         compiled only when both are given (delta built from vectors).
 #include "common.clh"
+
+#define ACC_SQDIFF 1   // += (a - b)^2
+#define ACC_ABSDIFF 2  // += |a - b|
+#define FINISH_NONE 1  // acc
+#define FINISH_SQRT 2  // sqrt(acc)
 
 #ifndef DIM
 #error "DIM (n_components) must be defined"
@@ -268,14 +277,13 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void apply_pinv(
 }
 
 // Dissimilarities from vectors (features x n, column-major: feature f of vector i at f * n + i),
-// straight into delta's storage; metric 0 euclidean, 1 squared euclidean, 2 cityblock (an argument, not
-// a -D: it runs once per fit, so one program serves all three). Range: (n rounded up to WG_SIZE) x columns, where columns is n (full
-// storage: column j) or n/2 (packed: column k - 1, j = i + k mod n). delta(i, j) and delta(j, i) are
-// computed by the same operations in the same order, so the result is exactly symmetric with a zero
-// diagonal.
+// straight into delta's storage, by the metric ACCUMULATE and FINISH name. Range: (n rounded up to
+// WG_SIZE) x columns, where columns is n (full storage: column j) or n/2 (packed: column k - 1,
+// j = i + k mod n). delta(i, j) and delta(j, i) are computed by the same operations in the same order, so
+// the result is exactly symmetric with a zero diagonal.
+#if defined(ACCUMULATE) && defined(FINISH)
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void build_delta(
-    __global const real* restrict vectors, const int n, const int features, const int metric,
-    __global real* restrict delta) {
+    __global const real* restrict vectors, const int n, const int features, __global real* restrict delta) {
   const int i = get_global_id(0), c = get_global_id(1);
   if (i >= n) return;
 #if PACKED
@@ -286,8 +294,18 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void build_delta(
   real acc = 0;
   for (int f = 0; f < features; ++f) {
     const real diff = vectors[f * n + i] - vectors[f * n + j];
-    acc += metric == 2 ? fabs(diff) : diff * diff;
+    // A statement of its own, so the square is rounded before it is added (contraction stays within one
+    // expression): no device's fused multiply-add changes delta.
+#if ACCUMULATE == ACC_ABSDIFF
+    const real term = fabs(diff);
+#else
+    const real term = diff * diff;
+#endif
+    acc += term;
   }
-  if (metric == 0) acc = sqrt(acc);
+#if FINISH == FINISH_SQRT
+  acc = sqrt(acc);
+#endif
   delta[(ulong)c * n + i] = acc;
 }
+#endif

@@ -7,7 +7,9 @@
 #include "itercl/io.hpp"
 #include "itercl/smacof.hpp"
 #include "reference/smacof_reference.hpp"
+#include "smacof/smacof_description.hpp"
 #include "smacof/smacof_device.hpp"
+#include "smacof/smacof_kernel.hpp"
 #include "smacof/smacof_steps.hpp"
 #include "test_support.hpp"
 #include "tune_checks.hpp"
@@ -18,10 +20,9 @@ using itercl::Smacof;
 using itercl::SmacofInit;
 using itercl::SmacofKernel;
 using itercl::SmacofParams;
+namespace smacof = itercl::smacof;
 
-namespace {
-
-const std::string kVariants[] = {"naive", "local_x", "colmajor", "fused", "fused_rows"};
+namespace smacof_tests {
 
 // Dissimilarities that no embedding fits exactly: distances of random 4-D points, perturbed.
 Matrix noisy_delta(Eigen::Index n, std::uint64_t seed) {
@@ -31,8 +32,6 @@ Matrix noisy_delta(Eigen::Index n, std::uint64_t seed) {
   d.diagonal().setZero();
   return d;
 }
-
-double relative(const Matrix& got, const Matrix& expected) { return (got - expected).norm() / expected.norm(); }
 
 SmacofParams smacof_given(const Matrix& init, Precision p, SmacofKernel kernel = {}) {
   SmacofParams params;
@@ -44,7 +43,11 @@ SmacofParams smacof_given(const Matrix& init, Precision p, SmacofKernel kernel =
   return params;
 }
 
-}  // namespace
+}  // namespace smacof_tests
+
+using smacof::relative_error;
+using smacof_tests::noisy_delta;
+using smacof_tests::smacof_given;
 
 TEST_CASE("SMACOF: every variant and storage follows the reference iteration by iteration, with and without weights") {
   // n odd and even (packed storage keeps the pairs at k = n/2 twice for even n); 16 work-items, so
@@ -56,11 +59,12 @@ TEST_CASE("SMACOF: every variant and storage follows the reference iteration by 
     w = (w + w.transpose()).eval();
     w(1, 5) = w(5, 1) = w(7, 2) = w(2, 7) = 0;  // missing dissimilarities
     for (bool weighted : {false, true}) {
-      const Matrix weights = weighted ? itercl::checked_weights(w, n) : Matrix();
+      const Matrix weights = weighted ? smacof::checked_weights(w, n) : Matrix();
       const auto expected = reference::smacof(delta, weights, x0, 8, 0);
       for (Precision p : test::kPrecisions)
         for (bool packed : {false, true})
-          for (const std::string& variant : kVariants) {
+          for (const std::string_view name : smacof::kVariants) {
+            const std::string variant(name);
             CAPTURE(n);
             CAPTURE(weighted);
             CAPTURE(itercl::precision_name(p));
@@ -69,9 +73,9 @@ TEST_CASE("SMACOF: every variant and storage follows the reference iteration by 
             if (packed && variant == "fused_rows") continue;  // full storage only (a ParamError)
             SmacofKernel k{.variant = variant, .packed = packed, .work_group_size = 16};
             if (k.variant.starts_with("fused")) k.slices = 3;
-            itercl::SmacofDevice device(test::device(), p, k, {.n = n, .dim = 2, .weighted = weighted});
+            smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = 2, .precision = p, .weighted = weighted});
             device.upload_dissimilarities(delta);
-            if (weighted) device.upload_weights(weights, itercl::smacof_pinv(weights));
+            if (weighted) device.upload_weights(weights, smacof::v_pinv(weights));
             device.start(x0, nullptr);
             for (std::size_t it = 0; it < expected.stress.size(); ++it) {
               CAPTURE(it);
@@ -80,7 +84,7 @@ TEST_CASE("SMACOF: every variant and storage follows the reference iteration by 
               CHECK(sums.squared_distances ==
                     doctest::Approx(reference::squared_distances(weights, expected.embeddings[it]))
                         .epsilon(tolerance::smacof(p)));
-              CHECK(relative(device.embedding(), expected.embeddings[it]) <= tolerance::smacof(p));
+              CHECK(relative_error(device.embedding(), expected.embeddings[it]) <= tolerance::smacof(p));
             }
           }
     }
@@ -116,7 +120,7 @@ TEST_CASE("SMACOF: the fit stops where scikit-learn 1.7's rule stops the referen
     CHECK(r.n_iter == expected.n_iter);
     CHECK(r.converged);
     CHECK(r.stress == doctest::Approx(expected.stress.back()).epsilon(1e-9));
-    CHECK(relative(r.embedding, expected.embeddings.back()) <= 1e-9);
+    CHECK(relative_error(r.embedding, expected.embeddings.back()) <= 1e-9);
     const double normalized = std::sqrt(expected.stress.back() / reference::squared_distances({}, r.embedding));
     CHECK(r.normalized_stress == doctest::Approx(normalized).epsilon(1e-9));
     REQUIRE(r.iterations.size() == static_cast<std::size_t>(r.n_iter));
@@ -145,7 +149,7 @@ TEST_CASE("SMACOF: distances of 2-D points are embedded with stress near 0, and 
   CHECK(r.init_stress.size() == 4);
   CHECK(r.stress == *std::min_element(r.init_stress.begin(), r.init_stress.end()));
   CHECK(r.normalized_stress < 1e-4);
-  CHECK(relative(reference::distances(r.embedding), delta) < 1e-3);
+  CHECK(relative_error(reference::distances(r.embedding), delta) < 1e-3);
 
   // From the second iterate on the whole run scales (B(X) depends on delta / d), so the stop rule's
   // ratio, and n_iter, do not change.
@@ -156,7 +160,7 @@ TEST_CASE("SMACOF: distances of 2-D points are embedded with stress near 0, and 
   const auto scaled = Smacof(test::device(), params).fit(noisy_delta(40, 12) * 100);
   CHECK(once.converged);
   CHECK(scaled.n_iter == once.n_iter);
-  CHECK(relative(scaled.embedding, once.embedding * 100) < 1e-9);
+  CHECK(relative_error(scaled.embedding, once.embedding * 100) < 1e-9);
 }
 
 TEST_CASE("SMACOF: weights of 1 give the unweighted run") {
@@ -169,7 +173,7 @@ TEST_CASE("SMACOF: weights of 1 give the unweighted run") {
     const auto weighted = Smacof(test::device(), params).fit(delta, Matrix::Ones(45, 45));
     CHECK(weighted.n_iter == plain.n_iter);
     CHECK(weighted.stress == doctest::Approx(plain.stress).epsilon(1e-9));
-    CHECK(relative(weighted.embedding, plain.embedding) < 1e-9);
+    CHECK(relative_error(weighted.embedding, plain.embedding) < 1e-9);
   }
 }
 
@@ -181,12 +185,13 @@ TEST_CASE("SMACOF: dissimilarities built on the device from vectors equal the CP
         CAPTURE(metric);
         CAPTURE(itercl::precision_name(p));
         CAPTURE(packed);
-        itercl::SmacofDevice device(test::device(), p, {.variant = "fused", .packed = packed},
-                                    {.n = 37, .dim = 2, .features = 5});
-        device.build_dissimilarities(v, itercl::parse_metric(metric));
+        smacof::SmacofDevice device(
+            test::device(), {.variant = "fused", .packed = packed},
+            {.n = 37, .dim = 2, .precision = p, .features = 5, .metric = itercl::parse_metric(metric)});
+        device.build_dissimilarities(v);
         const Matrix got = device.read_dissimilarities();
         const Matrix expected = reference::pairwise(v, metric);
-        CHECK(relative(got, expected) <= tolerance::smacof(p));
+        CHECK(relative_error(got, expected) <= tolerance::smacof(p));
         CHECK(got == got.transpose());
         CHECK(got.diagonal().isZero());
       }
@@ -243,9 +248,9 @@ TEST_CASE("SMACOF: a config on eurodist writes the embedding with the cities' na
   const auto map = itercl::load_labelled_matrix(tmp / "map.csv");
   CHECK(map.names.size() == 21);
   CHECK(map.names[20] == "Vienna");
-  CHECK(relative(map.values, direct.embedding) < 1e-15);
+  CHECK(relative_error(map.values, direct.embedding) < 1e-15);
   // Stress-1 of the SMACOF map improves on the classical start's.
-  const Matrix start = itercl::classical_scaling(delta, 2);
+  const Matrix start = smacof::classical_scaling(delta, 2);
   CHECK(direct.normalized_stress <
         std::sqrt(reference::stress(delta, {}, start) / reference::squared_distances({}, start)));
 }

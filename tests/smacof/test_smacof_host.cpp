@@ -9,7 +9,8 @@
 #include "itercl/io.hpp"
 #include "itercl/smacof.hpp"
 #include "reference/smacof_reference.hpp"
-#include "smacof/smacof_device.hpp"
+#include "smacof/smacof_description.hpp"
+#include "smacof/smacof_kernel.hpp"
 #include "smacof/smacof_steps.hpp"
 #include "test_support.hpp"
 
@@ -17,8 +18,9 @@ using itercl::InputError;
 using itercl::Matrix;
 using itercl::ParamError;
 using nlohmann::json;
+namespace smacof = itercl::smacof;
 
-namespace {
+namespace smacof_host_tests {
 
 Matrix eurodist() {
   return itercl::load_labelled_matrix(test::source_dir() / "datasets/dissimilarities/eurodist_21x21.csv").values;
@@ -31,7 +33,10 @@ Matrix small_delta() {
   return d;
 }
 
-}  // namespace
+}  // namespace smacof_host_tests
+
+using smacof_host_tests::eurodist;
+using smacof_host_tests::small_delta;
 
 TEST_CASE("load_labelled_matrix reads eurodist: a header of names, a name column, quoted fields") {
   const auto m = itercl::load_labelled_matrix(test::source_dir() / "datasets/dissimilarities/eurodist_21x21.csv");
@@ -125,9 +130,9 @@ TEST_CASE("weights: checks, and V+ satisfies the Moore-Penrose conditions and eq
   Matrix w = test::random_matrix(n, n, 5).cwiseAbs();
   w = (w + w.transpose()).eval();
   w(0, 3) = w(3, 0) = 0;  // a missing dissimilarity
-  const Matrix checked = itercl::checked_weights(w, n);
+  const Matrix checked = smacof::checked_weights(w, n);
   CHECK(checked.diagonal().isZero());
-  const Matrix p = itercl::smacof_pinv(checked);
+  const Matrix p = smacof::v_pinv(checked);
   Matrix v = -checked;
   v.diagonal() = checked.rowwise().sum();
   CHECK((v * p * v - v).norm() <= 1e-10 * v.norm());
@@ -137,22 +142,22 @@ TEST_CASE("weights: checks, and V+ satisfies the Moore-Penrose conditions and eq
 
   Matrix asymmetric = w;
   asymmetric(1, 2) += 1;
-  CHECK_THROWS_WITH_AS(itercl::checked_weights(asymmetric, n), doctest::Contains("weights must be symmetric"),
+  CHECK_THROWS_WITH_AS(smacof::checked_weights(asymmetric, n), doctest::Contains("weights must be symmetric"),
                        ParamError);
   Matrix negative = w;
   negative(1, 2) = negative(2, 1) = -0.5;
-  CHECK_THROWS_WITH_AS(itercl::checked_weights(negative, n), doctest::Contains("finite and non-negative"), ParamError);
+  CHECK_THROWS_WITH_AS(smacof::checked_weights(negative, n), doctest::Contains("finite and non-negative"), ParamError);
   Matrix split = w;
   split.row(4).setZero();
   split.col(4).setZero();
-  CHECK_THROWS_WITH_AS(itercl::checked_weights(split, n), doctest::Contains("point 4 is not connected"), ParamError);
-  CHECK_THROWS_WITH_AS(itercl::checked_weights(w, n + 1), doctest::Contains("expected 10 x 10"), ParamError);
+  CHECK_THROWS_WITH_AS(smacof::checked_weights(split, n), doctest::Contains("point 4 is not connected"), ParamError);
+  CHECK_THROWS_WITH_AS(smacof::checked_weights(w, n + 1), doctest::Contains("expected 10 x 10"), ParamError);
 }
 
 TEST_CASE("classical scaling of eurodist gives R's cmdscale map, up to rotation") {
   // R: cmdscale(eurodist) puts Athens at (2290.27468, 1798.80293), eigenvalues 19538377 and 11856555;
   // the pairwise distances of that map (numpy.linalg.eigh gives the same) are rotation-free checks.
-  const Matrix x = itercl::classical_scaling(eurodist(), 2);
+  const Matrix x = smacof::classical_scaling(eurodist(), 2);
   const Matrix d = reference::distances(x);
   CHECK(d(0, 18) == doctest::Approx(1724.6579790270673).epsilon(1e-9));  // Athens - Rome
   CHECK(d(11, 19) == doctest::Approx(3354.765944821704).epsilon(1e-9));  // Lisbon - Stockholm
@@ -167,8 +172,8 @@ TEST_CASE("classical scaling of vectors is classical scaling of their euclidean 
   for (Eigen::Index features : {3, 40}) {  // fewer and more features than points
     CAPTURE(features);
     const Matrix v = test::random_matrix(25, features, 7 + features, 2.0, 5.0);
-    const Matrix from_vectors = itercl::classical_scaling_of_vectors(v, 2);
-    const Matrix from_distances = itercl::classical_scaling(reference::distances(v), 2);
+    const Matrix from_vectors = smacof::classical_scaling_of_vectors(v, 2);
+    const Matrix from_distances = smacof::classical_scaling(reference::distances(v), 2);
     CHECK((from_vectors - from_distances).norm() <= 1e-9 * from_distances.norm());
   }
 }
@@ -179,10 +184,10 @@ TEST_CASE("the memory check says which N fits, with packed storage and in float"
   info.global_memory = std::uint64_t{1} << 30;
   info.max_allocation = std::uint64_t{1} << 28;
   itercl::SmacofKernel k{.variant = "naive"};
-  const itercl::SmacofShape shape{.n = 10000, .dim = 2};
+  const smacof::Problem problem{.n = 10000, .dim = 2, .precision = itercl::Precision::f64};
   std::string message;
   try {
-    itercl::check_smacof_memory(info, itercl::Precision::f64, k, shape);
+    smacof::check_memory(info, k, problem);
   } catch (const InputError& e) {
     message = e.what();
   }
@@ -194,10 +199,15 @@ TEST_CASE("the memory check says which N fits, with packed storage and in float"
   const auto at = message.find("At most N = ") + 12;
   const Eigen::Index fits = std::stoll(message.substr(at));
   CHECK(fits > 1000);
-  CHECK_NOTHROW(itercl::check_smacof_memory(info, itercl::Precision::f64, k, {.n = fits, .dim = 2}));
-  CHECK_THROWS_AS(itercl::check_smacof_memory(info, itercl::Precision::f64, k, {.n = fits + 1, .dim = 2}), InputError);
+  auto with_n = [&](Eigen::Index n) {
+    smacof::Problem p = problem;
+    p.n = n;
+    return p;
+  };
+  CHECK_NOTHROW(smacof::check_memory(info, k, with_n(fits)));
+  CHECK_THROWS_AS(smacof::check_memory(info, k, with_n(fits + 1)), InputError);
   k.packed = true;
-  CHECK_NOTHROW(itercl::check_smacof_memory(info, itercl::Precision::f64, k, {.n = fits + 1, .dim = 2}));
+  CHECK_NOTHROW(smacof::check_memory(info, k, with_n(fits + 1)));
 }
 
 TEST_CASE("SMACOF parameters and kernel tuning are checked with the field named") {
@@ -271,4 +281,19 @@ TEST_CASE("SMACOF config errors name the field before any device is selected") {
   c = good;
   c["params"]["n_component"] = 2;
   error(c, "cfg.json: params.n_component: unknown field");
+}
+
+TEST_CASE("SMACOF's description: the seed's flop count, and the tuner's problem is valid input") {
+  CHECK(smacof::iteration_flops(4, 2) == (8 * 2 * 4 + 7 * 4 + 3 * 2 + 1) * 4);
+  const auto problem = smacof::tune_problem(20, 3, 5, 1);
+  CHECK(problem.x0.rows() == 20);
+  CHECK(problem.x0.cols() == 3);
+  CHECK(itercl::checked_dissimilarities(problem.delta) == problem.delta);  // exactly symmetric, zero diagonal
+  CHECK(smacof::reference_tolerance(itercl::Precision::f32) == 2 * tolerance::smacof(itercl::Precision::f32));
+}
+
+TEST_CASE("running out of host memory says what was being allocated and how much") {
+  CHECK_THROWS_WITH_AS(
+      smacof::on_host("V+ of the weights", std::uint64_t{3} << 30, []() -> int { throw std::bad_alloc(); }),
+      "out of host memory allocating V+ of the weights (3.00 GiB)", itercl::RuntimeError);
 }

@@ -11,7 +11,7 @@
 #include "pagerank/pagerank_formats.hpp"
 #include "pagerank/pagerank_kernel.hpp"
 #include "pairwise/pairwise_kernel.hpp"
-#include "smacof/smacof_device.hpp"
+#include "smacof/smacof_kernel.hpp"
 #include "test_support.hpp"
 #include "tune/tuners.hpp"
 
@@ -97,20 +97,20 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
   std::vector<std::string> sources;
 
   SUBCASE("smacof") {
-    const auto on_cpu = itercl::resolve_smacof_kernel({}, cpu, 4096, sources);
+    const auto on_cpu = itercl::smacof::resolve({}, cpu, {.n = 4096}, sources);
     CHECK(sources == std::vector<std::string>{"default"});
     CHECK(nlohmann::json(on_cpu) ==
           nlohmann::json(
               itercl::SmacofKernel{.variant = "fused_rows", .work_group_size = 64, .slices = 1, .groups_per_unit = 1}));
-    const auto on_gpu = itercl::resolve_smacof_kernel({}, gpu, 4096, sources);
+    const auto on_gpu = itercl::smacof::resolve({}, gpu, {.n = 4096}, sources);
     CHECK(sources == std::vector<std::string>{"default", "types/gpu"});
     // 132 units x 8 groups over 16 row groups: 66 slices, capped at 4096 / 64 columns.
     CHECK(nlohmann::json(on_gpu) ==
           nlohmann::json(
               itercl::SmacofKernel{.variant = "fused", .work_group_size = 256, .slices = 64, .groups_per_unit = 8}));
-    CHECK(itercl::resolve_smacof_kernel({.variant = "naive"}, gpu, 4096, sources).work_group_size == 256);
+    CHECK(itercl::smacof::resolve({.variant = "naive"}, gpu, {.n = 4096}, sources).work_group_size == 256);
     // Packed storage with the CPU's choice, fused_rows (full storage only): auto takes fused instead.
-    CHECK(itercl::resolve_smacof_kernel({.packed = true}, cpu, 4096, sources).variant == "fused");
+    CHECK(itercl::smacof::resolve({.packed = true}, cpu, {.n = 4096}, sources).variant == "fused");
   }
 
   SUBCASE("pagerank") {
@@ -169,9 +169,9 @@ TEST_CASE("a bad database entry is an error naming the family and its entries") 
   const auto device = fake("gpu", "Example GPU 9000");
   std::vector<std::string> sources;
   itercl::store_tuned_parameters(dir.path, "smacof", device, {{"variant", "fused"}, {"work_group_siz", 128}});
-  CHECK_THROWS_WITH_AS(itercl::resolve_smacof_kernel({}, device, 100, sources),
+  CHECK_THROWS_WITH_AS(itercl::smacof::resolve({}, device, {.n = 100}, sources),
                        doctest::Contains("tuning database, smacof entries ["), itercl::RuntimeError);
-  CHECK_THROWS_WITH_AS(itercl::resolve_smacof_kernel({}, device, 100, sources),
+  CHECK_THROWS_WITH_AS(itercl::smacof::resolve({}, device, {.n = 100}, sources),
                        doctest::Contains("\"devices/Example GPU 9000\"]: kernel.work_group_siz: unknown field"),
                        itercl::RuntimeError);
   itercl::store_tuned_parameters(dir.path, "pairwise", device, {{"tile_rows", 0}});

@@ -4,10 +4,11 @@
 #include "experiment/run_support.hpp"
 #include "io/data_source.hpp"
 #include "itercl/smacof.hpp"
+#include "smacof/smacof_description.hpp"
 #include "smacof/smacof_steps.hpp"
 
 namespace itercl {
-namespace {
+namespace smacof {
 
 // The input: a dissimilarity matrix (checked here, before any device work) or vectors.
 struct Input {
@@ -57,12 +58,12 @@ Input read_input(ExperimentContext& c, nlohmann::json& description) {
 
 SmacofParams read_params(ExperimentContext& c, Eigen::Index n, Matrix& weights) {
   ConfigObject& P = c.params;
-  SmacofParams p;
+  SmacofParams p;  // its defaults are the fields' defaults
   p.precision = c.precision;
-  p.n_components = int_field(P, "n_components", P.integer("n_components").value_or(2));
-  p.max_iter = int_field(P, "max_iter", P.integer("max_iter").value_or(300));
-  p.eps = P.number("eps").value_or(1e-6);
-  p.n_init = int_field(P, "n_init", P.integer("n_init").value_or(1));
+  p.n_components = int_field(P, "n_components", P.integer("n_components").value_or(p.n_components));
+  p.max_iter = int_field(P, "max_iter", P.integer("max_iter").value_or(p.max_iter));
+  p.eps = P.number("eps").value_or(p.eps);
+  p.n_init = int_field(P, "n_init", P.integer("n_init").value_or(p.n_init));
   const nlohmann::json* init = P.get("init");
   if (!init || (init->is_string() && init->get<std::string>() == "random")) {
     p.init = SmacofInit::random;
@@ -101,28 +102,26 @@ void write_embedding(const std::filesystem::path& path, const Matrix& x, const s
   write_file_atomically(path, text);
 }
 
-}  // namespace
+}  // namespace smacof
 
 AlgorithmReport run_smacof(ExperimentContext& c) {
   AlgorithmReport report;
-  const Input in = read_input(c, report.data);
+  const smacof::Input in = smacof::read_input(c, report.data);
   const Eigen::Index n = in.values.rows();
   Matrix weights;
-  const SmacofParams params = read_params(c, n, weights);
+  const SmacofParams params = smacof::read_params(c, n, weights);
   auto embedding_path = c.output.path("embedding", c.base);
   c.output.finish();
 
-  // The seed's count (section 4): F = 8DN + 7N + 3D + 1 flops per point per iteration.
-  const double d = params.n_components, points = static_cast<double>(n);
-  const double flops = (8 * d * points + 7 * points + 3 * d + 1) * points;
+  const double flops = smacof::iteration_flops(n, params.n_components);
   c.workload = Workload{"smacof", flops, static_cast<double>(params.max_iter) * params.n_init};
-  const Smacof smacof(c.device(), params);
+  const Smacof solver(c.device(), params);
   SmacofResult r;
   std::vector<double> repeat_wall_ms;
   for (int i = 0; i < c.repeat; ++i) {
     Stopwatch wall;
     r = with_field_prefix(c.params.source(), "params", [&] {
-      return in.vectors ? smacof.fit_vectors(in.values, in.metric, weights) : smacof.fit(in.values, weights);
+      return in.vectors ? solver.fit_vectors(in.values, in.metric, weights) : solver.fit(in.values, weights);
     });
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }
@@ -131,7 +130,7 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
     embedding_path = std::filesystem::path(c.results_path).replace_extension(".embedding.npy");
   nlohmann::json& res = report.result;
   if (embedding_path) {
-    write_embedding(*embedding_path, r.embedding, in.names);
+    smacof::write_embedding(*embedding_path, r.embedding, in.names);
     res["embedding"] = {{"file", embedding_path->string()}, {"shape", {r.embedding.rows(), r.embedding.cols()}}};
   } else {
     res["embedding"] = matrix_json(r.embedding);

@@ -7,12 +7,11 @@
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
 #include "smacof/smacof_device.hpp"
+#include "smacof/smacof_kernel.hpp"
 #include "smacof/smacof_steps.hpp"
 
 namespace itercl {
 namespace smacof {
-
-constexpr int kMaxComponents = 32;  // the kernels keep a point's coordinates in registers
 
 struct Run {
   Matrix embedding;
@@ -73,7 +72,7 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
   for (int r = 0; r < p.n_init; ++r) {
     const Matrix start = p.init == SmacofInit::given       ? p.init_embedding
                          : p.init == SmacofInit::classical ? classical
-                                                           : smacof_random_init(n, p.n_components, rng);
+                                                           : random_init(n, p.n_components, rng);
     Run run = run_from(device, start, p);
     best.init_stress.push_back(run.stress);
     best.total += run.timings;
@@ -88,6 +87,18 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
     }
   }
   return best;
+}
+
+// The host-side steps over N x N doubles, each named if the host runs out of memory for it.
+Matrix symmetric_weights(const Matrix& weights, Eigen::Index n) {
+  return on_host("the weights' symmetric copy", square_bytes(n), [&] { return checked_weights(weights, n); });
+}
+Matrix weights_pinv(const Matrix& w) {
+  return on_host("V+ of the weights", square_bytes(w.rows()), [&] { return v_pinv(w); });
+}
+Matrix classical_start(const Matrix& delta, int dim) {
+  return on_host("classical scaling's doubly centred matrix", square_bytes(delta.rows()),
+                 [&] { return classical_scaling(delta, dim); });
 }
 
 void check_init(const SmacofParams& p, Eigen::Index n) {
@@ -127,16 +138,18 @@ Smacof::Smacof(const Device& device, SmacofParams params) : device_(device), par
 
 SmacofResult Smacof::fit(const Matrix& dissimilarities, const Matrix& weights) const {
   const SmacofParams& p = params_;
-  const Matrix delta = checked_dissimilarities(dissimilarities);
-  const Eigen::Index n = delta.rows();
+  const Eigen::Index n = dissimilarities.rows();
+  const Matrix delta = smacof::on_host("the dissimilarities' symmetric copy", smacof::square_bytes(n),
+                                       [&] { return checked_dissimilarities(dissimilarities); });
   smacof::check_init(p, n);
   smacof::check_range(delta.maxCoeff(), n, p.precision, "dissimilarities");
   const bool weighted = weights.size() > 0;
-  const Matrix w = weighted ? checked_weights(weights, n) : Matrix();
-  SmacofDevice device(device_, p.precision, p.kernel, {n, p.n_components, weighted, 0});
+  const Matrix w = weighted ? smacof::symmetric_weights(weights, n) : Matrix();
+  smacof::SmacofDevice device(device_, p.kernel,
+                              {.n = n, .dim = p.n_components, .precision = p.precision, .weighted = weighted});
   device.upload_dissimilarities(delta);
-  if (weighted) device.upload_weights(w, smacof_pinv(w));
-  const Matrix classical = p.init == SmacofInit::classical ? classical_scaling(delta, p.n_components) : Matrix();
+  if (weighted) device.upload_weights(w, smacof::weights_pinv(w));
+  const Matrix classical = p.init == SmacofInit::classical ? smacof::classical_start(delta, p.n_components) : Matrix();
   return smacof::fit_on(device, p, n, classical);
 }
 
@@ -154,8 +167,9 @@ SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Mat
     throw InputError("data: need at least 2 vectors of at least 1 feature, got " + std::to_string(n) + " x " +
                      std::to_string(vectors.cols()));
   if (!vectors.allFinite()) throw InputError("data: contains NaN or infinity");
-  const Matrix centred = vectors.rowwise() - vectors.colwise().mean();
-  const double spread = centred.cwiseAbs().maxCoeff();
+  // An expression, not a copy of the vectors: the largest distance from the mean on any feature.
+  const Eigen::RowVectorXd mean = vectors.colwise().mean();
+  const double spread = (vectors.rowwise() - mean).cwiseAbs().maxCoeff();
   if (spread == 0) throw InputError("data: all vectors are identical, nothing to embed");
   // The largest dissimilarity is at most 2 * spread per feature (cityblock, summed; euclidean less).
   const double features = static_cast<double>(vectors.cols());
@@ -163,14 +177,20 @@ SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Mat
   smacof::check_range(largest, n, p.precision, "data");
   smacof::check_init(p, n);
   const bool weighted = weights.size() > 0;
-  const Matrix w = weighted ? checked_weights(weights, n) : Matrix();
-  SmacofDevice device(device_, p.precision, p.kernel, {n, p.n_components, weighted, vectors.cols()});
-  device.build_dissimilarities(vectors, metric);
-  if (weighted) device.upload_weights(w, smacof_pinv(w));
+  const Matrix w = weighted ? smacof::symmetric_weights(weights, n) : Matrix();
+  smacof::SmacofDevice device(device_, p.kernel,
+                              {.n = n,
+                               .dim = p.n_components,
+                               .precision = p.precision,
+                               .weighted = weighted,
+                               .features = vectors.cols(),
+                               .metric = metric});
+  device.build_dissimilarities(vectors);
+  if (weighted) device.upload_weights(w, smacof::weights_pinv(w));
   Matrix classical;
   if (p.init == SmacofInit::classical)
-    classical = metric == Metric::euclidean ? classical_scaling_of_vectors(vectors, p.n_components)
-                                            : classical_scaling(device.read_dissimilarities(), p.n_components);
+    classical = metric == Metric::euclidean ? smacof::classical_scaling_of_vectors(vectors, p.n_components)
+                                            : smacof::classical_start(device.read_dissimilarities(), p.n_components);
   return smacof::fit_on(device, p, n, classical);
 }
 

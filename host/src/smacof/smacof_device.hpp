@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "itercl/smacof.hpp"
+#include "smacof/smacof_kernel.hpp"
 
-namespace itercl {
+namespace itercl::smacof {
 
 // Halved sums over ordered pairs: the raw stress and (1/2) sum w d^2, both of one embedding.
 struct StressSums {
@@ -16,34 +17,17 @@ struct StressSums {
   double squared_distances = 0;
 };
 
-// What the device must hold for a problem; `features` > 0 while vectors are uploaded to build delta.
-struct SmacofShape {
-  Eigen::Index n = 0;
-  int dim = 2;
-  bool weighted = false;
-  Eigen::Index features = 0;
-};
-
-// Fills in the kernel's zero / "auto" fields for the device (tuning/smacof.json) and problem, and checks
-// the rest. `sources` receives the database entries used.
-SmacofKernel resolve_smacof_kernel(SmacofKernel k, const DeviceInfo& info, Eigen::Index n,
-                                   std::vector<std::string>& sources);
-
-// Throws InputError if the problem's buffers exceed the device's global memory or largest allocation,
-// saying which N would fit, and with packed storage or float.
-void check_smacof_memory(const DeviceInfo& info, Precision p, const SmacofKernel& k, const SmacofShape& shape);
-
 class SmacofDevice {
  public:
   // Resolves the kernel, checks memory, builds the kernels and allocates every buffer.
-  SmacofDevice(const Device& device, Precision precision, const SmacofKernel& kernel, const SmacofShape& shape);
+  SmacofDevice(const Device& device, const SmacofKernel& kernel, const Problem& problem);
   ~SmacofDevice();
   SmacofDevice(SmacofDevice&&) noexcept;
 
-  void upload_dissimilarities(const Matrix& delta);                  // N x N, checked and symmetric
-  void build_dissimilarities(const Matrix& vectors, Metric metric);  // N x features, on the device
-  Matrix read_dissimilarities() const;                               // N x N (classical init of vectors)
-  void upload_weights(const Matrix& weights, const Matrix& pinv);    // both N x N
+  void upload_dissimilarities(const Matrix& delta);                // N x N, checked and symmetric
+  void build_dissimilarities(const Matrix& vectors);               // N x features, by the problem's metric
+  Matrix read_dissimilarities() const;                             // N x N (classical init of vectors)
+  void upload_weights(const Matrix& weights, const Matrix& pinv);  // both N x N
 
   // Uploads the start X_0; the fused variant also runs its first pass (X_1, and sigma(X_0) unused).
   void start(const Matrix& x0, Timings* timings);
@@ -61,4 +45,4 @@ class SmacofDevice {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace itercl
+}  // namespace itercl::smacof

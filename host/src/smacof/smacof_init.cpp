@@ -2,6 +2,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <cstdio>
 
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
@@ -9,7 +10,7 @@
 #include "smacof/smacof_steps.hpp"
 
 namespace itercl {
-namespace {
+namespace smacof {
 
 // Makes every column's largest-magnitude entry positive (eigenvectors are defined up to sign).
 void fix_signs(Matrix& coordinates) {
@@ -33,7 +34,11 @@ Matrix top_scaled_eigenvectors(const Matrix& S, int dim) {
   return out;
 }
 
-}  // namespace
+std::string gib(std::uint64_t bytes) {
+  char out[32];
+  std::snprintf(out, sizeof out, "%.2f GiB", static_cast<double>(bytes) / (1 << 30));
+  return out;
+}
 
 std::string pair_name(Eigen::Index i, Eigen::Index j, const std::vector<std::string>& names) {
   auto one = [&](Eigen::Index k) {
@@ -46,6 +51,8 @@ std::string pair_name(Eigen::Index i, Eigen::Index j, const std::vector<std::str
   return s.append(one(i)).append(", ").append(one(j)).append(")");
 }
 
+}  // namespace smacof
+
 Matrix checked_dissimilarities(const Matrix& d, bool symmetrize, const std::vector<std::string>& names) {
   const Eigen::Index n = d.rows();
   if (d.cols() != n)
@@ -56,7 +63,7 @@ Matrix checked_dissimilarities(const Matrix& d, bool symmetrize, const std::vect
   for (Eigen::Index i = 0; i < n; ++i) {
     for (Eigen::Index j = 0; j < n; ++j) {
       const double v = d(i, j);
-      const std::string at = "dissimilarities: " + pair_name(i, j, names);
+      const std::string at = "dissimilarities: " + smacof::pair_name(i, j, names);
       if (!std::isfinite(v)) throw InputError(at + " is " + number_text(v) + "; values must be finite");
       if (v < 0) throw InputError(at + " is " + number_text(v) + "; dissimilarities must be non-negative");
       if (i == j && v != 0) throw InputError(at + " is " + number_text(v) + "; the diagonal must be 0");
@@ -65,13 +72,15 @@ Matrix checked_dissimilarities(const Matrix& d, bool symmetrize, const std::vect
   }
   for (Eigen::Index i = 0; i < n && !symmetrize; ++i)
     for (Eigen::Index j = i + 1; j < n; ++j)
-      if (!symmetric_enough(d(i, j), d(j, i)))
-        throw InputError("dissimilarities: " + pair_name(i, j, names) + " is " + number_text(d(i, j)) + " but " +
-                         pair_name(j, i, names) + " is " + number_text(d(j, i)) +
+      if (!smacof::symmetric_enough(d(i, j), d(j, i)))
+        throw InputError("dissimilarities: " + smacof::pair_name(i, j, names) + " is " + number_text(d(i, j)) +
+                         " but " + smacof::pair_name(j, i, names) + " is " + number_text(d(j, i)) +
                          ": the matrix is not symmetric (set data.symmetrize to use (D + D^T) / 2)");
   if (!any_positive) throw InputError("dissimilarities: all zero, nothing to embed");
   return (d + d.transpose()) / 2;
 }
+
+namespace smacof {
 
 Matrix checked_weights(const Matrix& w, Eigen::Index n) {
   if (w.rows() != n || w.cols() != n)
@@ -114,7 +123,7 @@ Matrix checked_weights(const Matrix& w, Eigen::Index n) {
   return sym;
 }
 
-Matrix smacof_pinv(const Matrix& weights) {
+Matrix v_pinv(const Matrix& weights) {
   const Eigen::Index n = weights.rows();
   Eigen::MatrixXd v = -weights;
   v.diagonal().setZero();
@@ -127,7 +136,7 @@ Matrix smacof_pinv(const Matrix& weights) {
   return Matrix(inverse.array() - inv_n);
 }
 
-Matrix smacof_random_init(Eigen::Index n, int dim, Rng& rng) {
+Matrix random_init(Eigen::Index n, int dim, Rng& rng) {
   Matrix x(n, dim);
   for (Eigen::Index k = 0; k < x.size(); ++k) x.data()[k] = uniform01(rng);
   return x;
@@ -162,4 +171,5 @@ Matrix classical_scaling_of_vectors(const Matrix& vectors, int dim) {
   return x;
 }
 
+}  // namespace smacof
 }  // namespace itercl

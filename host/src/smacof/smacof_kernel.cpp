@@ -1,34 +1,37 @@
 // SmacofKernel: the variant, storage and tuning of cl/smacof.cl, resolved from the tuning database
-// (tuning/smacof.json), and the memory check that runs before anything is uploaded.
+// (tuning/smacof.json), the -D options it is built with, and the memory check that runs before anything
+// is uploaded.
+#include "smacof/smacof_kernel.hpp"
+
 #include <algorithm>
-#include <cstdio>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "itercl/error.hpp"
-#include "smacof/smacof_device.hpp"
-#include "tuning/kernel_fields.hpp"
+#include "smacof/smacof_steps.hpp"
+#include "tuning/kernel_checks.hpp"
 #include "tuning/tuned_kernel.hpp"
 
 namespace itercl {
 namespace smacof {
 
-const char* const kVariants[] = {"naive", "local_x", "colmajor", "fused", "fused_rows"};
+// The tuning fields take any positive int: resolve checks the work-group against the device, and caps
+// slices at the columns.
+constexpr int kAnyCount = std::numeric_limits<int>::max();
+
+// Auto slices are never shorter than this many columns, so that a slice's loop outweighs the cost of
+// adding its partial rows in fused_finish.
+constexpr Eigen::Index kMinSliceColumns = 64;
 
 // Values delta (or the weights) occupy on the device.
 std::uint64_t pair_values(std::uint64_t n, bool packed) { return packed ? n * (n / 2) : n * n; }
-
-std::string gib(std::uint64_t bytes) {
-  char out[32];
-  std::snprintf(out, sizeof out, "%.2f GiB", static_cast<double>(bytes) / (1 << 30));
-  return out;
-}
 
 struct Need {
   std::uint64_t total = 0, largest = 0;  // bytes in all, and in the largest buffer
 };
 
-Need need_for(Precision p, bool packed, int slices, const SmacofShape& s, std::uint64_t n) {
+Need need_for(Precision p, bool packed, int slices, const Problem& s, std::uint64_t n) {
   const std::uint64_t real = real_size(p), pairs = pair_values(n, packed) * real;
   const std::uint64_t rows = n * static_cast<std::uint64_t>(s.dim) * real;
   Need need;
@@ -47,7 +50,7 @@ bool fits(const DeviceInfo& info, const Need& need) {
 }
 
 // The largest N that fits with these settings (binary search; the need grows with N).
-std::uint64_t largest_n(const DeviceInfo& info, Precision p, bool packed, int slices, const SmacofShape& s) {
+std::uint64_t largest_n(const DeviceInfo& info, Precision p, bool packed, int slices, const Problem& s) {
   std::uint64_t lo = 0, hi = 1;
   while (fits(info, need_for(p, packed, slices, s, hi))) hi *= 2;
   while (hi - lo > 1) {
@@ -60,20 +63,11 @@ std::uint64_t largest_n(const DeviceInfo& info, Precision p, bool packed, int sl
 }  // namespace smacof
 
 void SmacofKernel::validate() const {
-  if (variant != "auto" &&
-      std::find(std::begin(smacof::kVariants), std::end(smacof::kVariants), variant) == std::end(smacof::kVariants))
-    throw ParamError("kernel.variant",
-                     "expected one of auto, naive, local_x, colmajor, fused, fused_rows; got \"" + variant + "\"");
-  if (work_group_size < 0)
-    throw ParamError("kernel.work_group_size",
-                     "expected a positive integer (or 0 for the default), got " + std::to_string(work_group_size));
-  if (slices < 0)
-    throw ParamError("kernel.slices",
-                     "expected a positive integer (or 0 for the default), got " + std::to_string(slices));
-  if (groups_per_unit < 0)
-    throw ParamError("kernel.groups_per_unit",
-                     "expected a positive integer (or 0 for the default), got " + std::to_string(groups_per_unit));
-  const bool fused = variant == "fused" || variant == "fused_rows" || variant == "auto";
+  check_choice("kernel.variant", variant, smacof::kVariants);
+  check_tuning_value("kernel.work_group_size", work_group_size, smacof::kAnyCount);
+  check_tuning_value("kernel.slices", slices, smacof::kAnyCount);
+  check_tuning_value("kernel.groups_per_unit", groups_per_unit, smacof::kAnyCount);
+  const bool fused = variant == "auto" || smacof::is_fused(variant);
   if (slices > 0 && !fused)
     throw ParamError("kernel.slices",
                      "only the fused variants split the columns into slices; leave it unset for " + variant);
@@ -86,6 +80,12 @@ void SmacofKernel::validate() const {
                      "variant fused");
 }
 
+void to_json(nlohmann::json& j, const SmacofKernel& k) { j = kernel_fields_json(k, smacof::fields()); }
+
+void from_json(const nlohmann::json& j, SmacofKernel& k) { read_kernel_fields(j, k, smacof::fields()); }
+
+std::ostream& operator<<(std::ostream& out, const SmacofKernel& k) { return out << nlohmann::json(k).dump(); }
+
 namespace smacof {
 
 const std::vector<KernelField<SmacofKernel>>& fields() {
@@ -97,16 +97,8 @@ const std::vector<KernelField<SmacofKernel>>& fields() {
   return table;
 }
 
-}  // namespace smacof
-
-void to_json(nlohmann::json& j, const SmacofKernel& k) { j = kernel_fields_json(k, smacof::fields()); }
-
-void from_json(const nlohmann::json& j, SmacofKernel& k) { read_kernel_fields(j, k, smacof::fields()); }
-
-std::ostream& operator<<(std::ostream& out, const SmacofKernel& k) { return out << nlohmann::json(k).dump(); }
-
-SmacofKernel resolve_smacof_kernel(SmacofKernel k, const DeviceInfo& info, Eigen::Index n,
-                                   std::vector<std::string>& sources) {
+SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& problem,
+                     std::vector<std::string>& sources) {
   k.validate();
   const auto db = tuned_kernel<SmacofKernel>("smacof", info, sources, [](const SmacofKernel& t) {
     t.validate();
@@ -119,43 +111,60 @@ SmacofKernel resolve_smacof_kernel(SmacofKernel k, const DeviceInfo& info, Eigen
   if (k.variant == "auto") k.variant = k.packed && db.variant == "fused_rows" ? "fused" : db.variant;
   if (k.work_group_size == 0)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
-  if (static_cast<std::size_t>(k.work_group_size) > info.max_work_group_size)
-    throw ParamError("kernel.work_group_size", std::to_string(k.work_group_size) + " exceeds the device's maximum of " +
-                                                   std::to_string(info.max_work_group_size));
-  if (k.variant != "fused" && k.variant != "fused_rows") {
+  check_device_work_group("kernel.work_group_size", k.work_group_size, info);
+  if (!is_fused(k.variant)) {
     k.slices = k.groups_per_unit = 0;
     return k;
   }
-  // Enough slices to give every compute unit its share of work-groups, but none shorter than 64 columns.
+  // Enough slices to give every compute unit its share of work-groups, but none shorter than
+  // kMinSliceColumns.
+  const Eigen::Index n = problem.n;
   const Eigen::Index columns = k.packed ? n / 2 : n;
   const Eigen::Index row_groups = (n + k.work_group_size - 1) / k.work_group_size;
   if (!k.groups_per_unit) k.groups_per_unit = db.groups_per_unit;
   if (k.slices == 0) {
     const Eigen::Index wanted = static_cast<Eigen::Index>(info.compute_units) * k.groups_per_unit;
-    k.slices = static_cast<int>(
-        std::clamp<Eigen::Index>((wanted + row_groups - 1) / row_groups, 1, std::max<Eigen::Index>(columns / 64, 1)));
+    k.slices = static_cast<int>(std::clamp<Eigen::Index>((wanted + row_groups - 1) / row_groups, 1,
+                                                         std::max<Eigen::Index>(columns / kMinSliceColumns, 1)));
   }
   k.slices = static_cast<int>(std::min<Eigen::Index>(k.slices, std::max<Eigen::Index>(columns, 1)));
   return k;
 }
 
-void check_smacof_memory(const DeviceInfo& info, Precision p, const SmacofKernel& k, const SmacofShape& s) {
+std::string defines(const SmacofKernel& k, const Problem& problem) {
+  Defines d(problem.precision);
+  d.add("DIM", problem.dim)
+      .add("WG_SIZE", k.work_group_size)
+      .add("PACKED", int(k.packed))
+      .add("WEIGHTED", int(problem.weighted));
+  if (problem.features > 0) {
+    // build_delta's steps, named as cl/pairwise.cl names them.
+    check_dissimilarity_metric(problem.metric);
+    d.add("ACCUMULATE", problem.metric == Metric::cityblock ? "ACC_ABSDIFF" : "ACC_SQDIFF")
+        .add("FINISH", problem.metric == Metric::euclidean ? "FINISH_SQRT" : "FINISH_NONE");
+  }
+  return d.str();
+}
+
+void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& s) {
   const auto n = static_cast<std::uint64_t>(s.n);
-  const smacof::Need need = smacof::need_for(p, k.packed, k.slices, s, n);
-  if (smacof::fits(info, need)) return;
-  std::string message = "N = " + std::to_string(n) + " points need " + smacof::gib(need.total) + " on the device (" +
-                        std::string(precision_name(p)) + ", " + (k.packed ? "packed" : "full") + " storage" +
-                        (s.weighted ? ", weights and V+" : "") + "), the largest buffer " + smacof::gib(need.largest) +
-                        "; device '" + info.name + "' has " + smacof::gib(info.global_memory) +
-                        " and allocates at most " + smacof::gib(info.max_allocation) + " in one buffer. At most N = " +
-                        std::to_string(smacof::largest_n(info, p, k.packed, k.slices, s)) + " fits like this";
+  const Precision p = s.precision;
+  const Need need = need_for(p, k.packed, k.slices, s, n);
+  if (fits(info, need)) return;
+  std::string message =
+      "N = " + std::to_string(n) + " points need " + gib(need.total) + " on the device (" +
+      std::string(precision_name(p)) + ", " + (k.packed ? "packed" : "full") + " storage" +
+      (s.weighted ? ", weights and V+" : "") + "), the largest buffer " + gib(need.largest) + "; device '" + info.name +
+      "' has " + gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
+      " in one buffer. At most N = " + std::to_string(largest_n(info, p, k.packed, k.slices, s)) + " fits like this";
   if (!k.packed)
-    message += ", N = " + std::to_string(smacof::largest_n(info, p, true, k.slices, s)) +
+    message += ", N = " + std::to_string(largest_n(info, p, true, k.slices, s)) +
                " with packed storage (params.kernel.packed = true)";
   if (p == Precision::f64)
-    message += ", N = " + std::to_string(smacof::largest_n(info, Precision::f32, k.packed, k.slices, s)) +
-               " in precision float";
+    message +=
+        ", N = " + std::to_string(largest_n(info, Precision::f32, k.packed, k.slices, s)) + " in precision float";
   throw InputError("data: " + message);
 }
 
+}  // namespace smacof
 }  // namespace itercl

@@ -1,28 +1,34 @@
 // `itercl tune smacof`: the iteration's variants, work-group sizes and, for the fused variants, how many
 // slices the columns are cut into (through groups_per_unit, so the entry carries over to other N).
-#include <cmath>
+#include <string>
 
-#include "itercl/datagen.hpp"
 #include "itercl/error.hpp"
+#include "smacof/smacof_description.hpp"
 #include "smacof/smacof_device.hpp"
+#include "smacof/smacof_kernel.hpp"
 #include "tune/tuners.hpp"
 
 namespace itercl {
-namespace {
+namespace smacof {
 
-constexpr int kCheckedIterations = 3;  // iterations compared with the reference before timing
+// Larger problems are refused before delta is generated: N^2 values beyond any device's memory (2^20
+// points: 4 TiB in float).
+constexpr long long kMaxTuneSamples = 1 << 20;
 
 // The declared space: every variant at each work-group size; the fused ones with 1 to 16 work-groups per
 // compute unit. Work-groups larger than the points are left out (their extra items would idle).
-std::vector<SmacofKernel> smacof_space(const DeviceInfo& info, Eigen::Index n) {
+std::vector<SmacofKernel> tune_space(const DeviceInfo& info, Eigen::Index n) {
   std::vector<SmacofKernel> out;
   for (int wg : {64, 128, 256}) {
     if (static_cast<std::size_t>(wg) > info.max_work_group_size || (wg > 64 && wg > n)) continue;
-    for (const char* variant : {"naive", "local_x", "colmajor"})
-      out.push_back({.variant = variant, .work_group_size = wg});
-    for (const char* variant : {"fused", "fused_rows"})
+    for (const std::string_view variant : kVariants) {
+      if (!is_fused(variant)) {
+        out.push_back({.variant = std::string(variant), .work_group_size = wg});
+        continue;
+      }
       for (int groups : {1, 4, 16})
-        out.push_back({.variant = variant, .work_group_size = wg, .groups_per_unit = groups});
+        out.push_back({.variant = std::string(variant), .work_group_size = wg, .groups_per_unit = groups});
+    }
   }
   return out;
 }
@@ -40,50 +46,43 @@ Matrix iterated(SmacofDevice& d, const Matrix& x0) {
   return d.embedding();
 }
 
-}  // namespace
+}  // namespace smacof
 
 void tune_smacof(const Device& device, ConfigObject& problem, const TuneOptions& options, TuneReport& report) {
   // N = 8,192 keeps delta at 256 MiB in float: a GPU iteration in milliseconds, the sweep in about a minute.
-  const long long n = problem_count(problem, "n_samples", 8192, 1 << 20);
-  const long long dim = problem_count(problem, "n_components", 2, 32);
+  const long long n = problem_count(problem, "n_samples", 8192, smacof::kMaxTuneSamples);
+  const long long dim = problem_count(problem, "n_components", SmacofParams{}.n_components, smacof::kMaxComponents);
   const long long features = problem_count(problem, "n_features", 8);
   const long long seed = problem.integer("random_state").value_or(1);
   problem.finish();
   if (n < 2) problem.fail("n_samples", "SMACOF needs at least 2 points");
   report.problem = {{"n_samples", n}, {"n_components", dim}, {"n_features", features}, {"random_state", seed}};
 
-  // Euclidean distances of uniform points: the dissimilarities of a typical embedding problem.
-  const Matrix points =
-      make_uniform({.n_samples = n, .n_features = features, .random_state = static_cast<std::uint64_t>(seed)});
-  Matrix delta(n, n);
-  for (Eigen::Index j = 0; j < n; ++j)
-    for (Eigen::Index i = 0; i < n; ++i) delta(i, j) = (points.row(i) - points.row(j)).norm();
-  const Matrix x0 =
-      make_uniform({.n_samples = n, .n_features = dim, .random_state = static_cast<std::uint64_t>(seed) + 1});
-  const SmacofShape shape{n, static_cast<int>(dim), false, 0};
+  const smacof::TuneProblem data =
+      smacof::tune_problem(n, static_cast<int>(dim), features, static_cast<std::uint64_t>(seed));
+  const smacof::Problem shape{.n = n, .dim = static_cast<int>(dim), .precision = options.precision};
   auto build = [&](const SmacofKernel& kernel) {
-    SmacofDevice d(device, options.precision, kernel, shape);
-    d.upload_dissimilarities(delta);
+    smacof::SmacofDevice d(device, kernel, shape);
+    d.upload_dissimilarities(data.delta);
     return d;
   };
   const Matrix reference = [&] {
-    SmacofDevice naive = build({.variant = "naive"});
-    return iterated(naive, x0);
+    smacof::SmacofDevice d = build({.variant = smacof::kReferenceVariant});
+    return smacof::iterated(d, data.x0);
   }();
-  // Device and reference each within tests/tolerances.hpp's smacof tolerance (relative Frobenius norm) of
-  // the exact iterate.
-  const double tolerance = 2 * (options.precision == Precision::f32 ? 1e-4 : 1e-9);
+  const double tolerance = smacof::reference_tolerance(options.precision);
 
   std::vector<SmacofKernel> kernels = {SmacofKernel{}};  // the database's current choice first
-  for (const SmacofKernel& kernel : smacof_space(device.info(), n)) kernels.push_back(kernel);
+  for (const SmacofKernel& kernel : smacof::tune_space(device.info(), n)) kernels.push_back(kernel);
   for (const SmacofKernel& kernel : kernels)
-    add_candidate(report, stored(kernel), [&](TuneCandidate& c) {
-      SmacofDevice d = build(kernel);
-      c.parameters = stored(d.kernel());
-      const double error = (iterated(d, x0) - reference).norm() / reference.norm();
+    add_candidate(report, smacof::stored(kernel), [&](TuneCandidate& c) {
+      smacof::SmacofDevice d = build(kernel);
+      c.parameters = smacof::stored(d.kernel());
+      const double error = smacof::relative_error(smacof::iterated(d, data.x0), reference);
       if (!(error <= tolerance)) {
-        c.rejected = "embedding after " + std::to_string(kCheckedIterations) + " iterations differs from naive's by " +
-                     std::to_string(error) + " (relative), beyond " + std::to_string(tolerance);
+        c.rejected = "embedding after " + std::to_string(smacof::kCheckedIterations) + " iterations differs from " +
+                     smacof::kReferenceVariant + "'s by " + std::to_string(error) + " (relative), beyond " +
+                     std::to_string(tolerance);
         return;
       }
       time_candidate(c, options, [&] {

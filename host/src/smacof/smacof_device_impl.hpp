@@ -1,0 +1,49 @@
+// SmacofDevice's state (internal to smacof_device.cpp, which sets it up and uploads, and
+// smacof_iteration.cpp, which enqueues the iterations).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/pinned_buffer.hpp"
+#include "itercl/opencl.hpp"
+#include "smacof/smacof_device.hpp"
+
+namespace itercl::smacof {
+
+inline std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
+
+struct SmacofDevice::Impl {
+  Impl(Device d, SmacofKernel kernel, Problem p) : device(std::move(d)), k(std::move(kernel)), problem(p) {}
+
+  Device device;
+  SmacofKernel k;
+  Problem problem;
+  std::vector<std::string> tuning_sources;
+  std::string options;
+  cl::Kernel bccalc, stress, fused, finish, pinv_kernel;
+  cl::Buffer delta, weights, pinv, bx, partial_bx, partial_stress;
+  cl::Buffer x[2];
+  int current = 0;  // the buffer holding the latest iterate's embedding
+  std::size_t rows_global = 0, stress_pairs = 0;
+  PinnedHostBuffer x_host, stress_host;
+  Timings upload;
+
+  std::size_t real() const { return real_size(problem.precision); }
+  std::size_t pair_values() const {
+    const auto n = static_cast<std::size_t>(problem.n);
+    return k.packed ? n * (n / 2) : n * n;
+  }
+  cl::NDRange local() const { return cl::NDRange(static_cast<std::size_t>(k.work_group_size)); }
+  // The buffer of weights the kernels take: delta itself when unweighted (WEIGHTED 0 never reads it).
+  const cl::Buffer& weights_or_delta() const { return weights() ? weights : delta; }
+  // B(X) X's scale: 1/N unweighted; weighted, 1 (V+ is applied after).
+  double transform_scale() const { return problem.weighted ? 1.0 : 1.0 / static_cast<double>(problem.n); }
+
+  // Weighted: applies V+ to B(X) X, into x[dst]; unweighted, nothing (the scale did it).
+  void transform_tail(int dst, std::vector<cl::Event>& events);
+  void fused_pass(int src, int dst, std::vector<cl::Event>& events);
+  StressSums read_stress(std::vector<cl::Event>& events, Timings* timings, const Stopwatch& wall);
+};
+
+}  // namespace itercl::smacof

@@ -1,0 +1,132 @@
+// SmacofDevice's iterations: one Guttman transform and one stress per iterate(), enqueued on resident
+// data; only the stress partials, and the final embedding, come back.
+#include <vector>
+
+#include "core/device_data.hpp"
+#include "core/kernel_args.hpp"
+#include "itercl/error.hpp"
+#include "smacof/smacof_device.hpp"
+#include "smacof/smacof_device_impl.hpp"
+
+namespace itercl::smacof {
+
+void SmacofDevice::Impl::transform_tail(int dst, std::vector<cl::Event>& events) {
+  if (!problem.weighted) return;
+  cl::Event e;
+  set_args(pinv_kernel, pinv, bx, static_cast<cl_int>(problem.n), x[dst]);
+  device.queue().enqueueNDRangeKernel(pinv_kernel, cl::NullRange, cl::NDRange(rows_global), local(), nullptr, &e);
+  events.push_back(e);
+}
+
+void SmacofDevice::Impl::fused_pass(int src, int dst, std::vector<cl::Event>& events) {
+  cl::CommandQueue& q = device.queue();
+  const std::size_t columns = static_cast<std::size_t>(k.packed ? problem.n / 2 : problem.n);
+  const auto per_slice = static_cast<cl_int>((columns + k.slices - 1) / k.slices);
+  set_args(fused, delta, weights_or_delta(), x[src], static_cast<cl_int>(problem.n), per_slice, partial_bx,
+           partial_stress);
+  cl::Event run, tail;
+  q.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(rows_global, static_cast<std::size_t>(k.slices)),
+                         cl::NDRange(static_cast<std::size_t>(k.work_group_size), 1), nullptr, &run);
+  events.push_back(run);
+  const std::size_t values = static_cast<std::size_t>(problem.n) * problem.dim;
+  with_real(problem.precision, [&](auto zero) {
+    set_args(finish, partial_bx, static_cast<cl_int>(k.slices), static_cast<cl_int>(problem.n),
+             static_cast<decltype(zero)>(transform_scale()), problem.weighted ? bx : x[dst]);
+  });
+  q.enqueueNDRangeKernel(finish, cl::NullRange, cl::NDRange(round_up(values, k.work_group_size)), local(), nullptr,
+                         &tail);
+  events.push_back(tail);
+  transform_tail(dst, events);
+}
+
+StressSums SmacofDevice::Impl::read_stress(std::vector<cl::Event>& events, Timings* timings, const Stopwatch& wall) {
+  cl::Event read;
+  device.queue().enqueueReadBuffer(partial_stress, CL_TRUE, 0, 2 * stress_pairs * real(), stress_host.data(), nullptr,
+                                   &read);
+  StressSums sums;
+  with_real(problem.precision, [&](auto zero) {
+    const auto* p = static_cast<const decltype(zero)*>(stress_host.data());
+    for (std::size_t g = 0; g < stress_pairs; ++g) sums.stress += p[2 * g], sums.squared_distances += p[2 * g + 1];
+  });
+  sums.stress /= 2;  // ordered pairs count each pair twice
+  sums.squared_distances /= 2;
+  if (timings) {
+    for (const cl::Event& e : events) timings->kernel_s += event_seconds(e);
+    timings->transfer_s += event_seconds(read);
+    timings->wall_s += wall.seconds();
+  }
+  return sums;
+}
+
+void SmacofDevice::start(const Matrix& x0, Timings* timings) {
+  Impl& s = *impl_;
+  try {
+    Stopwatch wall;
+    // Centred: distances, and so every later iterate, do not change; float rounding of X_0 shrinks.
+    pack_row_major(x0, s.problem.precision, s.x_host.data(), x0.colwise().mean());
+    cl::Event write;
+    s.device.queue().enqueueWriteBuffer(s.x[0], CL_FALSE, 0, s.x_host.size(), s.x_host.data(), nullptr, &write);
+    s.current = 0;
+    std::vector<cl::Event> events;
+    if (is_fused(s.k.variant)) {
+      s.fused_pass(0, 1, events);  // X_1 into x[1]; sigma(X_0) is not needed
+      s.read_stress(events, nullptr, wall);
+    }
+    s.device.queue().finish();
+    if (timings) {
+      timings->transfer_s += event_seconds(write);
+      for (const cl::Event& e : events) timings->kernel_s += event_seconds(e);
+      timings->wall_s += wall.seconds();
+    }
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+}
+
+StressSums SmacofDevice::iterate(Timings* timings) {
+  Impl& s = *impl_;
+  try {
+    Stopwatch wall;
+    std::vector<cl::Event> events;
+    const int src = s.current, dst = 1 - s.current;
+    if (is_fused(s.k.variant)) {
+      // X_m is already in x[dst] (the last pass made it): this pass yields sigma(X_m) and X_{m+1}.
+      s.fused_pass(dst, src, events);
+    } else {
+      cl::CommandQueue& q = s.device.queue();
+      const auto n = static_cast<cl_int>(s.problem.n);
+      with_real(s.problem.precision, [&](auto zero) {
+        set_args(s.bccalc, s.delta, s.weights_or_delta(), s.x[src], n, static_cast<decltype(zero)>(s.transform_scale()),
+                 s.problem.weighted ? s.bx : s.x[dst]);
+      });
+      cl::Event run, stress;
+      q.enqueueNDRangeKernel(s.bccalc, cl::NullRange, cl::NDRange(s.rows_global), s.local(), nullptr, &run);
+      events.push_back(run);
+      s.transform_tail(dst, events);
+      set_args(s.stress, s.delta, s.weights_or_delta(), s.x[dst], n, s.partial_stress);
+      q.enqueueNDRangeKernel(s.stress, cl::NullRange, cl::NDRange(s.rows_global), s.local(), nullptr, &stress);
+      events.push_back(stress);
+    }
+    s.current = dst;
+    return s.read_stress(events, timings, wall);
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+}
+
+Matrix SmacofDevice::embedding() const {
+  const Impl& s = *impl_;
+  Matrix x(s.problem.n, s.problem.dim);
+  try {
+    s.device.queue().enqueueReadBuffer(s.x[s.current], CL_TRUE, 0, s.x_host.size(), s.x_host.data());
+    with_real(s.problem.precision, [&](auto zero) {
+      const auto* v = static_cast<const decltype(zero)*>(s.x_host.data());
+      for (Eigen::Index k = 0; k < x.size(); ++k) x.data()[k] = v[k];
+    });
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+  return x;
+}
+
+}  // namespace itercl::smacof

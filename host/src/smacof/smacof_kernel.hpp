@@ -1,0 +1,52 @@
+// SmacofKernel's parameters resolved for a device and a problem (internal): the four parts every
+// family's kernel struct has (SmacofKernel::validate, resolve, defines, fields), and the memory check
+// that decides whether the problem fits the device at all.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "itercl/device.hpp"
+#include "itercl/metric.hpp"
+#include "itercl/smacof.hpp"
+#include "tuning/kernel_fields.hpp"
+
+namespace itercl::smacof {
+
+// cl/smacof.cl's variants, typed once: validate checks against them, the tuner sweeps them.
+inline const std::initializer_list<std::string_view> kVariants = {"naive", "local_x", "colmajor", "fused",
+                                                                  "fused_rows"};
+
+// The most n_components the kernels take: they keep a point's coordinates in registers.
+inline constexpr int kMaxComponents = 32;
+
+// The variants that make one pass over delta per iteration, its columns cut into slices.
+inline bool is_fused(std::string_view variant) { return variant == "fused" || variant == "fused_rows"; }
+
+// What the kernel's resolution, its -D options and the device's buffers depend on.
+struct Problem {
+  Eigen::Index n = 0;  // points
+  int dim = 2;         // n_components
+  Precision precision = Precision::f32;
+  bool weighted = false;
+  Eigen::Index features = 0;          // > 0 while vectors are uploaded to build delta on the device
+  Metric metric = Metric::euclidean;  // of delta built from vectors (features > 0)
+};
+
+// Fills in the kernel's zero / "auto" fields from the tuning database (tuning/smacof.json) and the
+// problem, and checks the rest against the device. `sources` receives the database entries used.
+SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& problem, std::vector<std::string>& sources);
+
+// The -D options of cl/smacof.cl for a resolved kernel.
+std::string defines(const SmacofKernel& k, const Problem& problem);
+
+// SmacofKernel's JSON names, both ways.
+const std::vector<KernelField<SmacofKernel>>& fields();
+
+// Throws InputError if the problem's buffers exceed the device's global memory or largest allocation,
+// saying which N would fit, and with packed storage or float.
+void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem);
+
+}  // namespace itercl::smacof
