@@ -24,28 +24,14 @@
 //
 // Parameters
 //   -D REAL=float|double        (required, see common.clh)
-//   -D ACCUMULATE=<ACC_*>       (required) the per-dimension step, below
-//   -D FINISH=<FINISH_*>        (required) the last step on the accumulated value, below
+//   -D ACCUMULATE=<ACC_*>       (required) the per-dimension step (metric.clh)
+//   -D FINISH=<FINISH_*>        (required) the last step on the accumulated value (metric.clh)
 //   -D TILE_R=8, TILE_C=16      work-items per work-group along rows and columns (the seed's r and c)
 //   -D SUBTILES=4               subtiles per tile, each TILE_R rows (the seed's s)
 //   -D COLS_PER_ITEM=1          columns per work-item
 //   -D SLICE=32                 dimensions staged in local memory at a time (the seed's d')
 #include "common.clh"
-
-// Per-dimension steps: the accumulator starts at 0 for every one of them.
-#define ACC_SQDIFF 1   // += (a - b)^2
-#define ACC_ABSDIFF 2  // += |a - b|
-#define ACC_POWDIFF 3  // += |a - b|^p
-#define ACC_MAXDIFF 4  // = max(acc, |a - b|)
-#define ACC_DOT 5      // += a b
-
-// Last steps; aux values are 1 / |v| for FINISH_COSINE and |v|^2 for FINISH_EXPANDED_*.
-#define FINISH_NONE 1             // acc (sqeuclidean, cityblock, chebyshev, dot)
-#define FINISH_SQRT 2             // sqrt(acc) (euclidean)
-#define FINISH_ROOT 3             // acc^(1/p) (minkowski)
-#define FINISH_COSINE 4           // 1 - acc / (|x| |y|), clipped to [0, 2] as scipy does
-#define FINISH_EXPANDED_SQ 5      // max(|x|^2 + |y|^2 - 2 acc, 0)
-#define FINISH_EXPANDED_SQRT 6    // sqrt of the above
+#include "metric.clh"
 
 #ifndef ACCUMULATE
 #error "ACCUMULATE must name the per-dimension step (-D ACCUMULATE=ACC_SQDIFF)"

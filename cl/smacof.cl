@@ -37,16 +37,12 @@
 //   -D WG_SIZE=256        work-items per work-group; the host launches exactly this size.
 //   -D PACKED=0           1: delta and weights in packed storage.
 //   -D WEIGHTED=0         1: multiply by the weights buffer (else it is never read).
-//   -D ACCUMULATE=<ACC_*>, -D FINISH=<FINISH_*>  build_delta's metric, named and numbered as in
-//                         cl/pairwise.cl: ACC_SQDIFF with FINISH_SQRT (euclidean) or FINISH_NONE
+//   -D ACCUMULATE=<ACC_*>, -D FINISH=<FINISH_*>  build_delta's metric, the steps of
+//                         metric.clh: ACC_SQDIFF with FINISH_SQRT (euclidean) or FINISH_NONE
 //                         (sqeuclidean), ACC_ABSDIFF with FINISH_NONE (cityblock). build_delta is
 //                         compiled only when both are given (delta built from vectors).
 #include "common.clh"
-
-#define ACC_SQDIFF 1   // += (a - b)^2
-#define ACC_ABSDIFF 2  // += |a - b|
-#define FINISH_NONE 1  // acc
-#define FINISH_SQRT 2  // sqrt(acc)
+#include "metric.clh"
 
 #ifndef DIM
 #error "DIM (n_components) must be defined"

@@ -294,6 +294,6 @@ TEST_CASE("SMACOF's description: the seed's flop count, and the tuner's problem 
 
 TEST_CASE("running out of host memory says what was being allocated and how much") {
   CHECK_THROWS_WITH_AS(
-      smacof::on_host("V+ of the weights", std::uint64_t{3} << 30, []() -> int { throw std::bad_alloc(); }),
-      "out of host memory allocating V+ of the weights (3.00 GiB)", itercl::RuntimeError);
+      itercl::allocate_host("V+ of the weights", std::uint64_t{3} << 30, []() -> int { throw std::bad_alloc(); }),
+      "out of host memory for V+ of the weights: 3221225472 bytes", itercl::RuntimeError);
 }

@@ -8,9 +8,9 @@
 #include <numeric>
 
 #include "core/device_data.hpp"
+#include "core/host_memory.hpp"
 #include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
-#include "core/host_memory.hpp"
 #include "pairwise/pair_histogram_binning.hpp"
 #include "pairwise/pair_histogram_description.hpp"
 #include "pairwise/pair_histogram_kernel.hpp"
@@ -81,8 +81,8 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
   if (largest >= limit)
     throw InputError("data: coordinates up to " + std::to_string(largest) + " overflow squared distances in " +
                      std::string(precision_name(precision)) + "; rescale the data or use precision double");
-  std::vector<unsigned char> packed = host_bytes(
-      "the points in the device's precision", static_cast<std::size_t>(points.size()) * real_size(precision));
+  std::vector<unsigned char> packed = host_bytes("the points in the device's precision",
+                                                 static_cast<std::size_t>(points.size()) * real_size(precision));
   pack_column_major(points, precision, packed.data(), shift);
   const std::vector<double> table = pairwise::edge_table(b);
   const std::vector<unsigned char> table_bytes = pairwise::packed_row(table, precision, "the bucket edges");

@@ -7,8 +7,8 @@
 #include <limits>
 #include <map>
 
-#include "itercl/error.hpp"
 #include "core/host_memory.hpp"
+#include "itercl/error.hpp"
 #include "pairwise/pairwise_inputs.hpp"
 #include "pairwise/pairwise_kernel.hpp"
 #include "pairwise/pairwise_stream.hpp"
@@ -133,8 +133,8 @@ PairwiseRun PairwiseDistances::run(const PairSink& sink) { return impl_->run(sin
 
 Matrix PairwiseDistances::matrix(PairwiseRun* run_info) {
   const auto entries = static_cast<std::size_t>(impl_->n1) * static_cast<std::size_t>(impl_->n2);
-  Matrix D = allocate_host("the distance matrix", entries * sizeof(double),
-                                     [&] { return Matrix(impl_->n1, impl_->n2); });
+  Matrix D =
+      allocate_host("the distance matrix", entries * sizeof(double), [&] { return Matrix(impl_->n1, impl_->n2); });
   const PairwiseRun r = run([&](const PairTile& t) {
     for (Eigen::Index i = 0; i < t.rows; ++i)
       for (Eigen::Index j = 0; j < t.cols; ++j) {

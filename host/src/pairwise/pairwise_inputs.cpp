@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/device_data.hpp"
-#include "itercl/error.hpp"
 #include "core/host_memory.hpp"
+#include "itercl/error.hpp"
 
 namespace itercl::pairwise {
 

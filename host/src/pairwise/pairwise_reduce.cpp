@@ -9,9 +9,9 @@
 #include <limits>
 
 #include "core/device_data.hpp"
+#include "core/host_memory.hpp"
 #include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
-#include "core/host_memory.hpp"
 #include "tuning/kernel_checks.hpp"
 
 namespace itercl {

@@ -91,14 +91,14 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
 
 // The host-side steps over N x N doubles, each named if the host runs out of memory for it.
 Matrix symmetric_weights(const Matrix& weights, Eigen::Index n) {
-  return on_host("the weights' symmetric copy", square_bytes(n), [&] { return checked_weights(weights, n); });
+  return allocate_host("the weights' symmetric copy", square_bytes(n), [&] { return checked_weights(weights, n); });
 }
 Matrix weights_pinv(const Matrix& w) {
-  return on_host("V+ of the weights", square_bytes(w.rows()), [&] { return v_pinv(w); });
+  return allocate_host("V+ of the weights", square_bytes(w.rows()), [&] { return v_pinv(w); });
 }
 Matrix classical_start(const Matrix& delta, int dim) {
-  return on_host("classical scaling's doubly centred matrix", square_bytes(delta.rows()),
-                 [&] { return classical_scaling(delta, dim); });
+  return allocate_host("classical scaling's doubly centred matrix", square_bytes(delta.rows()),
+                       [&] { return classical_scaling(delta, dim); });
 }
 
 void check_init(const SmacofParams& p, Eigen::Index n) {
@@ -139,8 +139,8 @@ Smacof::Smacof(const Device& device, SmacofParams params) : device_(device), par
 SmacofResult Smacof::fit(const Matrix& dissimilarities, const Matrix& weights) const {
   const SmacofParams& p = params_;
   const Eigen::Index n = dissimilarities.rows();
-  const Matrix delta = smacof::on_host("the dissimilarities' symmetric copy", smacof::square_bytes(n),
-                                       [&] { return checked_dissimilarities(dissimilarities); });
+  const Matrix delta = allocate_host("the dissimilarities' symmetric copy", smacof::square_bytes(n),
+                                     [&] { return checked_dissimilarities(dissimilarities); });
   smacof::check_init(p, n);
   smacof::check_range(delta.maxCoeff(), n, p.precision, "dissimilarities");
   const bool weighted = weights.size() > 0;

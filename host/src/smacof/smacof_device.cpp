@@ -29,7 +29,7 @@ void pack_pairs(const Matrix& m, bool packed, T* out) {
 
 // Ordinary memory for the one-time transfers: pinning N^2 values could fail, and would save little once.
 std::vector<unsigned char> staging(std::string_view what, std::size_t bytes) {
-  return on_host(what, bytes, [&] { return std::vector<unsigned char>(bytes); });
+  return allocate_host(what, bytes, [&] { return std::vector<unsigned char>(bytes); });
 }
 
 SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, const Problem& problem) {
@@ -128,7 +128,8 @@ Matrix SmacofDevice::read_dissimilarities() const {
   const Impl& s = *impl_;
   const Eigen::Index n = s.problem.n;
   try {
-    Matrix d = on_host("the dissimilarities read back", square_bytes(n), [&] { return Matrix(Matrix::Zero(n, n)); });
+    Matrix d =
+        allocate_host("the dissimilarities read back", square_bytes(n), [&] { return Matrix(Matrix::Zero(n, n)); });
     std::vector<unsigned char> values = staging("the dissimilarities' staging copy", s.pair_values() * s.real());
     if (!values.empty()) s.device.queue().enqueueReadBuffer(s.delta, CL_TRUE, 0, values.size(), values.data());
     with_real(s.problem.precision, [&](auto zero) {

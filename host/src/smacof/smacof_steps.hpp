@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/host_memory.hpp"
 #include "core/random.hpp"
 #include "itercl/error.hpp"
 #include "itercl/matrix.hpp"
@@ -49,17 +50,6 @@ std::string gib(std::uint64_t bytes);
 // Bytes of an N x N matrix of doubles, the unit of SMACOF's host-side steps.
 inline std::uint64_t square_bytes(Eigen::Index n) {
   return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(double);
-}
-
-// allocate()'s result; running out of host memory is a RuntimeError saying what was being allocated
-// and its `bytes`, so an N too large for this machine says which step did not fit.
-template <class F>
-decltype(auto) on_host(std::string_view what, std::uint64_t bytes, F&& allocate) {
-  try {
-    return allocate();
-  } catch (const std::bad_alloc&) {
-    throw RuntimeError("out of host memory allocating " + std::string(what) + " (" + gib(bytes) + ")");
-  }
 }
 
 }  // namespace itercl::smacof
