@@ -38,22 +38,24 @@ struct Found {
   cl::Device device;
 };
 
-// All devices. clGetPlatformIDs fails with CL_PLATFORM_NOT_FOUND_KHR (-1001) when no ICD is
-// registered: that is an empty list, not an error.
+// All devices. clGetPlatformIDs answers CL_PLATFORM_NOT_FOUND_KHR (cl_khr_icd) when the loader has no
+// ICD registered: that is an empty list; any other failure is an error naming its call and code.
 std::vector<Found> discover() {
   std::vector<cl::Platform> platforms;
   try {
     cl::Platform::get(&platforms);
-  } catch (const cl::Error&) {
-    return {};
+  } catch (const cl::Error& e) {
+    if (e.err() == CL_PLATFORM_NOT_FOUND_KHR) return {};
+    rethrow_as_itercl_error();
   }
   std::vector<Found> found;
   for (std::size_t p = 0; p < platforms.size(); ++p) {
     std::vector<cl::Device> devices;
     try {
       platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices);
-    } catch (const cl::Error&) {
-      continue;  // a platform with no devices (CL_DEVICE_NOT_FOUND)
+    } catch (const cl::Error& e) {
+      if (e.err() == CL_DEVICE_NOT_FOUND) continue;  // a platform with no devices
+      rethrow_as_itercl_error();
     }
     for (std::size_t d = 0; d < devices.size(); ++d) {
       const cl::Device& dev = devices[d];

@@ -33,10 +33,20 @@ long long problem_count(ConfigObject& problem, const char* key, long long fallba
 void add_candidate(TuneReport& report, const nlohmann::json& declared,
                    const std::function<void(TuneCandidate&)>& evaluate) {
   TuneCandidate c;
+  auto reject = [&](const std::exception& e) { c = TuneCandidate{.parameters = declared, .rejected = e.what()}; };
   try {
     evaluate(c);
   } catch (const ParamError& e) {
-    c = TuneCandidate{.parameters = declared, .rejected = e.what()};
+    reject(e);
+  } catch (...) {
+    // A candidate that fails to build or launch (cl::Error, out of host memory, an itercl RuntimeError)
+    // is this candidate's failure, not the sweep's; anything else (an InputError about the problem, a
+    // bug) still ends the sweep.
+    try {
+      rethrow_as_itercl_error();
+    } catch (const RuntimeError& e) {
+      reject(e);
+    }
   }
   report.candidates.push_back(std::move(c));
 }
