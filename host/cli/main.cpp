@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "itercl/itercl.hpp"
@@ -12,9 +13,10 @@ namespace {
 
 std::string bytes(std::uint64_t b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  const int largest = static_cast<int>(std::size(units)) - 1;
   double v = static_cast<double>(b);
   int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  while (v >= 1024 && u < largest) v /= 1024, ++u;
   char out[32];
   std::snprintf(out, sizeof out, u ? "%.1f %s" : "%.0f %s", v, units[u]);
   return out;

@@ -13,8 +13,10 @@ namespace {
 
 using Counts = std::vector<std::vector<std::int32_t>>;
 
-// Threads for the passes over all edges: each keeps a count per node, so at most 8 of them.
-int edge_workers(std::size_t m) { return std::min(worker_count(m), 8); }
+// Threads for the passes over all edges: each keeps a count per node (n ints), so their number is capped
+// to bound that memory at 8 n ints, whatever the machine's core count.
+constexpr int kMaxEdgeWorkers = 8;
+int edge_workers(std::size_t m) { return std::min(worker_count(m), kMaxEdgeWorkers); }
 
 // How often each of 0..n-1 occurs in each worker's block of `keys` (the blocks of parallel_blocks).
 Counts block_counts(const std::vector<std::int32_t>& keys, std::size_t n, int workers) {

@@ -26,11 +26,16 @@ inline int int_field(ConfigObject& P, const std::string& key, long long value) {
   return static_cast<int>(value);
 }
 
+// A drawn seed keeps 31 bits, so that the recorded random_state is a non-negative int that every consumer
+// of the config accepts: this reader (an int64), JSON readers that use a 32-bit int, and numpy's
+// RandomState (seeds below 2^32) when a peer or a notebook replays the run.
+constexpr std::uint32_t kDrawnSeedMask = 0x7fffffff;
+
 // params.random_state, or one drawn now and recorded, so that the recorded config reproduces the run.
 inline std::uint64_t read_random_state(ExperimentContext& c) {
   const auto seed = c.params.integer("random_state");
   if (seed && *seed < 0) c.params.fail("random_state", "expected an integer >= 0, got " + std::to_string(*seed));
-  const std::uint64_t value = seed ? static_cast<std::uint64_t>(*seed) : std::random_device{}() & 0x7fffffff;
+  const std::uint64_t value = seed ? static_cast<std::uint64_t>(*seed) : std::random_device{}() & kDrawnSeedMask;
   c.config_as_run["params"]["random_state"] = value;
   return value;
 }

@@ -1,6 +1,7 @@
 // CSV and whitespace-separated text matrices, and the format dispatch of load_matrix.
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -130,7 +131,7 @@ Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options
 
 std::string to_csv(const Matrix& m) {
   std::ostringstream out;
-  out.precision(17);
+  out.precision(std::numeric_limits<double>::max_digits10);  // every double reads back exactly
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     for (Eigen::Index j = 0; j < m.cols(); ++j) out << (j ? "," : "") << m(i, j);
     out << '\n';
