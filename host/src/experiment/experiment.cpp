@@ -27,6 +27,13 @@ const std::map<std::string, Runner>& algorithms() {
   return registry;
 }
 
+// Every device a run uses, whether one or several, is selected here and checked for the run's precision.
+Device select_for_run(const std::string& spec, Precision precision) {
+  Device d = Device::select(spec);
+  d.require(precision);
+  return d;
+}
+
 }  // namespace
 
 const Device& ExperimentContext::device() {
@@ -36,10 +43,30 @@ const Device& ExperimentContext::device() {
       device_spec = choice.device.id();
       device_choice = choice.why;
     }
-    selected = Device::select(device_spec);
-    selected->require(precision);
+    selected = select_for_run(device_spec, precision);
   }
   return *selected;
+}
+
+std::vector<Device> ExperimentContext::devices(const std::vector<std::string>& specs) {
+  if (specs.empty()) return {device()};
+  std::vector<Device> chosen;
+  for (const auto& spec : specs) chosen.push_back(select_for_run(spec, precision));
+  selected = chosen.front();
+  return chosen;
+}
+
+std::vector<std::string> read_device_list(ConfigObject& P) {
+  std::vector<std::string> specs;
+  if (const nlohmann::json* d = P.get("devices")) {
+    if (!d->is_array() || d->empty()) P.fail("devices", "expected a non-empty array of device specs, got " + d->dump());
+    for (const auto& s : *d) {
+      if (!s.is_string())
+        P.fail("devices", "expected device specs as strings (\"gpu\", \"cpu\", \"0:1\"), got " + s.dump());
+      specs.push_back(s.get<std::string>());
+    }
+  }
+  return specs;
 }
 
 namespace {
