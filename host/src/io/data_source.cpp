@@ -7,7 +7,7 @@
 #include "itercl/io.hpp"
 
 namespace itercl {
-namespace {
+namespace io {
 
 // Runs a file read, naming the config field that asked for the file in its errors.
 template <class F>
@@ -19,7 +19,7 @@ Matrix with_file_prefix(ConfigObject& section, const std::string& field, F&& rea
   }
 }
 
-}  // namespace
+}  // namespace io
 
 Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description) {
   const auto path = data.path("path", base);
@@ -31,7 +31,7 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
     LoadOptions options;
     options.format = data.choice("format", "auto", {"auto", "npy", "idx", "csv", "text"});
     options.header = data.boolean("header");
-    X = with_file_prefix(data, "path", [&] { return load_matrix(*path, options); });
+    X = io::with_file_prefix(data, "path", [&] { return load_matrix(*path, options); });
     description = {{"path", path->string()}};
   } else {
     auto count = [&](const char* key, long long fallback) {
@@ -72,7 +72,7 @@ Matrix read_matrix_value(ConfigObject& section, const std::string& field, const 
   const nlohmann::json* v = section.get(field);
   if (v && v->is_string()) {
     const auto path = *section.path(field, base);
-    return with_file_prefix(section, field, [&] { return load_matrix(path); });
+    return io::with_file_prefix(section, field, [&] { return load_matrix(path); });
   }
   if (!v || !v->is_array() || v->empty() || !(*v)[0].is_array() || (*v)[0].empty())
     section.fail(field, "expected a file path or a non-empty array of rows, got " + (v ? v->dump() : "nothing"));

@@ -7,7 +7,7 @@
 
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
 
 // Input handed to bzip2 at a time: its avail_in is an unsigned int, so a larger file goes in slices of
 // 1 GiB, well under 4 GiB.
@@ -44,4 +44,4 @@ std::string bunzip2(const std::string& packed, const std::filesystem::path& path
   return out;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

@@ -9,7 +9,7 @@
 #include "io/io_particles.hpp"
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
 Particles parse_lammps_dump(const std::string& text, const std::filesystem::path& path, int frame) {
   const auto lines = text_lines(text);
   auto fail = [&](std::size_t k, const std::string& what) -> void {
@@ -102,4 +102,4 @@ Particles parse_lammps_dump(const std::string& text, const std::filesystem::path
   return p;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

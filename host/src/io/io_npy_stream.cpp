@@ -21,7 +21,7 @@ NpyStream::NpyStream(std::filesystem::path path, Precision dtype, const std::vec
   if (fd_ < 0) throw RuntimeError(path_.string() + ": cannot create: " + std::strerror(errno));
   const char* descr = dtype == Precision::f32 ? "<f4" : "<f8";
   const std::string header =
-      shape.size() == 1 ? detail::npy_header(descr, {shape[0]}) : detail::npy_header(descr, {shape.at(0), shape.at(1)});
+      shape.size() == 1 ? io::npy_header(descr, {shape[0]}) : io::npy_header(descr, {shape.at(0), shape.at(1)});
   data_start_ = header.size();
   std::size_t values = 1;
   for (std::size_t extent : shape) values *= extent;

@@ -6,7 +6,7 @@
 #include "io/io_particles.hpp"
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
 
 // How far from 90 degrees a CRYST1 angle may be and still count as right: the record prints angles with
 // two decimals (%7.2f), so a right angle reads 90.00; 1e-3 only absorbs the parse's rounding.
@@ -52,4 +52,4 @@ Particles parse_pdb(const std::string& text, const std::filesystem::path& path) 
   return p;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

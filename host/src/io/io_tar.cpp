@@ -8,8 +8,7 @@
 
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
-namespace {
+namespace itercl::io {
 
 constexpr std::size_t kBlock = 512;
 
@@ -69,8 +68,6 @@ bool all_zero(const char* p) {
   return true;
 }
 
-}  // namespace
-
 bool is_tar(const std::string& bytes) { return bytes.size() >= kBlock && bytes.compare(kMagicAt, 5, "ustar") == 0; }
 
 std::string untar_single_file(const std::string& bytes, const std::filesystem::path& path) {
@@ -107,4 +104,4 @@ std::string untar_single_file(const std::string& bytes, const std::filesystem::p
   return bytes.substr(files[0].offset, files[0].size);
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io
