@@ -14,7 +14,7 @@
 #include "itercl/error.hpp"
 
 namespace itercl {
-namespace {
+namespace core {
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -126,7 +126,7 @@ Registry& registry() {
   return *r;
 }
 
-}  // namespace
+}  // namespace core
 
 void to_json(nlohmann::json& j, const DeviceInfo& i) {
   j = {{"id", i.id()},
@@ -147,7 +147,7 @@ void to_json(nlohmann::json& j, const DeviceInfo& i) {
 
 std::vector<DeviceInfo> list_devices() {
   std::vector<DeviceInfo> out;
-  for (auto& f : discover()) out.push_back(std::move(f.info));
+  for (auto& f : core::discover()) out.push_back(std::move(f.info));
   return out;
 }
 
@@ -159,7 +159,7 @@ std::string device_spec(std::string_view from_command_line, std::string_view fro
 }
 
 Device Device::select(std::string_view spec) {
-  const auto all = discover();
+  const auto all = core::discover();
   if (all.empty()) {
     throw RuntimeError(
         "no OpenCL device found: no ICD is registered with the OpenCL loader.\n"
@@ -167,10 +167,10 @@ Device Device::select(std::string_view spec) {
         "  For a GPU: install its driver's OpenCL ICD, or register an installed one, e.g.\n"
         "    echo /usr/lib/libnvidia-opencl.so.1 | sudo tee /etc/OpenCL/vendors/nvidia.icd");
   }
-  const Found* f = match(all, std::string(spec));
-  if (!f) throw InputError("device '" + std::string(spec) + "': no such device. Devices present:" + listing(all));
+  const core::Found* f = core::match(all, std::string(spec));
+  if (!f) throw InputError("device '" + std::string(spec) + "': no such device. Devices present:" + core::listing(all));
 
-  Registry& r = registry();
+  core::Registry& r = core::registry();
   std::lock_guard lock(r.mutex);
   auto& state = r.states[f->device()];
   if (!state) state = std::make_shared<State>(f->info, f->device);

@@ -13,7 +13,7 @@
 #include "itercl/timing.hpp"
 
 namespace itercl {
-namespace {
+namespace experiment {
 
 using Runner = AlgorithmReport (*)(ExperimentContext&);
 
@@ -34,7 +34,7 @@ Device select_for_run(const std::string& spec, Precision precision) {
   return d;
 }
 
-}  // namespace
+}  // namespace experiment
 
 const Device& ExperimentContext::device() {
   if (!selected) {
@@ -43,7 +43,7 @@ const Device& ExperimentContext::device() {
       device_spec = choice.device.id();
       device_choice = choice.why;
     }
-    selected = select_for_run(device_spec, precision);
+    selected = experiment::select_for_run(device_spec, precision);
   }
   return *selected;
 }
@@ -51,7 +51,7 @@ const Device& ExperimentContext::device() {
 std::vector<Device> ExperimentContext::devices(const std::vector<std::string>& specs) {
   if (specs.empty()) return {device()};
   std::vector<Device> chosen;
-  for (const auto& spec : specs) chosen.push_back(select_for_run(spec, precision));
+  for (const auto& spec : specs) chosen.push_back(experiment::select_for_run(spec, precision));
   selected = chosen.front();
   return chosen;
 }
@@ -69,7 +69,7 @@ std::vector<std::string> read_device_list(ConfigObject& P) {
   return specs;
 }
 
-namespace {
+namespace experiment {
 
 ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& config_name,
                               const std::filesystem::path& base, const RunOverrides& overrides) {
@@ -140,12 +140,12 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   return {std::move(results), results_path, summary.str()};
 }
 
-}  // namespace
+}  // namespace experiment
 
 ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string& config_name,
                                  const std::filesystem::path& base, const RunOverrides& overrides) {
   try {
-    return run_checked(config, config_name, base, overrides);
+    return experiment::run_checked(config, config_name, base, overrides);
   } catch (...) {
     rethrow_as_itercl_error();
   }

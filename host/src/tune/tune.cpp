@@ -8,11 +8,12 @@
 #include "tune/tuners.hpp"
 
 namespace itercl {
-namespace {
+// The tune folder's helpers (named for tuners.hpp: itercl::tune is the public function).
+namespace tuners {
 
 using Tuner = void (*)(const Device&, ConfigObject&, const TuneOptions&, TuneReport&);
 
-const std::map<std::string, Tuner, std::less<>>& tuners() {
+const std::map<std::string, Tuner, std::less<>>& registry() {
   static const std::map<std::string, Tuner, std::less<>> registry = {{"kmeans", tune_kmeans},
                                                                      {"pagerank", tune_pagerank},
                                                                      {"pair_histogram", tune_pair_histogram},
@@ -21,7 +22,7 @@ const std::map<std::string, Tuner, std::less<>>& tuners() {
   return registry;
 }
 
-}  // namespace
+}  // namespace tuners
 
 long long problem_count(ConfigObject& problem, const char* key, long long fallback, long long most) {
   const long long v = problem.integer(key).value_or(fallback);
@@ -69,13 +70,13 @@ void time_candidate(TuneCandidate& c, const TuneOptions& options, const std::fun
 
 std::vector<std::string> tunable_kernels() {
   std::vector<std::string> names;
-  for (const auto& [name, tuner] : tuners()) names.push_back(name);
+  for (const auto& [name, tuner] : tuners::registry()) names.push_back(name);
   return names;
 }
 
 TuneReport tune(std::string_view kernel, const Device& device, const TuneOptions& options) {
-  const auto it = tuners().find(kernel);
-  if (it == tuners().end()) {
+  const auto it = tuners::registry().find(kernel);
+  if (it == tuners::registry().end()) {
     std::string known;
     for (const auto& name : tunable_kernels()) known += (known.empty() ? "" : ", ") + name;
     throw InputError("tune: unknown kernel '" + std::string(kernel) + "'; expected one of " + known);

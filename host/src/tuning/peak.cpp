@@ -9,7 +9,7 @@
 #include "itercl/timing.hpp"
 
 namespace itercl {
-namespace {
+namespace tuning {
 
 constexpr int kRuns = 5, kChains = 2, kWidth = 8, kIterations = 1024;  // as cl/peak.cl
 
@@ -63,7 +63,7 @@ double copy_gbs(const Device& device) {
   return 2.0 * static_cast<double>(bytes) / best_seconds(device.queue(), k, bytes / kCopyElement) * 1e-9;
 }
 
-}  // namespace
+}  // namespace tuning
 
 void to_json(nlohmann::json& j, const DevicePeaks& p) {
   j = {{"fp32_gflops", p.fp32_gflops}, {"fp64_gflops", p.fp64_gflops}, {"bandwidth_gbs", p.bandwidth_gbs}};
@@ -72,9 +72,9 @@ void to_json(nlohmann::json& j, const DevicePeaks& p) {
 DevicePeaks measure_peaks(const Device& device) {
   try {
     DevicePeaks p;
-    p.fp32_gflops = fma_gflops(device, Precision::f32);
-    if (device.info().fp64) p.fp64_gflops = fma_gflops(device, Precision::f64);
-    p.bandwidth_gbs = copy_gbs(device);
+    p.fp32_gflops = tuning::fma_gflops(device, Precision::f32);
+    if (device.info().fp64) p.fp64_gflops = tuning::fma_gflops(device, Precision::f64);
+    p.bandwidth_gbs = tuning::copy_gbs(device);
     return p;
   } catch (...) {
     rethrow_as_itercl_error();
