@@ -9,7 +9,7 @@
 #include "itercl/itercl.hpp"
 #include "progress_line.hpp"
 
-namespace {
+namespace itercl::cli {
 
 std::string bytes(std::uint64_t b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -74,7 +74,7 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, const
   return 0;
 }
 
-}  // namespace
+}  // namespace itercl::cli
 
 int main(int argc, char** argv) {
   CLI::App app{"itercl: OpenCL kernels for iterative statistics (K-Means, ...) on any device"};
@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
 
   try {
     itercl::set_program_disk_cache(!no_cache);
-    if (*devices) return list_devices(as_json);
+    if (*devices) return itercl::cli::list_devices(as_json);
     if (*bench) {
       bench_options.output = bench_out;
       for (const std::string& limit : limits) {
@@ -160,7 +160,7 @@ int main(int argc, char** argv) {
       } catch (const nlohmann::json::parse_error& e) {
         throw itercl::InputError(std::string("--problem: not valid JSON: ") + e.what());
       }
-      return tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run);
+      return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run);
     }
     overrides.output = out;
     itercl::cli::ProgressLine line;
