@@ -38,7 +38,7 @@ Graph make_rmat(const RmatParams& p) {
     throw ParamError("edge_factor", std::to_string(m) + " edges; at most 2^31 - 1");
 
   // Quadrant thresholds on 32 random bits: [0, ta) a, [ta, tb) b, [tb, tc) c, the rest d.
-  auto threshold = [](double q) { return static_cast<std::uint64_t>(std::min(q, 1.0) * 4294967296.0); };
+  auto threshold = [](double q) { return static_cast<std::uint64_t>(std::min(q, 1.0) * 0x1p32); };
   const std::uint64_t ta = threshold(p.a), tb = threshold(p.a + p.b), tc = threshold(p.a + p.b + p.c);
   Graph g;
   g.n_nodes = static_cast<std::int32_t>(n);
