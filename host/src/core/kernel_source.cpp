@@ -38,13 +38,13 @@ void expand(const std::string& file, std::set<std::string>& seen, std::ostringst
   }
 }
 
-}  // namespace core
-
 std::string kernel_source(const std::string& file) {
   std::set<std::string> seen;
   std::ostringstream out;
-  core::expand(file, seen, out);
+  expand(file, seen, out);
   return out.str();
 }
+
+}  // namespace core
 
 }  // namespace itercl

@@ -74,20 +74,9 @@ cl::Program from_source(const cl::Context& context, const cl::Device& device, co
   return program;
 }
 
-}  // namespace core
-
-void set_program_disk_cache(bool enabled) { core::disk_cache_enabled = enabled; }
-
-std::filesystem::path program_cache_dir() {
-  if (const char* dir = std::getenv("ITERCL_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "itercl";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache" / "itercl";
-  return std::filesystem::temp_directory_path() / "itercl-cache";
-}
-
 std::string fnv1a_hex(const std::string& bytes) {
   char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(core::fnv1a(bytes.data(), bytes.size())));
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(bytes.data(), bytes.size())));
   return hex;
 }
 
@@ -95,10 +84,10 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device, 
                           const std::string& name, const std::string& source, const std::string& options,
                           bool* from_disk) {
   if (from_disk) *from_disk = false;
-  if (!core::disk_cache_enabled) return core::from_source(context, device, name, source, options);
+  if (!disk_cache_enabled) return from_source(context, device, name, source, options);
 
-  const std::filesystem::path path = core::entry_path(info, source, options);
-  if (const std::string binary = core::read_entry(path); !binary.empty()) {
+  const std::filesystem::path path = entry_path(info, source, options);
+  if (const std::string binary = read_entry(path); !binary.empty()) {
     try {
       cl::Program program(context, {device},
                           cl::Program::Binaries{std::vector<unsigned char>(binary.begin(), binary.end())});
@@ -110,13 +99,24 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device, 
   }
   std::error_code ignored;
   std::filesystem::remove(path, ignored);
-  cl::Program program = core::from_source(context, device, name, source, options);
+  cl::Program program = from_source(context, device, name, source, options);
   try {
     const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-    if (!binaries.empty() && !binaries.front().empty()) core::write_entry(path, binaries.front());
+    if (!binaries.empty() && !binaries.front().empty()) write_entry(path, binaries.front());
   } catch (const cl::Error&) {  // a driver that cannot return binaries: no caching, same result
   }
   return program;
+}
+
+}  // namespace core
+
+void set_program_disk_cache(bool enabled) { core::disk_cache_enabled = enabled; }
+
+std::filesystem::path program_cache_dir() {
+  if (const char* dir = std::getenv("ITERCL_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "itercl";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache" / "itercl";
+  return std::filesystem::temp_directory_path() / "itercl-cache";
 }
 
 }  // namespace itercl
