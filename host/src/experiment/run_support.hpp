@@ -15,7 +15,8 @@
 
 namespace itercl {
 
-// Arrays larger than this go to a file instead of inline into the results JSON.
+// Arrays larger than this go to a file instead of inline into the results JSON: 10^4 numbers are at
+// most a few hundred KB of JSON text, still quick to open and read; beyond, a binary file is smaller.
 constexpr Eigen::Index kInlineValues = 10000;
 
 // An integer field that must fit an int; range checks are left to the parameters' validate(), which

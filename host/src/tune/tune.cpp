@@ -60,10 +60,13 @@ void record_times(TuneCandidate& c, std::vector<double> ms) {
 }
 
 void time_candidate(TuneCandidate& c, const TuneOptions& options, const std::function<double()>& run) {
+  // Untimed runs first: the first launches of a fresh kernel pay for the driver's lazy setup and the
+  // buffers' first touch, which no later iteration of a real run pays.
+  constexpr int kWarmUps = 2;
   std::vector<double> ms;
-  for (int r = 0; r < options.repeats + 2; ++r) {
+  for (int r = 0; r < options.repeats + kWarmUps; ++r) {
     const double t = run();
-    if (r >= 2) ms.push_back(t);  // two warm-ups
+    if (r >= kWarmUps) ms.push_back(t);
   }
   record_times(c, std::move(ms));
 }
