@@ -12,11 +12,6 @@
 namespace itercl {
 namespace io {
 
-using io::LineReader;
-using io::next_field;
-using io::parse_int;
-using io::where;
-
 bool is_comment(std::string_view line) { return line.front() == '#' || line.front() == '%'; }
 
 // Edges with the input's ids, before they are numbered.

@@ -116,7 +116,7 @@ std::string npy_header(const char* descr, std::initializer_list<std::size_t> sha
 
 void write_npy(const std::filesystem::path& path, const char* descr, std::initializer_list<std::size_t> shape,
                const void* data, std::size_t bytes) {
-  std::string out = io::npy_header(descr, shape);
+  std::string out = npy_header(descr, shape);
   out.append(static_cast<const char*>(data), bytes);
   write_file_atomically(path, out);
 }
