@@ -3,18 +3,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "itercl/itercl.hpp"
 #include "progress_line.hpp"
 
-namespace {
+namespace itercl::cli {
 
 std::string bytes(std::uint64_t b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  const int largest = static_cast<int>(std::size(units)) - 1;
   double v = static_cast<double>(b);
   int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  while (v >= 1024 && u < largest) v /= 1024, ++u;
   char out[32];
   std::snprintf(out, sizeof out, u ? "%.1f %s" : "%.0f %s", v, units[u]);
   return out;
@@ -72,7 +74,7 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, const
   return 0;
 }
 
-}  // namespace
+}  // namespace itercl::cli
 
 int main(int argc, char** argv) {
   CLI::App app{"itercl: OpenCL kernels for iterative statistics (K-Means, ...) on any device"};
@@ -133,7 +135,7 @@ int main(int argc, char** argv) {
 
   try {
     itercl::set_program_disk_cache(!no_cache);
-    if (*devices) return list_devices(as_json);
+    if (*devices) return itercl::cli::list_devices(as_json);
     if (*bench) {
       bench_options.output = bench_out;
       for (const std::string& limit : limits) {
@@ -158,7 +160,7 @@ int main(int argc, char** argv) {
       } catch (const nlohmann::json::parse_error& e) {
         throw itercl::InputError(std::string("--problem: not valid JSON: ") + e.what());
       }
-      return tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run);
+      return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run);
     }
     overrides.output = out;
     itercl::cli::ProgressLine line;

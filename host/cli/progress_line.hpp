@@ -21,11 +21,11 @@ class ProgressLine {
   void operator()(const ProgressEvent& e) {
     const auto now = std::chrono::steady_clock::now();
     const bool last = e.run == e.runs && e.iteration == e.max_iterations;
-    if (!last && now - shown_ < std::chrono::milliseconds(200)) return;
+    if (!last && now - shown_ < kInterval) return;
     shown_ = now;
     const double done = (e.run - 1) * double(e.max_iterations) + e.iteration;
     const double total = double(e.runs) * e.max_iterations;
-    std::fprintf(stderr, "\r%.*s", 120, "");
+    std::fprintf(stderr, "\r%*s", kClearWidth, "");
     std::fprintf(stderr, "\r%.*s run %d/%d  iteration %d/%d  %.*s %.6g  %.1f s, at most %.0f s to go",
                  int(e.algorithm.size()), e.algorithm.data(), e.run, e.runs, e.iteration, e.max_iterations,
                  int(e.objective_name.size()), e.objective_name.data(), e.objective, e.elapsed_s,
@@ -42,6 +42,10 @@ class ProgressLine {
   ~ProgressLine() { finish(); }
 
  private:
+  // Spaces that blank the previous line before the next is drawn: wider than any line drawn here.
+  static constexpr int kClearWidth = 120;
+  // At most five lines a second: readable, and cheap for a loop of short iterations.
+  static constexpr std::chrono::milliseconds kInterval{200};
   std::chrono::steady_clock::time_point shown_{};
   bool drawn_ = false;
 };

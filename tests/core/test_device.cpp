@@ -71,7 +71,7 @@ TEST_CASE("a failed build reports the log and the options") {
 }
 
 TEST_CASE("embedded sources have their includes expanded") {
-  const std::string source = itercl::kernel_source("kmeans.cl");
+  const std::string source = itercl::core::kernel_source("kmeans.cl");
   CHECK(source.find("typedef REAL real;") != std::string::npos);
   CHECK(source.find("#include") == std::string::npos);
   CHECK(source.find("#line 1 \"common.clh\"") != std::string::npos);
@@ -92,11 +92,11 @@ TEST_CASE("compiled programs are cached on disk; a corrupt entry is rebuilt, nev
   const std::string previous = before ? before : "";
   setenv("ITERCL_CACHE_DIR", dir.path.c_str(), 1);
   const itercl::Device& d = test::device();
-  const std::string source = itercl::kernel_source("kmeans.cl"), options = "-cl-std=CL1.2 -D REAL=float -D DIM=5";
+  const std::string source = itercl::core::kernel_source("kmeans.cl"), options = "-cl-std=CL1.2 -D REAL=float -D DIM=5";
   auto build = [&] {
     bool from_disk = true;
     const cl::Program p =
-        itercl::build_program(d.context(), d.device(), d.info(), "kmeans.cl", source, options, &from_disk);
+        itercl::core::build_program(d.context(), d.device(), d.info(), "kmeans.cl", source, options, &from_disk);
     CHECK_NOTHROW(cl::Kernel(p, "assign_naive"));  // a usable program either way
     return from_disk;
   };

@@ -11,7 +11,8 @@
 using itercl::Graph;
 using itercl::InLinks;
 
-namespace {
+// Helpers and tests in the family's namespace: no helper name can meet another test file's.
+namespace core_tests {
 
 Graph graph(std::int32_t n, std::vector<std::pair<std::int32_t, std::int32_t>> e) {
   Graph g;
@@ -19,8 +20,6 @@ Graph graph(std::int32_t n, std::vector<std::pair<std::int32_t, std::int32_t>> e
   for (auto [s, d] : e) g.src.push_back(s), g.dst.push_back(d);
   return g;
 }
-
-}  // namespace
 
 TEST_CASE("in-links: each row lists its sources ascending, repeats kept; out-degrees count every link") {
   // Edges in no particular order, with a repeat (2 -> 0 twice) and a self-loop (1 -> 1).
@@ -101,3 +100,5 @@ TEST_CASE("Barabasi-Albert: networkx's construction, stored both ways, determini
                        itercl::ParamError);
   CHECK_THROWS_AS(itercl::make_barabasi_albert({.n_nodes = 10, .m = 0}), itercl::ParamError);
 }
+
+}  // namespace core_tests

@@ -13,7 +13,8 @@
 
 using nlohmann::json;
 
-namespace {
+// Helpers and tests in the family's namespace: no helper name can meet another test file's.
+namespace experiment_tests {
 
 json s1_config(const std::filesystem::path& out) {
   return {{"name", "s1"},
@@ -22,8 +23,6 @@ json s1_config(const std::filesystem::path& out) {
           {"params", {{"n_clusters", 15}, {"init", (test::source_dir() / "datasets/uef/s1-cb.txt").string()}}},
           {"output", {{"path", (out / "s1.json").string()}, {"labels", "s1-labels.npy"}}}};
 }
-
-}  // namespace
 
 TEST_CASE("a K-Means config runs, writes its results and labels, and agrees with the library call") {
   test::TempDir tmp;
@@ -131,3 +130,5 @@ TEST_CASE("device auto: the results say which device ran and why; another spec r
   overrides.device = test::device().info().id();
   CHECK(itercl::run_experiment(config, "fixed.json", tmp.path, overrides).results["device_choice"].is_null());
 }
+
+}  // namespace experiment_tests

@@ -22,7 +22,8 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
+// Helpers and tests in the family's namespace: no helper name can meet another test file's.
+namespace io_tests {
 
 // A fresh folder with a 6 x 2 data set, removed afterwards.
 struct ConfigFolder : test::TempDir {
@@ -58,12 +59,12 @@ std::string input_error(F&& f) {
   return "";
 }
 
-void check_contains(const std::string& message, const std::string& part) {
+void check_mentions(const std::string& message, const std::string& part) {
   CHECK_MESSAGE(message.find(part) != std::string::npos, "'" << part << "' is missing from: " << message);
 }
 
 void check_config_error(const json& config, const fs::path& base, const std::string& expected) {
-  check_contains(input_error([&] { itercl::run_experiment(config, "cfg.json", base, without_device()); }), expected);
+  check_mentions(input_error([&] { itercl::run_experiment(config, "cfg.json", base, without_device()); }), expected);
 }
 
 std::string read_text(const fs::path& path) {
@@ -90,8 +91,6 @@ class DeviceEnvironment {
  private:
   std::optional<std::string> saved_;
 };
-
-}  // namespace
 
 TEST_CASE("the top level of a config") {
   ConfigFolder dir;
@@ -280,9 +279,9 @@ TEST_CASE("a bad config leaves the results file alone") {
 TEST_CASE("run_experiment_file names a config file that is missing or not JSON") {
   ConfigFolder dir;
   std::ofstream(dir.path / "broken.json") << "{\"algorithm\": \"kmeans\",\n";
-  check_contains(input_error([&] { itercl::run_experiment_file(dir.path / "broken.json", without_device()); }),
+  check_mentions(input_error([&] { itercl::run_experiment_file(dir.path / "broken.json", without_device()); }),
                  (dir.path / "broken.json").string() + ": not valid JSON");
-  check_contains(input_error([&] { itercl::run_experiment_file(dir.path / "absent.json", without_device()); }),
+  check_mentions(input_error([&] { itercl::run_experiment_file(dir.path / "absent.json", without_device()); }),
                  (dir.path / "absent.json").string() + ": cannot open the config file");
 }
 
@@ -301,3 +300,5 @@ TEST_CASE("device_spec: --device, then ITERCL_DEVICE, then the config, then auto
   env.set("");  // set but empty counts as unset
   CHECK(itercl::device_spec("", "gpu") == "gpu");
 }
+
+}  // namespace io_tests

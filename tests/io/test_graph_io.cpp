@@ -18,7 +18,8 @@ using itercl::GraphLoadOptions;
 using itercl::GraphLoadReport;
 using itercl::load_graph;
 
-namespace {
+// Helpers and tests in the family's namespace: no helper name can meet another test file's.
+namespace io_tests {
 
 // gzip in memory through zlib's deflate with a gzip wrapper (windowBits 16 + 15).
 std::string gzip_bytes(const std::string& data) {
@@ -69,8 +70,6 @@ std::multiset<std::pair<std::int64_t, std::int64_t>> edges(const Graph& g) {
   for (std::size_t e = 0; e < g.src.size(); ++e) out.insert({g.label(g.src[e]), g.label(g.dst[e])});
   return out;
 }
-
-}  // namespace
 
 TEST_CASE("SNAP edge lists: comments, tabs, CRLF, non-contiguous ids numbered and mapped back, gzip") {
   test::TempDir dir;
@@ -260,3 +259,5 @@ TEST_CASE("the four real graphs load with their header quirks (../shared/dataset
     if (std::string(c.file) == "web-NotreDame.tar.gz") CHECK(itercl::in_links(g).self_loops == 27455);
   }
 }
+
+}  // namespace io_tests

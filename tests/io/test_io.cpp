@@ -25,7 +25,8 @@ using itercl::Matrix;
 
 static_assert(std::endian::native == std::endian::little, "the hand-made .npy bytes below assume a little-endian host");
 
-namespace {
+// Helpers and tests in the family's namespace: no helper name can meet another test file's.
+namespace io_tests {
 
 using test::TempDir;
 
@@ -102,8 +103,6 @@ std::vector<std::string> names_in(const fs::path& folder) {
   std::sort(names.begin(), names.end());
   return names;
 }
-
-}  // namespace
 
 TEST_CASE("load_matrix reads CSV with and without a header line") {
   TempDir dir;
@@ -303,8 +302,6 @@ TEST_CASE("write_file_atomically replaces content, creates folders, and cleans u
   CHECK(names_in(dir.path / "taken") == std::vector<std::string>{"inside"});
 }
 
-namespace {
-
 // An IDX file's bytes: magic (0, 0, type, rank), big-endian extents, then the payload as given.
 std::string idx_bytes(unsigned char type, std::vector<std::uint32_t> extents, const std::string& payload) {
   std::string b = {'\0', '\0', static_cast<char>(type), static_cast<char>(extents.size())};
@@ -312,8 +309,6 @@ std::string idx_bytes(unsigned char type, std::vector<std::uint32_t> extents, co
     for (int shift = 24; shift >= 0; shift -= 8) b += static_cast<char>((e >> shift) & 0xff);
   return b + payload;
 }
-
-}  // namespace
 
 TEST_CASE("IDX files: bytes as rows of flattened images, big-endian integers and floats, gzip") {
   TempDir dir;
@@ -352,3 +347,5 @@ TEST_CASE("IDX files: bytes as rows of flattened images, big-endian integers and
     CHECK(m.maxCoeff() == 255);
   }
 }
+
+}  // namespace io_tests

@@ -11,7 +11,8 @@
 
 using nlohmann::json;
 
-namespace {
+// Helpers and tests in the family's namespace: no helper name can meet another test file's.
+namespace tuning_tests {
 
 itercl::DeviceInfo described(const std::string& type, const std::string& name, int device_index) {
   itercl::DeviceInfo info;
@@ -30,8 +31,6 @@ struct OwnDatabase {
   }
   ~OwnDatabase() { unsetenv("ITERCL_TUNING_DIR"); }
 };
-
-}  // namespace
 
 TEST_CASE("the overhead model predicts setup + iterations x (overhead + flops / rate) from the database") {
   const itercl::Workload w{"kmeans", 2.0e9, 10};
@@ -83,3 +82,5 @@ TEST_CASE("a bad offload entry is an error naming the entry and the field") {
   CHECK_THROWS_WITH_AS(itercl::predicted_ms({"kmeans", 1, 1}, described("gpu", "A GPU", 0)),
                        doctest::Contains("kmeans.iteration_ms must be a number >= 0"), itercl::RuntimeError);
 }
+
+}  // namespace tuning_tests

@@ -19,7 +19,7 @@
 #include "itercl/timing.hpp"
 
 namespace itercl {
-namespace {
+namespace bench {
 
 using nlohmann::json;
 
@@ -154,11 +154,15 @@ std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
+// A peer's time limit when its entry sets no "timeout_s": ten minutes, so that a hung peer ends its own
+// run, not the suite; a peer that needs longer sets its own (benchmarks/pagerank/suite.json: 900).
+constexpr int kPeerTimeoutS = 600;
+
 // A peer program, run once from the suite's folder; its stdout must be JSON.
 json run_peer(const json& peer, const std::filesystem::path& base, const std::filesystem::path& tmp) {
   json record = {{"name", peer.value("name", "peer")}, {"command", peer["command"]}};
-  std::string command =
-      "cd " + shell_quote(base.string()) + " && timeout " + std::to_string(peer.value("timeout_s", 600)) + " ";
+  std::string command = "cd " + shell_quote(base.string()) + " && timeout " +
+                        std::to_string(peer.value("timeout_s", kPeerTimeoutS)) + " ";
   for (const json& arg : peer["command"]) command += shell_quote(arg.get<std::string>()) + " ";
   const auto out = tmp / "peer.out", err = tmp / "peer.err";
   command += "> " + shell_quote(out.string()) + " 2> " + shell_quote(err.string());
@@ -211,14 +215,15 @@ std::string cases_csv(const json& cases) {
   return out.str();
 }
 
-}  // namespace
+}  // namespace bench
 
 BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const BenchOptions& options) {
+  using nlohmann::json;
   const std::string source = suite_path.string();
   if (!std::filesystem::is_regular_file(suite_path)) throw InputError(source + ": cannot open the suite");
   json suite;
   try {
-    suite = json::parse(slurp(suite_path), nullptr, true, /*ignore_comments=*/true);
+    suite = json::parse(bench::slurp(suite_path), nullptr, true, /*ignore_comments=*/true);
   } catch (const json::parse_error& e) {
     throw InputError(source + ": not valid JSON: " + e.what());
   }
@@ -254,10 +259,10 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
   const std::filesystem::path output =
       !options.output.empty() ? options.output : suite_output.value_or(base / "results" / (name + ".json"));
   top.finish();
-  std::vector<Case> cases = expand(*experiment, *groups, options.groups, source);
-  std::erase_if(cases, [&](const Case& c) {
+  std::vector<bench::Case> cases = bench::expand(*experiment, *groups, options.groups, source);
+  std::erase_if(cases, [&](const bench::Case& c) {
     return std::any_of(options.limits.begin(), options.limits.end(), [&](const auto& limit) {
-      const json v = get_path(c.config, limit.first);
+      const json v = bench::get_path(c.config, limit.first);
       return v.is_number() && v.get<double>() > limit.second;
     });
   });
@@ -277,7 +282,7 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
   for (const std::string& spec : devices) {
     const Device device = Device::select(spec);
     results["devices"].push_back({{"spec", spec}, {"info", device.info()}, {"peaks", measure_peaks(device)}});
-    for (const Case& c : cases) {
+    for (const bench::Case& c : cases) {
       json record = {{"group", c.group},
                      {"case", c.name},
                      {"device", spec},
@@ -292,10 +297,10 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
         json last;
         for (long long r = 0; r < warmup + repeat; ++r) {
           last = run_experiment(config, source + ": " + c.name, base, overrides).results;
-          if (r >= warmup) runs.push_back(metrics_of(last));
+          if (r >= warmup) runs.push_back(bench::metrics_of(last));
         }
         record["config"] = last["config"];
-        record["metrics"] = summarise(runs);
+        record["metrics"] = bench::summarise(runs);
         record["result"] = json::object();
         for (const auto& [key, value] : last["result"].items())
           if (value.is_number() || value.is_boolean()) record["result"][key] = value;
@@ -318,14 +323,14 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
     }
   }
   if (options.peers && peers)
-    for (const json& peer : *peers) results["peers"].push_back(run_peer(peer, base, tmp));
+    for (const json& peer : *peers) results["peers"].push_back(bench::run_peer(peer, base, tmp));
   std::error_code ignored;
   std::filesystem::remove_all(tmp, ignored);
 
   outcome.json_path = output;
   outcome.csv_path = std::filesystem::path(output).replace_extension(".csv");
   write_file_atomically(outcome.json_path, results.dump(1) + "\n");
-  write_file_atomically(outcome.csv_path, cases_csv(results["cases"]));
+  write_file_atomically(outcome.csv_path, bench::cases_csv(results["cases"]));
   outcome.results = std::move(results);
   return outcome;
 }

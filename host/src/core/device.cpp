@@ -14,7 +14,7 @@
 #include "itercl/error.hpp"
 
 namespace itercl {
-namespace {
+namespace core {
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -38,22 +38,24 @@ struct Found {
   cl::Device device;
 };
 
-// All devices. clGetPlatformIDs fails with CL_PLATFORM_NOT_FOUND_KHR (-1001) when no ICD is
-// registered: that is an empty list, not an error.
+// All devices. clGetPlatformIDs answers CL_PLATFORM_NOT_FOUND_KHR (cl_khr_icd) when the loader has no
+// ICD registered: that is an empty list; any other failure is an error naming its call and code.
 std::vector<Found> discover() {
   std::vector<cl::Platform> platforms;
   try {
     cl::Platform::get(&platforms);
-  } catch (const cl::Error&) {
-    return {};
+  } catch (const cl::Error& e) {
+    if (e.err() == CL_PLATFORM_NOT_FOUND_KHR) return {};
+    rethrow_as_itercl_error();
   }
   std::vector<Found> found;
   for (std::size_t p = 0; p < platforms.size(); ++p) {
     std::vector<cl::Device> devices;
     try {
       platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices);
-    } catch (const cl::Error&) {
-      continue;  // a platform with no devices (CL_DEVICE_NOT_FOUND)
+    } catch (const cl::Error& e) {
+      if (e.err() == CL_DEVICE_NOT_FOUND) continue;  // a platform with no devices
+      rethrow_as_itercl_error();
     }
     for (std::size_t d = 0; d < devices.size(); ++d) {
       const cl::Device& dev = devices[d];
@@ -124,7 +126,7 @@ Registry& registry() {
   return *r;
 }
 
-}  // namespace
+}  // namespace core
 
 void to_json(nlohmann::json& j, const DeviceInfo& i) {
   j = {{"id", i.id()},
@@ -145,7 +147,7 @@ void to_json(nlohmann::json& j, const DeviceInfo& i) {
 
 std::vector<DeviceInfo> list_devices() {
   std::vector<DeviceInfo> out;
-  for (auto& f : discover()) out.push_back(std::move(f.info));
+  for (auto& f : core::discover()) out.push_back(std::move(f.info));
   return out;
 }
 
@@ -157,7 +159,7 @@ std::string device_spec(std::string_view from_command_line, std::string_view fro
 }
 
 Device Device::select(std::string_view spec) {
-  const auto all = discover();
+  const auto all = core::discover();
   if (all.empty()) {
     throw RuntimeError(
         "no OpenCL device found: no ICD is registered with the OpenCL loader.\n"
@@ -165,10 +167,10 @@ Device Device::select(std::string_view spec) {
         "  For a GPU: install its driver's OpenCL ICD, or register an installed one, e.g.\n"
         "    echo /usr/lib/libnvidia-opencl.so.1 | sudo tee /etc/OpenCL/vendors/nvidia.icd");
   }
-  const Found* f = match(all, std::string(spec));
-  if (!f) throw InputError("device '" + std::string(spec) + "': no such device. Devices present:" + listing(all));
+  const core::Found* f = core::match(all, std::string(spec));
+  if (!f) throw InputError("device '" + std::string(spec) + "': no such device. Devices present:" + core::listing(all));
 
-  Registry& r = registry();
+  core::Registry& r = core::registry();
   std::lock_guard lock(r.mutex);
   auto& state = r.states[f->device()];
   if (!state) state = std::make_shared<State>(f->info, f->device);

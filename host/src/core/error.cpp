@@ -42,9 +42,8 @@ std::string cl_error_name(int code) {
     ITERCL_CL_ERROR(CL_INVALID_OPERATION)
     ITERCL_CL_ERROR(CL_INVALID_BUFFER_SIZE)
     ITERCL_CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE)
+    ITERCL_CL_ERROR(CL_PLATFORM_NOT_FOUND_KHR)
 #undef ITERCL_CL_ERROR
-    case -1001:
-      return "CL_PLATFORM_NOT_FOUND_KHR";
     default:
       return "OpenCL error";
   }

@@ -9,12 +9,14 @@
 #include "itercl/error.hpp"
 
 namespace itercl {
-namespace {
+namespace core {
 
 using Counts = std::vector<std::vector<std::int32_t>>;
 
-// Threads for the passes over all edges: each keeps a count per node, so at most 8 of them.
-int edge_workers(std::size_t m) { return std::min(worker_count(m), 8); }
+// Threads for the passes over all edges: each keeps a count per node (n ints), so their number is capped
+// to bound that memory at 8 n ints, whatever the machine's core count.
+constexpr int kMaxEdgeWorkers = 8;
+int edge_workers(std::size_t m) { return std::min(worker_count(m), kMaxEdgeWorkers); }
 
 // How often each of 0..n-1 occurs in each worker's block of `keys` (the blocks of parallel_blocks).
 Counts block_counts(const std::vector<std::int32_t>& keys, std::size_t n, int workers) {
@@ -101,7 +103,7 @@ void drop_links(InLinks& L, const LinkOptions& options) {
   L.sources.shrink_to_fit();
 }
 
-}  // namespace
+}  // namespace core
 
 std::optional<std::int32_t> Graph::index_of(std::int64_t label) const {
   if (labels.empty()) {
@@ -122,8 +124,8 @@ InLinks in_links(const Graph& g, const LinkOptions& options) {
                      " edges; the kernels index links with 32-bit integers (at most 2^31 - 1)");
   if (g.n_nodes < 0) throw InputError("graph: a negative node count");
   // The first edge naming a node outside 0..n-1, if any (each thread finds its block's first).
-  std::vector<std::size_t> bad(static_cast<std::size_t>(edge_workers(m)), m);
-  parallel_blocks(m, edge_workers(m), [&](std::size_t begin, std::size_t end, int w) {
+  std::vector<std::size_t> bad(static_cast<std::size_t>(core::edge_workers(m)), m);
+  parallel_blocks(m, core::edge_workers(m), [&](std::size_t begin, std::size_t end, int w) {
     for (std::size_t e = begin; e < end && bad[static_cast<std::size_t>(w)] == m; ++e)
       if (g.src[e] < 0 || g.src[e] >= g.n_nodes || g.dst[e] < 0 || g.dst[e] >= g.n_nodes)
         bad[static_cast<std::size_t>(w)] = e;
@@ -136,12 +138,12 @@ InLinks in_links(const Graph& g, const LinkOptions& options) {
   L.n_nodes = g.n_nodes;
   // Sources ascending in every row: the kernels then gather the rank vector in address order, and
   // repeats sit side by side.
-  rows_by_destination(g, L.offsets, L.sources);
-  sort_rows(L);
-  if (!options.self_loops || !options.duplicates) drop_links(L, options);
+  core::rows_by_destination(g, L.offsets, L.sources);
+  core::sort_rows(L);
+  if (!options.self_loops || !options.duplicates) core::drop_links(L, options);
   const auto n = static_cast<std::size_t>(L.n_nodes);
-  const int workers = edge_workers(L.sources.size());
-  const Counts out = block_counts(L.sources, n, workers);
+  const int workers = core::edge_workers(L.sources.size());
+  const core::Counts out = core::block_counts(L.sources, n, workers);
   L.out_degree.assign(n, 0);
   parallel_blocks(n, workers, [&](std::size_t begin, std::size_t end, int) {
     for (std::size_t i = begin; i < end; ++i)

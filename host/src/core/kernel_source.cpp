@@ -8,7 +8,7 @@
 #include "itercl/error.hpp"
 
 namespace itercl {
-namespace {
+namespace core {
 
 std::string_view embedded(const std::string& file) {
   const auto& files = detail::embedded_kernels();
@@ -38,13 +38,13 @@ void expand(const std::string& file, std::set<std::string>& seen, std::ostringst
   }
 }
 
-}  // namespace
-
 std::string kernel_source(const std::string& file) {
   std::set<std::string> seen;
   std::ostringstream out;
   expand(file, seen, out);
   return out.str();
 }
+
+}  // namespace core
 
 }  // namespace itercl

@@ -5,7 +5,7 @@
 #include "itercl/error.hpp"
 
 namespace itercl {
-namespace {
+namespace core {
 
 struct MetricName {
   Metric metric;
@@ -19,17 +19,17 @@ constexpr MetricName kMetrics[] = {{Metric::euclidean, "euclidean"},
                                    {Metric::cosine, "cosine"},
                                    {Metric::dot, "dot"}};
 
-}  // namespace
+}  // namespace core
 
 std::string_view metric_name(Metric m) {
-  for (const auto& [metric, name] : kMetrics)
+  for (const auto& [metric, name] : core::kMetrics)
     if (metric == m) return name;
   return "?";
 }
 
 Metric parse_metric(std::string_view name) {
   std::string known;
-  for (const auto& [metric, n] : kMetrics) {
+  for (const auto& [metric, n] : core::kMetrics) {
     if (name == n) return metric;
     known += (known.empty() ? "" : ", ") + std::string(n);
   }

@@ -15,13 +15,13 @@ const cl::Program& Device::program(const std::string& file, const std::string& o
   auto key = std::make_pair(file, options);
   if (auto it = state_->programs.find(key); it != state_->programs.end()) return it->second;
 
-  const std::string source = kernel_source(file);
+  const std::string source = core::kernel_source(file);
   // Every kernel is OpenCL C 1.2: the newest version NVIDIA's driver compiles.
   const std::string all_options = "-cl-std=CL1.2 " + options;
   if (const char* print = std::getenv("ITERCL_PRINT_SOURCE"); print && *print)
     std::cerr << "// itercl: " << file << " built with " << all_options << "\n" << source << "\n";
 
-  cl::Program program = build_program(state_->context, state_->device, state_->info, file, source, all_options);
+  cl::Program program = core::build_program(state_->context, state_->device, state_->info, file, source, all_options);
   return state_->programs.emplace(std::move(key), std::move(program)).first->second;
 }
 

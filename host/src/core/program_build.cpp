@@ -12,7 +12,7 @@
 #include "itercl/io.hpp"
 
 namespace itercl {
-namespace {
+namespace core {
 
 std::atomic<bool> disk_cache_enabled{true};
 
@@ -74,17 +74,6 @@ cl::Program from_source(const cl::Context& context, const cl::Device& device, co
   return program;
 }
 
-}  // namespace
-
-void set_program_disk_cache(bool enabled) { disk_cache_enabled = enabled; }
-
-std::filesystem::path program_cache_dir() {
-  if (const char* dir = std::getenv("ITERCL_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "itercl";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache" / "itercl";
-  return std::filesystem::temp_directory_path() / "itercl-cache";
-}
-
 std::string fnv1a_hex(const std::string& bytes) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(bytes.data(), bytes.size())));
@@ -117,6 +106,17 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device, 
   } catch (const cl::Error&) {  // a driver that cannot return binaries: no caching, same result
   }
   return program;
+}
+
+}  // namespace core
+
+void set_program_disk_cache(bool enabled) { core::disk_cache_enabled = enabled; }
+
+std::filesystem::path program_cache_dir() {
+  if (const char* dir = std::getenv("ITERCL_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "itercl";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache" / "itercl";
+  return std::filesystem::temp_directory_path() / "itercl-cache";
 }
 
 }  // namespace itercl

@@ -5,7 +5,7 @@
 
 #include "itercl/device.hpp"
 
-namespace itercl {
+namespace itercl::core {
 
 // The stable 64-bit FNV-1a hash, as 16 hex digits: cache keys must not change between runs or builds.
 std::string fnv1a_hex(const std::string& bytes);
@@ -19,4 +19,4 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device, 
                           const std::string& name, const std::string& source, const std::string& options,
                           bool* from_disk = nullptr);
 
-}  // namespace itercl
+}  // namespace itercl::core

@@ -24,6 +24,10 @@ struct ExperimentContext {
   // offload model chooses, given the runner's `workload` (set before this call; without one, the GPU
   // if present), and says why in `device_choice`.
   const Device& device();
+  // The devices `specs` name (params.devices, see read_device_list), for a run spread over several; the
+  // first becomes the run's device, the one the results file records. No specs: the run's device alone.
+  // Like device(), each is checked for the run's precision.
+  std::vector<Device> devices(const std::vector<std::string>& specs);
 
   std::string device_spec;
   std::optional<Device> selected;
@@ -60,8 +64,6 @@ AlgorithmReport run_pair_counts(ExperimentContext& context);
 
 // params.devices: the device specs of a run spread over several devices (empty: the run's device).
 std::vector<std::string> read_device_list(ConfigObject& params);
-// The devices those specs name (each checked for the run's precision), or the run's device for none.
-std::vector<Device> select_devices(ExperimentContext& context, const std::vector<std::string>& specs);
 // Each device's share of a pair-space run, for the results file and for the summary (empty for one device).
 nlohmann::json shares_json(const std::vector<DeviceShare>& shares, double pairs);
 std::string shares_summary(const std::vector<DeviceShare>& shares, double pairs);

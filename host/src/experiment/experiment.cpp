@@ -13,7 +13,7 @@
 #include "itercl/timing.hpp"
 
 namespace itercl {
-namespace {
+namespace experiment {
 
 using Runner = AlgorithmReport (*)(ExperimentContext&);
 
@@ -27,7 +27,14 @@ const std::map<std::string, Runner>& algorithms() {
   return registry;
 }
 
-}  // namespace
+// Every device a run uses, whether one or several, is selected here and checked for the run's precision.
+Device select_for_run(const std::string& spec, Precision precision) {
+  Device d = Device::select(spec);
+  d.require(precision);
+  return d;
+}
+
+}  // namespace experiment
 
 const Device& ExperimentContext::device() {
   if (!selected) {
@@ -36,13 +43,33 @@ const Device& ExperimentContext::device() {
       device_spec = choice.device.id();
       device_choice = choice.why;
     }
-    selected = Device::select(device_spec);
-    selected->require(precision);
+    selected = experiment::select_for_run(device_spec, precision);
   }
   return *selected;
 }
 
-namespace {
+std::vector<Device> ExperimentContext::devices(const std::vector<std::string>& specs) {
+  if (specs.empty()) return {device()};
+  std::vector<Device> chosen;
+  for (const auto& spec : specs) chosen.push_back(experiment::select_for_run(spec, precision));
+  selected = chosen.front();
+  return chosen;
+}
+
+std::vector<std::string> read_device_list(ConfigObject& P) {
+  std::vector<std::string> specs;
+  if (const nlohmann::json* d = P.get("devices")) {
+    if (!d->is_array() || d->empty()) P.fail("devices", "expected a non-empty array of device specs, got " + d->dump());
+    for (const auto& s : *d) {
+      if (!s.is_string())
+        P.fail("devices", "expected device specs as strings (\"gpu\", \"cpu\", \"0:1\"), got " + s.dump());
+      specs.push_back(s.get<std::string>());
+    }
+  }
+  return specs;
+}
+
+namespace experiment {
 
 ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& config_name,
                               const std::filesystem::path& base, const RunOverrides& overrides) {
@@ -113,12 +140,12 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   return {std::move(results), results_path, summary.str()};
 }
 
-}  // namespace
+}  // namespace experiment
 
 ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string& config_name,
                                  const std::filesystem::path& base, const RunOverrides& overrides) {
   try {
-    return run_checked(config, config_name, base, overrides);
+    return experiment::run_checked(config, config_name, base, overrides);
   } catch (...) {
     rethrow_as_itercl_error();
   }

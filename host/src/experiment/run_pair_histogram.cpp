@@ -99,7 +99,7 @@ HistogramInputs read_common(ExperimentContext& c, AlgorithmReport& report,
   P.finish();
   c.output.finish();
   with_field_prefix(P.source(), "params", [&] { params.validate(out.X.cols()); });
-  out.devices = select_devices(c, specs);
+  out.devices = c.devices(specs);
   return out;
 }
 

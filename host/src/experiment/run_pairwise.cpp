@@ -55,17 +55,6 @@ void reduced_json(const ExperimentContext& c, const std::string& form, const Red
 
 }  // namespace pairwise
 
-std::vector<Device> select_devices(ExperimentContext& c, const std::vector<std::string>& specs) {
-  if (specs.empty()) return {c.device()};
-  std::vector<Device> devices;
-  for (const auto& spec : specs) {
-    devices.push_back(Device::select(spec));
-    devices.back().require(c.precision);
-  }
-  c.selected = devices.front();
-  return devices;
-}
-
 nlohmann::json shares_json(const std::vector<DeviceShare>& shares, double pairs) {
   nlohmann::json out = nlohmann::json::array();
   for (const DeviceShare& s : shares)
@@ -87,19 +76,6 @@ std::string shares_summary(const std::vector<DeviceShare>& shares, double pairs)
     out += line;
   }
   return out;
-}
-
-std::vector<std::string> read_device_list(ConfigObject& P) {
-  std::vector<std::string> specs;
-  if (const nlohmann::json* d = P.get("devices")) {
-    if (!d->is_array() || d->empty()) P.fail("devices", "expected a non-empty array of device specs, got " + d->dump());
-    for (const auto& s : *d) {
-      if (!s.is_string())
-        P.fail("devices", "expected device specs as strings (\"gpu\", \"cpu\", \"0:1\"), got " + s.dump());
-      specs.push_back(s.get<std::string>());
-    }
-  }
-  return specs;
 }
 
 AlgorithmReport run_pairwise(ExperimentContext& c) {
@@ -159,7 +135,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   if (!matrix_path && form != "none" && !reduced && static_cast<Eigen::Index>(values) > kInlineValues)
     matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
 
-  const std::vector<Device> devices = select_devices(c, specs);
+  const std::vector<Device> devices = c.devices(specs);
   PairwiseDistances distances =
       with_field_prefix(P.source(), "params", [&] { return PairwiseDistances(devices, X, Y ? &*Y : nullptr, params); });
 

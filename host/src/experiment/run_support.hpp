@@ -15,7 +15,8 @@
 
 namespace itercl {
 
-// Arrays larger than this go to a file instead of inline into the results JSON.
+// Arrays larger than this go to a file instead of inline into the results JSON: 10^4 numbers are at
+// most a few hundred KB of JSON text, still quick to open and read; beyond, a binary file is smaller.
 constexpr Eigen::Index kInlineValues = 10000;
 
 // An integer field that must fit an int; range checks are left to the parameters' validate(), which
@@ -26,11 +27,16 @@ inline int int_field(ConfigObject& P, const std::string& key, long long value) {
   return static_cast<int>(value);
 }
 
+// A drawn seed keeps 31 bits, so that the recorded random_state is a non-negative int that every consumer
+// of the config accepts: this reader (an int64), JSON readers that use a 32-bit int, and numpy's
+// RandomState (seeds below 2^32) when a peer or a notebook replays the run.
+constexpr std::uint32_t kDrawnSeedMask = 0x7fffffff;
+
 // params.random_state, or one drawn now and recorded, so that the recorded config reproduces the run.
 inline std::uint64_t read_random_state(ExperimentContext& c) {
   const auto seed = c.params.integer("random_state");
   if (seed && *seed < 0) c.params.fail("random_state", "expected an integer >= 0, got " + std::to_string(*seed));
-  const std::uint64_t value = seed ? static_cast<std::uint64_t>(*seed) : std::random_device{}() & 0x7fffffff;
+  const std::uint64_t value = seed ? static_cast<std::uint64_t>(*seed) : std::random_device{}() & kDrawnSeedMask;
   c.config_as_run["params"]["random_state"] = value;
   return value;
 }

@@ -3,14 +3,14 @@
 #include "itercl/error.hpp"
 
 namespace itercl {
-namespace {
+namespace io {
 
 const nlohmann::json& empty_object() {
   static const nlohmann::json e = nlohmann::json::object();
   return e;
 }
 
-}  // namespace
+}  // namespace io
 
 ConfigObject::ConfigObject(const nlohmann::json& object, std::string source, std::string path)
     : object_(&object), source_(std::move(source)), path_(std::move(path)) {
@@ -85,7 +85,7 @@ std::optional<std::filesystem::path> ConfigObject::path(const std::string& key, 
 
 ConfigObject ConfigObject::object(const std::string& key) {
   const auto* v = get(key);
-  return ConfigObject(v ? *v : empty_object(), source_, where(key));
+  return ConfigObject(v ? *v : io::empty_object(), source_, where(key));
 }
 
 void ConfigObject::finish() const {

@@ -7,7 +7,7 @@
 #include "itercl/io.hpp"
 
 namespace itercl {
-namespace {
+namespace io {
 
 // Runs a file read, naming the config field that asked for the file in its errors.
 template <class F>
@@ -19,7 +19,7 @@ Matrix with_file_prefix(ConfigObject& section, const std::string& field, F&& rea
   }
 }
 
-}  // namespace
+}  // namespace io
 
 Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description) {
   const auto path = data.path("path", base);
@@ -31,7 +31,7 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
     LoadOptions options;
     options.format = data.choice("format", "auto", {"auto", "npy", "idx", "csv", "text"});
     options.header = data.boolean("header");
-    X = with_file_prefix(data, "path", [&] { return load_matrix(*path, options); });
+    X = io::with_file_prefix(data, "path", [&] { return load_matrix(*path, options); });
     description = {{"path", path->string()}};
   } else {
     auto count = [&](const char* key, long long fallback) {
@@ -42,14 +42,19 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
     const auto n = count("n_samples", 1000), d = count("n_features", 2);
     const auto seed = data.integer("random_state").value_or(0);
     if (seed < 0) data.fail("random_state", "expected an integer >= 0, got " + std::to_string(seed));
+    // A field the config leaves out takes the generator's default (itercl/datagen.hpp).
     if (*generator == "blobs") {
-      BlobsParams p{n,   d,  static_cast<int>(count("centers", 3)), data.number("cluster_std").value_or(1.0),
-                    -10, 10, static_cast<std::uint64_t>(seed)};
+      BlobsParams p;
+      p.n_samples = n, p.n_features = d, p.random_state = static_cast<std::uint64_t>(seed);
+      p.centers = static_cast<int>(count("centers", p.centers));
+      p.cluster_std = data.number("cluster_std").value_or(p.cluster_std);
       if (!(p.cluster_std >= 0)) data.fail("cluster_std", "expected a number >= 0");
       X = make_blobs(p);
     } else if (*generator == "uniform") {
-      UniformParams p{n, d, data.number("low").value_or(0.0), data.number("high").value_or(1.0),
-                      static_cast<std::uint64_t>(seed)};
+      UniformParams p;
+      p.n_samples = n, p.n_features = d, p.random_state = static_cast<std::uint64_t>(seed);
+      p.low = data.number("low").value_or(p.low);
+      p.high = data.number("high").value_or(p.high);
       if (!(p.high > p.low)) data.fail("high", "expected a number greater than low");
       X = make_uniform(p);
     } else {
@@ -67,7 +72,7 @@ Matrix read_matrix_value(ConfigObject& section, const std::string& field, const 
   const nlohmann::json* v = section.get(field);
   if (v && v->is_string()) {
     const auto path = *section.path(field, base);
-    return with_file_prefix(section, field, [&] { return load_matrix(path); });
+    return io::with_file_prefix(section, field, [&] { return load_matrix(path); });
   }
   if (!v || !v->is_array() || v->empty() || !(*v)[0].is_array() || (*v)[0].empty())
     section.fail(field, "expected a file path or a non-empty array of rows, got " + (v ? v->dump() : "nothing"));

@@ -7,7 +7,7 @@
 #include "itercl/error.hpp"
 
 namespace itercl {
-namespace {
+namespace io {
 
 void check_shape(Eigen::Index n, Eigen::Index d) {
   if (n < 1) throw ParamError("n_samples", "expected an integer >= 1, got " + std::to_string(n));
@@ -20,10 +20,10 @@ double normal(Rng& rng) {
   return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * std::numbers::pi * v);
 }
 
-}  // namespace
+}  // namespace io
 
 Matrix make_blobs(const BlobsParams& p) {
-  check_shape(p.n_samples, p.n_features);
+  io::check_shape(p.n_samples, p.n_features);
   if (p.centers < 1) throw ParamError("centers", "expected an integer >= 1, got " + std::to_string(p.centers));
   if (!(p.cluster_std >= 0)) throw ParamError("cluster_std", "expected a number >= 0");
   if (!(p.center_high > p.center_low)) throw ParamError("center_box", "expected low < high");
@@ -33,12 +33,13 @@ Matrix make_blobs(const BlobsParams& p) {
     centres.data()[k] = p.center_low + (p.center_high - p.center_low) * uniform01(rng);
   Matrix X(p.n_samples, p.n_features);
   for (Eigen::Index i = 0; i < p.n_samples; ++i)
-    for (Eigen::Index j = 0; j < p.n_features; ++j) X(i, j) = centres(i % p.centers, j) + p.cluster_std * normal(rng);
+    for (Eigen::Index j = 0; j < p.n_features; ++j)
+      X(i, j) = centres(i % p.centers, j) + p.cluster_std * io::normal(rng);
   return X;
 }
 
 Matrix make_uniform(const UniformParams& p) {
-  check_shape(p.n_samples, p.n_features);
+  io::check_shape(p.n_samples, p.n_features);
   if (!(p.high > p.low)) throw ParamError("high", "expected low < high");
   Rng rng(p.random_state);
   Matrix X(p.n_samples, p.n_features);

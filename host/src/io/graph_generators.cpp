@@ -11,7 +11,7 @@
 #include "itercl/graph.hpp"
 
 namespace itercl {
-namespace {
+namespace io {
 
 // SplitMix64 (Steele, Lea, Flood 2014): the k-th number of the stream is mix(seed + k * gamma), so
 // any edge's draws can be computed on its own, in any thread, in any order.
@@ -22,7 +22,7 @@ std::uint64_t mix(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-}  // namespace
+}  // namespace io
 
 Graph make_rmat(const RmatParams& p) {
   if (p.scale < 1 || p.scale > 30)
@@ -38,7 +38,7 @@ Graph make_rmat(const RmatParams& p) {
     throw ParamError("edge_factor", std::to_string(m) + " edges; at most 2^31 - 1");
 
   // Quadrant thresholds on 32 random bits: [0, ta) a, [ta, tb) b, [tb, tc) c, the rest d.
-  auto threshold = [](double q) { return static_cast<std::uint64_t>(std::min(q, 1.0) * 4294967296.0); };
+  auto threshold = [](double q) { return static_cast<std::uint64_t>(std::min(q, 1.0) * 0x1p32); };
   const std::uint64_t ta = threshold(p.a), tb = threshold(p.a + p.b), tc = threshold(p.a + p.b + p.c);
   Graph g;
   g.n_nodes = static_cast<std::int32_t>(n);
@@ -46,13 +46,13 @@ Graph make_rmat(const RmatParams& p) {
   // Edge e draws the numbers e * 16 + k (k < 15: two levels per 64-bit number) of one SplitMix64
   // stream: the graph does not depend on the number of threads. The quadrant is picked without
   // branches (random bits mispredict every other branch).
-  const std::uint64_t seed = mix(p.random_state + kGamma);
+  const std::uint64_t seed = io::mix(p.random_state + io::kGamma);
   parallel_blocks(m, worker_count(m), [&](std::size_t first, std::size_t last, int) {
     for (std::uint64_t e = first; e < last; ++e) {
-      std::uint64_t counter = seed + e * 16 * kGamma, bits = 0;
+      std::uint64_t counter = seed + e * 16 * io::kGamma, bits = 0;
       std::uint32_t u = 0, v = 0;
       for (int level = p.scale - 1; level >= 0; --level) {
-        if ((p.scale - 1 - level) % 2 == 0) bits = mix(counter += kGamma);
+        if ((p.scale - 1 - level) % 2 == 0) bits = io::mix(counter += io::kGamma);
         const std::uint64_t r = bits & 0xffffffffu;
         bits >>= 32;
         const std::uint32_t in_c_or_d = r >= tb, in_b = (r >= ta) & (r < tb), in_d = r >= tc;

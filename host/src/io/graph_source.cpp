@@ -78,7 +78,7 @@ GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlo
   return in;
 }
 
-namespace {
+namespace io {
 
 // A node id as the input wrote it: an integer (a JSON key or a file's first column).
 std::int64_t node_id(ConfigObject& section, const std::string& field, const std::string& where, double v) {
@@ -87,7 +87,7 @@ std::int64_t node_id(ConfigObject& section, const std::string& field, const std:
   return static_cast<std::int64_t>(v);
 }
 
-}  // namespace
+}  // namespace io
 
 std::vector<double> read_node_values(ConfigObject& section, const std::string& field, const std::filesystem::path& base,
                                      const Graph& g) {
@@ -127,7 +127,7 @@ std::vector<double> read_node_values(ConfigObject& section, const std::string& f
       section.fail(field, path.string() + ": expected 2 columns (node, value), found " + std::to_string(m.cols()));
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
       const std::string where = path.string() + ", row " + std::to_string(r + 1);
-      set(node_id(section, field, where, m(r, 0)), m(r, 1), where);
+      set(io::node_id(section, field, where, m(r, 0)), m(r, 1), where);
     }
   } else {
     section.fail(field, "expected a file path or an object {\"node id\": value}, got " + v->dump());

@@ -7,7 +7,11 @@
 
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
+
+// Input handed to bzip2 at a time: its avail_in is an unsigned int, so a larger file goes in slices of
+// 1 GiB, well under 4 GiB.
+constexpr std::size_t kInputSlice = std::size_t{1} << 30;
 
 bool is_bzip2(const std::string& bytes) {
   return bytes.size() >= 4 && bytes.compare(0, 3, "BZh") == 0 && bytes[3] >= '1' && bytes[3] <= '9';
@@ -22,7 +26,7 @@ std::string bunzip2(const std::string& packed, const std::filesystem::path& path
     if (BZ2_bzDecompressInit(&z, 0, 0) != BZ_OK) throw RuntimeError("bzip2: BZ2_bzDecompressInit failed");
     int rc = BZ_OK;
     while (rc == BZ_OK) {
-      const std::size_t next = std::min<std::size_t>(packed.size() - fed, 1u << 30);
+      const std::size_t next = std::min(packed.size() - fed, kInputSlice);
       z.next_in = const_cast<char*>(packed.data() + fed);
       z.avail_in = static_cast<unsigned>(next);
       z.next_out = buffer;
@@ -40,4 +44,4 @@ std::string bunzip2(const std::string& packed, const std::filesystem::path& path
   return out;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

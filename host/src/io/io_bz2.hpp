@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <string>
 
-namespace itercl::detail {
+namespace itercl::io {
 
 bool is_bzip2(const std::string& bytes);
 std::string bunzip2(const std::string& packed, const std::filesystem::path& path);
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

@@ -10,7 +10,7 @@
 #include "itercl/io.hpp"
 
 namespace itercl {
-namespace {
+namespace io {
 
 // Fields of one line split at `delimiter` (' ': runs of blanks), with double-quoted fields that may hold
 // the delimiter and "" for a quote. Fields are trimmed of blanks; `quoted` tells which were quoted.
@@ -123,21 +123,21 @@ LabelledMatrix parse_labelled_text(const std::string& text, const std::filesyste
   return out;
 }
 
-}  // namespace
+}  // namespace io
 
 LabelledMatrix load_labelled_matrix(const std::filesystem::path& path, const LoadOptions& options) {
   const std::string& f = options.format;
   if (f != "auto" && f != "npy" && f != "csv" && f != "text")
     throw ParamError("format", "expected one of auto, npy, csv, text; got '" + f + "'");
   const std::string bytes = read_file(path);
-  if (detail::is_npy(bytes)) {
+  if (io::is_npy(bytes)) {
     if (f == "csv" || f == "text")
       throw InputError(path.string() + ": is a NumPy .npy file, but format '" + f + "' was asked for");
-    return {detail::parse_npy(bytes, path), {}};
+    return {io::parse_npy(bytes, path), {}};
   }
   if (f == "npy") throw InputError(path.string() + ": not a NumPy .npy file");
-  if (detail::is_idx(bytes)) throw InputError(path.string() + ": is an IDX file; expected a matrix as text or .npy");
-  return parse_labelled_text(bytes, path, options);
+  if (io::is_idx(bytes)) throw InputError(path.string() + ": is an IDX file; expected a matrix as text or .npy");
+  return io::parse_labelled_text(bytes, path, options);
 }
 
 }  // namespace itercl

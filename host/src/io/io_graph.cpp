@@ -10,12 +10,7 @@
 #include "itercl/io.hpp"
 
 namespace itercl {
-namespace {
-
-using detail::LineReader;
-using detail::next_field;
-using detail::parse_int;
-using detail::where;
+namespace io {
 
 bool is_comment(std::string_view line) { return line.front() == '#' || line.front() == '%'; }
 
@@ -134,14 +129,14 @@ bool starts_with_banner(const std::string& text) {
   return true;
 }
 
-}  // namespace
+}  // namespace io
 
 Graph load_graph(const std::filesystem::path& path, const GraphLoadOptions& options, GraphLoadReport* report) {
   const std::string& f = options.format;
   if (f != "auto" && f != "edgelist" && f != "mtx")
     throw ParamError("format", "expected one of auto, edgelist, mtx; got '" + f + "'");
   const std::string text = read_file(path);
-  const bool mtx = starts_with_banner(text);
+  const bool mtx = io::starts_with_banner(text);
   if (f == "mtx" && !mtx) throw InputError(path.string() + ": not a Matrix Market file (no %%MatrixMarket banner)");
   if (f == "edgelist" && mtx)
     throw InputError(path.string() + ": is a Matrix Market file, but format 'edgelist' was asked for");
@@ -151,7 +146,7 @@ Graph load_graph(const std::filesystem::path& path, const GraphLoadOptions& opti
   r.format = mtx ? "mtx" : "edgelist";
   if (mtx && options.header.has_value())
     throw ParamError("header", "applies to edge lists; a Matrix Market file's header is its banner and size line");
-  return mtx ? detail::parse_matrix_market(text, path, r) : parse_edge_list(text, path, options, r);
+  return mtx ? io::parse_matrix_market(text, path, r) : io::parse_edge_list(text, path, options, r);
 }
 
 }  // namespace itercl

@@ -10,7 +10,7 @@
 
 #include "itercl/graph.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
 
 // Lines of a text, '\r' and surrounding blanks trimmed, numbered from 1.
 class LineReader {
@@ -60,4 +60,4 @@ inline std::string where(const std::filesystem::path& path, std::size_t line) {
 
 Graph parse_matrix_market(const std::string& text, const std::filesystem::path& path, GraphLoadReport& report);
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

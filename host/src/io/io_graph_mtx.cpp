@@ -8,8 +8,7 @@
 #include "io/io_graph.hpp"
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
-namespace {
+namespace itercl::io {
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -23,8 +22,6 @@ bool finite_number(std::string_view field) {
   const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
   return !field.empty() && ec == std::errc() && end == field.data() + field.size() && std::isfinite(v);
 }
-
-}  // namespace
 
 Graph parse_matrix_market(const std::string& text, const std::filesystem::path& path, GraphLoadReport& report) {
   LineReader lines(text);
@@ -102,4 +99,4 @@ Graph parse_matrix_market(const std::string& text, const std::filesystem::path& 
   return g;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

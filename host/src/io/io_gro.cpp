@@ -6,7 +6,7 @@
 #include "io/io_particles.hpp"
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
 
 Particles parse_gro(const std::string& text, const std::filesystem::path& path) {
   const auto lines = text_lines(text);
@@ -62,4 +62,4 @@ Particles parse_gro(const std::string& text, const std::filesystem::path& path) 
   return p;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

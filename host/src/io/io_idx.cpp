@@ -8,8 +8,7 @@
 
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
-namespace {
+namespace itercl::io {
 
 std::size_t type_size(unsigned char type) {
   switch (type) {
@@ -78,8 +77,6 @@ Shape shape_of(const std::string& bytes) {
   return s;
 }
 
-}  // namespace
-
 bool is_idx(const std::string& bytes) { return shape_of(bytes).item != 0; }
 
 Matrix parse_idx(const std::string& bytes, const std::filesystem::path& path) {
@@ -100,4 +97,4 @@ Matrix parse_idx(const std::string& bytes, const std::filesystem::path& path) {
   return m;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

@@ -6,7 +6,7 @@
 
 #include "itercl/matrix.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
 
 // True when the bytes start like an IDX file: two zero bytes, a known type code, 1 to 4 dimensions
 // (no text file starts so).
@@ -16,4 +16,4 @@ bool is_idx(const std::string& bytes);
 // (MNIST's 10,000 x 28 x 28 images become 10,000 x 784; its labels 10,000 x 1).
 Matrix parse_idx(const std::string& bytes, const std::filesystem::path& path);
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

@@ -9,7 +9,7 @@
 #include "io/io_particles.hpp"
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
 Particles parse_lammps_dump(const std::string& text, const std::filesystem::path& path, int frame) {
   const auto lines = text_lines(text);
   auto fail = [&](std::size_t k, const std::string& what) -> void {
@@ -50,8 +50,8 @@ Particles parse_lammps_dump(const std::string& text, const std::filesystem::path
       }
       have_box = true;
       k += 4;
-    } else if (line.starts_with("ITEM: ATOMS")) {
-      const auto names = words(line.substr(11));
+    } else if (constexpr std::string_view atoms = "ITEM: ATOMS"; line.starts_with(atoms)) {
+      const auto names = words(line.substr(atoms.size()));
       auto column = [&](std::initializer_list<const char*> options) -> std::ptrdiff_t {
         for (const char* o : options) {
           const auto it = std::find(names.begin(), names.end(), o);
@@ -102,4 +102,4 @@ Particles parse_lammps_dump(const std::string& text, const std::filesystem::path
   return p;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

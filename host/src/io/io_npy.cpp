@@ -13,8 +13,7 @@
 #include "itercl/io.hpp"
 
 namespace itercl {
-namespace detail {
-namespace {
+namespace io {
 
 constexpr char kMagic[] = "\x93NUMPY";
 
@@ -37,8 +36,6 @@ std::string dict_value(const std::string& header, const std::string& key, const 
     throw InputError(name + ": .npy header has no readable '" + key + "' entry: " + header);
   return m[1];
 }
-
-}  // namespace
 
 bool is_npy(const std::string& bytes) { return bytes.size() >= 6 && bytes.compare(0, 6, kMagic, 6) == 0; }
 
@@ -117,26 +114,22 @@ std::string npy_header(const char* descr, std::initializer_list<std::size_t> sha
   return out + header;
 }
 
-}  // namespace detail
-
-namespace {
-
 void write_npy(const std::filesystem::path& path, const char* descr, std::initializer_list<std::size_t> shape,
                const void* data, std::size_t bytes) {
-  std::string out = detail::npy_header(descr, shape);
+  std::string out = npy_header(descr, shape);
   out.append(static_cast<const char*>(data), bytes);
   write_file_atomically(path, out);
 }
 
-}  // namespace
+}  // namespace io
 
 void save_npy(const std::filesystem::path& path, const Matrix& m) {
-  write_npy(path, "<f8", {static_cast<std::size_t>(m.rows()), static_cast<std::size_t>(m.cols())}, m.data(),
-            static_cast<std::size_t>(m.size()) * sizeof(double));
+  io::write_npy(path, "<f8", {static_cast<std::size_t>(m.rows()), static_cast<std::size_t>(m.cols())}, m.data(),
+                static_cast<std::size_t>(m.size()) * sizeof(double));
 }
 
 void save_npy(const std::filesystem::path& path, std::span<const std::int32_t> v) {
-  write_npy(path, "<i4", {v.size()}, v.data(), v.size_bytes());
+  io::write_npy(path, "<i4", {v.size()}, v.data(), v.size_bytes());
 }
 
 }  // namespace itercl

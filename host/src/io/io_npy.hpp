@@ -8,7 +8,7 @@
 
 #include "itercl/matrix.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
 
 bool is_npy(const std::string& bytes);
 Matrix parse_npy(const std::string& bytes, const std::filesystem::path& path);
@@ -17,4 +17,4 @@ Matrix parse_npy(const std::string& bytes, const std::filesystem::path& path);
 // that the data starts on a 64-byte boundary.
 std::string npy_header(const char* descr, std::initializer_list<std::size_t> shape);
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

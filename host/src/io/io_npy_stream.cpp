@@ -17,11 +17,11 @@ NpyStream::NpyStream(std::filesystem::path path, Precision dtype, const std::vec
   if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path(), ec);
   tmp_ = path_;
   tmp_ += ".tmp-" + std::to_string(std::random_device{}());
-  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);  // rw-r--r--, less the umask
   if (fd_ < 0) throw RuntimeError(path_.string() + ": cannot create: " + std::strerror(errno));
   const char* descr = dtype == Precision::f32 ? "<f4" : "<f8";
   const std::string header =
-      shape.size() == 1 ? detail::npy_header(descr, {shape[0]}) : detail::npy_header(descr, {shape.at(0), shape.at(1)});
+      shape.size() == 1 ? io::npy_header(descr, {shape[0]}) : io::npy_header(descr, {shape.at(0), shape.at(1)});
   data_start_ = header.size();
   std::size_t values = 1;
   for (std::size_t extent : shape) values *= extent;

@@ -9,7 +9,7 @@
 #include "itercl/io.hpp"
 
 namespace itercl {
-namespace detail {
+namespace io {
 
 std::vector<std::string_view> text_lines(const std::string& text) {
   std::vector<std::string_view> lines;
@@ -46,10 +46,6 @@ bool parse_field(std::string_view field, double& value) {
   return ec == std::errc() && end == field.data() + field.size() && std::isfinite(value);
 }
 
-}  // namespace detail
-
-namespace {
-
 // The format a path names, a compression suffix aside; "" if none.
 std::string format_of(std::filesystem::path path) {
   if (path.extension() == ".gz" || path.extension() == ".bz2") path.replace_extension();
@@ -60,15 +56,15 @@ std::string format_of(std::filesystem::path path) {
   return "";
 }
 
-}  // namespace
+}  // namespace io
 
 bool is_particle_format(const std::filesystem::path& path, const std::string& format) {
   if (format == "gro" || format == "pdb" || format == "lammps") return true;
-  return format == "auto" && !format_of(path).empty();
+  return format == "auto" && !io::format_of(path).empty();
 }
 
 Particles load_particles(const std::filesystem::path& path, const std::string& format, int frame) {
-  const std::string kind = format == "auto" ? format_of(path) : format;
+  const std::string kind = format == "auto" ? io::format_of(path) : format;
   if (kind != "gro" && kind != "pdb" && kind != "lammps")
     throw ParamError("format", format == "auto" ? path.string() +
                                                       ": cannot tell the particle format from the name; "
@@ -77,9 +73,9 @@ Particles load_particles(const std::filesystem::path& path, const std::string& f
   if (frame != 0 && kind != "lammps")
     throw ParamError("frame", "only LAMMPS dumps hold several frames; " + path.string() + " is " + kind);
   const std::string text = read_file(path);
-  Particles p = kind == "gro"   ? detail::parse_gro(text, path)
-                : kind == "pdb" ? detail::parse_pdb(text, path)
-                                : detail::parse_lammps_dump(text, path, frame);
+  Particles p = kind == "gro"   ? io::parse_gro(text, path)
+                : kind == "pdb" ? io::parse_pdb(text, path)
+                                : io::parse_lammps_dump(text, path, frame);
   if (p.positions.rows() == 0) throw InputError(path.string() + ": no particles");
   return p;
 }

@@ -8,7 +8,7 @@
 
 #include "itercl/particles.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
 
 Particles parse_gro(const std::string& text, const std::filesystem::path& path);
 Particles parse_pdb(const std::string& text, const std::filesystem::path& path);
@@ -21,4 +21,4 @@ std::vector<std::string_view> words(std::string_view line);
 // A number filling the whole field (blanks around it allowed); false if it is not one or not finite.
 bool parse_field(std::string_view field, double& value);
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

@@ -6,7 +6,11 @@
 #include "io/io_particles.hpp"
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
+namespace itercl::io {
+
+// How far from 90 degrees a CRYST1 angle may be and still count as right: the record prints angles with
+// two decimals (%7.2f), so a right angle reads 90.00; 1e-3 only absorbs the parse's rounding.
+constexpr double kRightAngleTolerance = 1e-3;
 
 Particles parse_pdb(const std::string& text, const std::filesystem::path& path) {
   const auto lines = text_lines(text);
@@ -24,7 +28,7 @@ Particles parse_pdb(const std::string& text, const std::filesystem::path& path) 
           throw InputError(where + "CRYST1 needs a, b, c and alpha, beta, gamma in columns 7-54");
       }
       for (int f = 3; f < 6; ++f)
-        if (std::abs(v[f] - 90) > 1e-3)
+        if (std::abs(v[f] - 90) > kRightAngleTolerance)
           throw InputError(where + "a cell with angles " + std::to_string(v[3]) + ", " + std::to_string(v[4]) + ", " +
                            std::to_string(v[5]) + "; only orthorhombic boxes (all 90) are supported");
       p.box = {v[0], v[1], v[2]};
@@ -48,4 +52,4 @@ Particles parse_pdb(const std::string& text, const std::filesystem::path& path) 
   return p;
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

@@ -12,7 +12,7 @@
 #include "itercl/io.hpp"
 
 namespace itercl {
-namespace {
+namespace io {
 
 bool is_gzip(const std::string& bytes) {
   return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
@@ -59,7 +59,7 @@ std::string gunzip(const std::string& packed, const std::filesystem::path& path)
   return out;
 }
 
-}  // namespace
+}  // namespace io
 
 std::string read_file(const std::filesystem::path& path) {
   std::error_code ec;
@@ -69,11 +69,11 @@ std::string read_file(const std::filesystem::path& path) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   std::string contents = std::move(bytes).str();
-  if (is_gzip(contents))
-    contents = gunzip(contents, path);
-  else if (detail::is_bzip2(contents))
-    contents = detail::bunzip2(contents, path);
-  return detail::is_tar(contents) ? detail::untar_single_file(contents, path) : contents;
+  if (io::is_gzip(contents))
+    contents = io::gunzip(contents, path);
+  else if (io::is_bzip2(contents))
+    contents = io::bunzip2(contents, path);
+  return io::is_tar(contents) ? io::untar_single_file(contents, path) : contents;
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents) {

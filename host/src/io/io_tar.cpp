@@ -8,10 +8,18 @@
 
 #include "itercl/error.hpp"
 
-namespace itercl::detail {
-namespace {
+namespace itercl::io {
 
 constexpr std::size_t kBlock = 512;
+
+// Where the header's fields are, and their widths (POSIX.1-1988 ustar, the pax specification's "ustar
+// Interchange Format").
+constexpr std::size_t kNameAt = 0, kNameWidth = 100;
+constexpr std::size_t kSizeAt = 124, kSizeWidth = 12;
+constexpr std::size_t kChecksumAt = 148, kChecksumWidth = 8;
+constexpr std::size_t kTypeAt = 156;
+constexpr std::size_t kMagicAt = 257;
+constexpr std::size_t kPrefixAt = 345, kPrefixWidth = 155;
 
 // A NUL- or space-terminated field.
 std::string field(const char* p, std::size_t size) {
@@ -46,10 +54,11 @@ bool number(const char* p, std::size_t size, std::uint64_t& value) {
 // The checksum is the byte sum of the header with its own 8-byte field read as spaces.
 bool checksum_ok(const char* h) {
   std::uint64_t stored = 0;
-  if (!number(h + 148, 8, stored)) return false;
+  if (!number(h + kChecksumAt, kChecksumWidth, stored)) return false;
   std::uint64_t sum = 0;
   for (std::size_t i = 0; i < kBlock; ++i)
-    sum += (i >= 148 && i < 156) ? static_cast<unsigned char>(' ') : static_cast<unsigned char>(h[i]);
+    sum += (i >= kChecksumAt && i < kChecksumAt + kChecksumWidth) ? static_cast<unsigned char>(' ')
+                                                                  : static_cast<unsigned char>(h[i]);
   return sum == stored;
 }
 
@@ -59,9 +68,7 @@ bool all_zero(const char* p) {
   return true;
 }
 
-}  // namespace
-
-bool is_tar(const std::string& bytes) { return bytes.size() >= kBlock && bytes.compare(257, 5, "ustar") == 0; }
+bool is_tar(const std::string& bytes) { return bytes.size() >= kBlock && bytes.compare(kMagicAt, 5, "ustar") == 0; }
 
 std::string untar_single_file(const std::string& bytes, const std::filesystem::path& path) {
   const std::string name = path.string();
@@ -75,11 +82,11 @@ std::string untar_single_file(const std::string& bytes, const std::filesystem::p
     const char* h = bytes.data() + pos;
     if (all_zero(h)) break;  // the end-of-archive blocks
     std::uint64_t size = 0;
-    if (!checksum_ok(h) || !number(h + 124, 12, size))
+    if (!checksum_ok(h) || !number(h + kSizeAt, kSizeWidth, size))
       throw InputError(name + ": corrupt tar header at byte " + std::to_string(pos));
-    const std::string prefix = field(h + 345, 155), base = field(h, 100);
+    const std::string prefix = field(h + kPrefixAt, kPrefixWidth), base = field(h + kNameAt, kNameWidth);
     const std::string member = prefix.empty() ? base : prefix + "/" + base;
-    const char type = h[156];
+    const char type = h[kTypeAt];
     pos += kBlock;
     if (size > bytes.size() - pos)
       throw InputError(name + ": tar member '" + member + "' is cut short (" + std::to_string(size) +
@@ -97,4 +104,4 @@ std::string untar_single_file(const std::string& bytes, const std::filesystem::p
   return bytes.substr(files[0].offset, files[0].size);
 }
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

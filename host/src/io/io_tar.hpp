@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-namespace itercl::detail {
+namespace itercl::io {
 
 // True when the bytes start with a POSIX ustar (or GNU tar) header: "ustar" at offset 257.
 bool is_tar(const std::string& bytes);
@@ -14,4 +14,4 @@ bool is_tar(const std::string& bytes);
 // `path` for a corrupt header, a truncated member, or an archive with no file or several.
 std::string untar_single_file(const std::string& bytes, const std::filesystem::path& path);
 
-}  // namespace itercl::detail
+}  // namespace itercl::io

@@ -1,6 +1,7 @@
 // CSV and whitespace-separated text matrices, and the format dispatch of load_matrix.
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -10,7 +11,7 @@
 #include "itercl/io.hpp"
 
 namespace itercl {
-namespace {
+namespace io {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -111,26 +112,26 @@ Matrix parse_text(const std::string& text, const std::filesystem::path& path, co
   return m;
 }
 
-}  // namespace
+}  // namespace io
 
 Matrix load_matrix(const std::filesystem::path& path, const LoadOptions& options) {
   const std::string& f = options.format;
   if (f != "auto" && f != "npy" && f != "idx" && f != "csv" && f != "text")
     throw ParamError("format", "expected one of auto, npy, idx, csv, text; got '" + f + "'");
   const std::string bytes = read_file(path);
-  const std::string found = detail::is_npy(bytes) ? "npy" : detail::is_idx(bytes) ? "idx" : "text";
+  const std::string found = io::is_npy(bytes) ? "npy" : io::is_idx(bytes) ? "idx" : "text";
   auto named = [](const std::string& kind) { return kind == "npy" ? "a NumPy .npy file" : "an IDX file"; };
   if ((f == "npy" || f == "idx") && found != f) throw InputError(path.string() + ": not " + named(f));
   if ((f == "csv" || f == "text") && found != "text")
     throw InputError(path.string() + ": is " + named(found) + ", but format '" + f + "' was asked for");
-  if (found == "npy") return detail::parse_npy(bytes, path);
-  if (found == "idx") return detail::parse_idx(bytes, path);
-  return parse_text(bytes, path, options);
+  if (found == "npy") return io::parse_npy(bytes, path);
+  if (found == "idx") return io::parse_idx(bytes, path);
+  return io::parse_text(bytes, path, options);
 }
 
 std::string to_csv(const Matrix& m) {
   std::ostringstream out;
-  out.precision(17);
+  out.precision(std::numeric_limits<double>::max_digits10);  // every double reads back exactly
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     for (Eigen::Index j = 0; j < m.cols(); ++j) out << (j ? "," : "") << m(i, j);
     out << '\n';

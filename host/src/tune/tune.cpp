@@ -8,11 +8,12 @@
 #include "tune/tuners.hpp"
 
 namespace itercl {
-namespace {
+// The tune folder's helpers (named for tuners.hpp: itercl::tune is the public function).
+namespace tuners {
 
 using Tuner = void (*)(const Device&, ConfigObject&, const TuneOptions&, TuneReport&);
 
-const std::map<std::string, Tuner, std::less<>>& tuners() {
+const std::map<std::string, Tuner, std::less<>>& registry() {
   static const std::map<std::string, Tuner, std::less<>> registry = {{"kmeans", tune_kmeans},
                                                                      {"pagerank", tune_pagerank},
                                                                      {"pair_histogram", tune_pair_histogram},
@@ -21,7 +22,7 @@ const std::map<std::string, Tuner, std::less<>>& tuners() {
   return registry;
 }
 
-}  // namespace
+}  // namespace tuners
 
 long long problem_count(ConfigObject& problem, const char* key, long long fallback, long long most) {
   const long long v = problem.integer(key).value_or(fallback);
@@ -33,10 +34,20 @@ long long problem_count(ConfigObject& problem, const char* key, long long fallba
 void add_candidate(TuneReport& report, const nlohmann::json& declared,
                    const std::function<void(TuneCandidate&)>& evaluate) {
   TuneCandidate c;
+  auto reject = [&](const std::exception& e) { c = TuneCandidate{.parameters = declared, .rejected = e.what()}; };
   try {
     evaluate(c);
   } catch (const ParamError& e) {
-    c = TuneCandidate{.parameters = declared, .rejected = e.what()};
+    reject(e);
+  } catch (...) {
+    // A candidate that fails to build or launch (cl::Error, out of host memory, an itercl RuntimeError)
+    // is this candidate's failure, not the sweep's; anything else (an InputError about the problem, a
+    // bug) still ends the sweep.
+    try {
+      rethrow_as_itercl_error();
+    } catch (const RuntimeError& e) {
+      reject(e);
+    }
   }
   report.candidates.push_back(std::move(c));
 }
@@ -49,23 +60,26 @@ void record_times(TuneCandidate& c, std::vector<double> ms) {
 }
 
 void time_candidate(TuneCandidate& c, const TuneOptions& options, const std::function<double()>& run) {
+  // Untimed runs first: the first launches of a fresh kernel pay for the driver's lazy setup and the
+  // buffers' first touch, which no later iteration of a real run pays.
+  constexpr int kWarmUps = 2;
   std::vector<double> ms;
-  for (int r = 0; r < options.repeats + 2; ++r) {
+  for (int r = 0; r < options.repeats + kWarmUps; ++r) {
     const double t = run();
-    if (r >= 2) ms.push_back(t);  // two warm-ups
+    if (r >= kWarmUps) ms.push_back(t);
   }
   record_times(c, std::move(ms));
 }
 
 std::vector<std::string> tunable_kernels() {
   std::vector<std::string> names;
-  for (const auto& [name, tuner] : tuners()) names.push_back(name);
+  for (const auto& [name, tuner] : tuners::registry()) names.push_back(name);
   return names;
 }
 
 TuneReport tune(std::string_view kernel, const Device& device, const TuneOptions& options) {
-  const auto it = tuners().find(kernel);
-  if (it == tuners().end()) {
+  const auto it = tuners::registry().find(kernel);
+  if (it == tuners::registry().end()) {
     std::string known;
     for (const auto& name : tunable_kernels()) known += (known.empty() ? "" : ", ") + name;
     throw InputError("tune: unknown kernel '" + std::string(kernel) + "'; expected one of " + known);

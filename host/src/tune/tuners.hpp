@@ -25,8 +25,9 @@ long long problem_count(ConfigObject& problem, const char* key, long long fallba
 
 // Appends a candidate to `report`: `evaluate` builds the kernel, sets c.parameters to the tuning it
 // resolved to, and either rejects it (c.rejected: how its output differs from the reference's) or times
-// it. A ParamError, a tuning this device or problem cannot launch, rejects it with the message, its
-// parameters being `declared`.
+// it. A ParamError (a tuning this device or problem cannot launch) or a failure to build or enqueue it
+// (cl::Error, std::bad_alloc, RuntimeError) rejects it with the message, its parameters being
+// `declared`, and the sweep goes on.
 void add_candidate(TuneReport& report, const nlohmann::json& declared,
                    const std::function<void(TuneCandidate&)>& evaluate);
 

@@ -10,7 +10,7 @@
 #include "itercl/io.hpp"
 
 namespace itercl {
-namespace {
+namespace tuning {
 
 nlohmann::json parse(std::string_view text, const std::string& where) {
   try {
@@ -44,19 +44,19 @@ const nlohmann::json* entry(const nlohmann::json& db, const std::string& section
   return e != s->end() && e->is_object() ? &*e : nullptr;
 }
 
-}  // namespace
+}  // namespace tuning
 
 TunedParameters tuned_parameters(std::string_view kernel, const DeviceInfo& info) {
-  std::vector<nlohmann::json> databases = {builtin(kernel)};
+  std::vector<nlohmann::json> databases = {tuning::builtin(kernel)};
   if (const char* dir = std::getenv("ITERCL_TUNING_DIR"); dir && *dir)
-    databases.push_back(user_file(std::filesystem::path(dir) / (std::string(kernel) + ".json")));
+    databases.push_back(tuning::user_file(std::filesystem::path(dir) / (std::string(kernel) + ".json")));
 
   const std::pair<std::string, std::string> levels[] = {
       {"default", ""}, {"types", info.type}, {"vendors", info.vendor + "/" + info.type}, {"devices", info.name}};
   TunedParameters tuned;
   for (const auto& [section, key] : levels) {
     for (const nlohmann::json& db : databases) {
-      const nlohmann::json* e = entry(db, section, key);
+      const nlohmann::json* e = tuning::entry(db, section, key);
       if (!e) continue;
       for (const auto& [field, value] : e->items())
         if (field != "tuned" && field != "why") tuned.values[field] = value;
@@ -69,7 +69,7 @@ TunedParameters tuned_parameters(std::string_view kernel, const DeviceInfo& info
 void store_tuned_parameters(const std::filesystem::path& folder, std::string_view kernel, const DeviceInfo& info,
                             const nlohmann::json& entry) {
   const std::filesystem::path path = folder / (std::string(kernel) + ".json");
-  nlohmann::json db = std::filesystem::exists(path) ? user_file(path) : builtin(kernel);
+  nlohmann::json db = std::filesystem::exists(path) ? tuning::user_file(path) : tuning::builtin(kernel);
   db["devices"][info.name] = entry;
   write_file_atomically(path, db.dump(2) + "\n");
 }
