@@ -19,7 +19,8 @@ using itercl::InLinks;
 TEST_SUITE_BEGIN("pagerank");
 
 TEST_CASE("BSR kernels on the seed's Figure 8: whole rows summed in place, page 3's pieces through P") {
-  // The A of NOTES.md, "Seed 004, Figure 8" (1-based rows of in-links), on 14 nodes.
+  // The A that seed 004's Figure 8 layout implies (1-based rows of in-links), on 14 nodes: the printed A is
+  // garbled in the text, the layout is self-consistent (see tests/pagerank/test_pagerank_formats.cpp).
   const std::vector<std::vector<int>> rows = {
       {2, 3}, {1}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14}, {3, 8}, {2, 3, 5, 6, 14}};
   Graph g;

@@ -30,7 +30,8 @@ InLinks from_rows(std::int32_t n, const std::vector<std::vector<std::int32_t>>& 
 constexpr std::int32_t A = -100, B = -200, E = -300;  // alpha, beta, epsilon as written in the figure
 
 TEST_CASE("BSR: the seed's Figure 8 matrix builds the seed's Figure 8 layout (W = 8)") {
-  // NOTES.md, "Seed 004, Figure 8": the printed A is garbled; this is the A the printed layout implies.
+  // Seed 004, Figure 8: the printed A does not match the printed layout (the text transcription is garbled);
+  // the layout is self-consistent and follows the construction rule for W = 8, and this is the A it implies.
   const InLinks L = from_rows(14, {{2, 3}, {1}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14}, {3, 8}, {2, 3, 5, 6, 14}});
   const pagerank::BsrLayout bsr = pagerank::build_bsr(L, 8);
   const std::vector<std::vector<std::int32_t>> figure = {{A, 1, 2, 3, A, 2, 1, E},
