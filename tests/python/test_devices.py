@@ -1,0 +1,50 @@
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import itercl
+
+
+def test_devices_lists_the_cli_fields():
+    devices = itercl.devices()
+    assert devices, "no OpenCL device: install pocl-opencl-icd"
+    for d in devices:
+        assert set(d) >= {"id", "type", "name", "platform", "compute_units", "global_memory", "fp64"}
+        assert d["type"] in ("gpu", "cpu", "accelerator", "other")
+        platform, device = d["id"].split(":")
+        assert int(platform) >= 0 and int(device) >= 0
+
+
+def test_every_spec_form_selects_the_same_device():
+    d = itercl.devices()[0]
+    X = np.arange(12.0).reshape(6, 2)
+    expected = itercl.pairwise_distances(X, device=d["id"])
+    for spec in (d["id"], d["type"], d["name"][:6].lower(), d):
+        np.testing.assert_array_equal(itercl.pairwise_distances(X, device=spec), expected)
+    # several devices (here the same one twice) share the pair space, with the same result
+    np.testing.assert_array_equal(itercl.pairwise_distances(X, device=[d["id"], d["id"]], block_rows=2), expected)
+
+
+def test_unknown_device_is_a_value_error_listing_the_devices():
+    with pytest.raises(ValueError) as e:
+        itercl.KMeans(2, device="no-such-device-xyz").fit(np.eye(4))
+    assert "no-such-device-xyz" in str(e.value)
+    with pytest.raises(ValueError, match="device"):
+        itercl.pairwise_distances(np.eye(3), device=3.5)
+
+
+def test_device_environment_variable_is_the_default(monkeypatch):
+    monkeypatch.setenv("ITERCL_DEVICE", "no-such-device-xyz")
+    with pytest.raises(ValueError, match="no-such-device-xyz"):
+        itercl.pairwise_distances(np.eye(3))
+
+
+def test_version_and_import_from_elsewhere(tmp_path):
+    assert itercl.__version__ == "0.1.0"
+    path = os.pathsep.join(os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)
+    out = subprocess.run([sys.executable, "-c", "import itercl, sys; print(itercl.__file__)"], cwd=tmp_path,
+                         capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": path})
+    assert "itercl" in out.stdout
