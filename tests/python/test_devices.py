@@ -48,3 +48,23 @@ def test_version_and_import_from_elsewhere(tmp_path):
     out = subprocess.run([sys.executable, "-c", "import itercl, sys; print(itercl.__file__)"], cwd=tmp_path,
                          capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": path})
     assert "itercl" in out.stdout
+
+
+def test_the_gil_is_released_while_the_device_works():
+    import threading
+
+    X = np.random.default_rng(0).normal(size=(1500, 64))
+    started = threading.Event()
+
+    def work():
+        started.set()
+        itercl.pairwise_distances(X, metric="cityblock", precision="double")
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    started.wait()
+    spins = 0
+    while thread.is_alive():  # runs only if the worker thread let go of the GIL
+        spins += 1
+    thread.join()
+    assert spins > 1000

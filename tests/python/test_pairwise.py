@@ -36,8 +36,8 @@ def test_every_metric_matches_scipy_in_float(XY, metric, kw, two_inputs):
         assert np.all(np.diag(D) == 0) and np.array_equal(D, D.T)
 
 
-@pytest.mark.parametrize("metric, kw", [("euclidean", {}), ("cityblock", {}), ("minkowski", {"p": 3}),
-                                        ("cosine", {})])
+# Each metric is a kernel build, several seconds on PoCL the first time: double for one metric only.
+@pytest.mark.parametrize("metric, kw", [("euclidean", {})])
 def test_double_precision_matches_scipy_closely(XY, metric, kw, fp64):
     if not fp64:
         pytest.skip("the device has no fp64")
