@@ -133,21 +133,27 @@ def check_array(X, name="X", ndim=2, min_rows=1, dtype=None):
     if hasattr(X, "toarray") or hasattr(X, "tocsr"):
         raise TypeError(f"{name}: a sparse matrix was passed, but dense data is required; use X.toarray()")
     array = np.asarray(X)
+    if array.dtype.kind == "c":
+        raise ValueError(f"{name}: Complex data not supported")
     if array.dtype.kind not in "biuf":
         try:
             array = array.astype(np.float64)
-        except (TypeError, ValueError):
+        except ValueError:
             raise ValueError(f"{name}: expected an array of numbers, got dtype {array.dtype}") from None
     if dtype is None:
         dtype = np.float32 if array.dtype == np.float32 else np.float64
     array = np.ascontiguousarray(array, dtype=dtype)
     if array.ndim != ndim:
-        hint = " (reshape your data: X.reshape(-1, 1) for one feature)" if ndim == 2 and array.ndim == 1 else ""
+        hint = ""
+        if ndim == 2 and array.ndim == 1:
+            hint = (": Reshape your data either using array.reshape(-1, 1) if your data has a single feature or "
+                    "array.reshape(1, -1) if it contains a single sample")
         raise ValueError(f"{name}: expected a {ndim}-D array, got {array.ndim} dimensions{hint}")
     if array.shape[0] < min_rows:
-        raise ValueError(f"{name}: expected at least {min_rows} sample(s), got {array.shape[0]}")
+        raise ValueError(f"{name}: {array.shape[0]} sample(s) (shape={array.shape}) while a minimum of {min_rows} "
+                         "is required.")
     if ndim == 2 and array.shape[1] < 1 and array.shape[0] > 0:
-        raise ValueError(f"{name}: expected at least 1 feature, got 0")
+        raise ValueError(f"{name}: 0 feature(s) (shape={array.shape}) while a minimum of 1 is required.")
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name}: contains NaN or infinity")
     return array
