@@ -67,7 +67,7 @@ def smacof(dissimilarities, *, metric=True, n_components=2, init=None, n_init=1,
     """
     _check_metric(metric)
     normalized = _check_normalized(normalized_stress)
-    D = check_array(dissimilarities, "dissimilarities")
+    D = check_array(dissimilarities, "dissimilarities", min_rows=2)
     if D.shape[0] != D.shape[1]:
         raise ValueError(f"dissimilarities: expected a square matrix, got shape {D.shape}")
     r = _fit(D, False, "euclidean", weights, n_components, max_iter, eps, init, n_init, random_state, device,
@@ -144,7 +144,7 @@ class MDS(BaseEstimator):
         normalized = _check_normalized(self.normalized_stress)
         dissimilarity = check_string("dissimilarity", self.dissimilarity,
                                      ("euclidean", "sqeuclidean", "cityblock", "precomputed"))
-        X = check_array(X)
+        X = check_array(X, min_rows=2)
         if dissimilarity == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"X: dissimilarity='precomputed' needs a square matrix, got shape {X.shape}")
         vectors = dissimilarity != "precomputed"
