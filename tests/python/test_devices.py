@@ -75,3 +75,24 @@ def test_the_gil_is_released_while_the_device_works():
         pytest.skip("the device finished too fast to tell")
     inside = [t for t in stamps if start + 0.02 < t < end - 0.02]
     assert len(inside) >= 5, f"{len(inside)} main-thread steps during {end - start:.2f} s on the device"
+
+
+def test_estimators_work_without_scikit_learn(tmp_path):
+    """scikit-learn is optional: a stand-in base class keeps get_params / set_params."""
+    code = """
+import sys
+sys.modules["sklearn"] = None  # import sklearn now fails
+import numpy as np
+import itercl
+km = itercl.KMeans(2, random_state=0)
+assert km.get_params()["n_clusters"] == 2 and km.set_params(n_clusters=3).n_clusters == 3
+copy = type(km)(**km.get_params())
+X = np.array([[0.0, 0], [0, 1], [5, 5], [5, 6], [9, 0], [9, 1]])
+assert len(set(copy.fit_predict(X))) == 3
+print(repr(km))
+"""
+    path = os.pathsep.join(os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": path})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("KMeans(")
