@@ -113,7 +113,7 @@ def kernel_json(kernel):
     if kernel is None:
         return ""
     if not isinstance(kernel, dict):
-        raise ValueError(f"kernel: expected a dict of the kernel's fields (as a config's params.kernel), got {kernel!r}")
+        raise ValueError(f"kernel: expected a dict of the kernel's fields (a config's params.kernel), got {kernel!r}")
     return json.dumps(kernel)
 
 
