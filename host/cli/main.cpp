@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "itercl/itercl.hpp"
+#include "itercl/version.hpp"
 #include "progress_line.hpp"
 
 namespace itercl::cli {

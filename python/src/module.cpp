@@ -2,6 +2,7 @@
 // (python/itercl) checks and converts the arguments and shapes the results as scikit-learn, SciPy and
 // networkx do; these functions take plain values and return dicts of arrays.
 #include "convert.hpp"
+#include "itercl/version.hpp"
 
 PYBIND11_MODULE(_itercl, m) {
   m.doc() = "itercl's C++ library; use the itercl package, not this module";

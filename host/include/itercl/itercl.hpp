@@ -21,3 +21,4 @@
 #include "itercl/timing.hpp"
 #include "itercl/tune.hpp"
 #include "itercl/tuning.hpp"
+#include "itercl/version.hpp"

@@ -11,6 +11,7 @@
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 #include "itercl/timing.hpp"
+#include "itercl/version.hpp"
 
 namespace itercl {
 namespace experiment {
