@@ -8,6 +8,7 @@ packages=(
   ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers  # OpenCL ICD loader and C++ bindings
   pocl-opencl-icd clinfo                                    # PoCL: the CPU device, always present
   libeigen3-dev doctest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libbz2-dev
+  libopenmpi-dev openmpi-bin                                # MPI: runs over several ranks (mpirun)
 )
 
 missing=()
