@@ -176,11 +176,14 @@ void mpi_start(int* argc, char*** argv) {
   MPI_Comm_size(host, &comm.local_size_);
   MPI_Comm_free(&host);
   // PoCL starts one thread per core for each process at its platform's first use (after this): ranks
-  // sharing a host share its cores instead of each taking them all.
-  if (comm.local_size_ > 1 && !std::getenv("POCL_CPU_MAX_CU_COUNT")) {
+  // sharing a host share its cores instead of each taking them all (cores / ranks each, at least one).
+  // PoCL 3 reads POCL_MAX_PTHREAD_COUNT, PoCL 4 and later POCL_CPU_MAX_CU_COUNT; a value the user set
+  // for either is kept.
+  if (comm.local_size_ > 1 && !std::getenv("POCL_CPU_MAX_CU_COUNT") && !std::getenv("POCL_MAX_PTHREAD_COUNT")) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned share = std::max(1u, cores / static_cast<unsigned>(comm.local_size_));
-    setenv("POCL_CPU_MAX_CU_COUNT", std::to_string(share).c_str(), 1);
+    const std::string share = std::to_string(std::max(1u, cores / static_cast<unsigned>(comm.local_size_)));
+    setenv("POCL_CPU_MAX_CU_COUNT", share.c_str(), 1);
+    setenv("POCL_MAX_PTHREAD_COUNT", share.c_str(), 1);
   }
 #else
   (void)argc, (void)argv;
