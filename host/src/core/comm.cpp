@@ -54,7 +54,7 @@ int as_count(std::size_t n, const char* what) {
 
 }  // namespace
 
-void Comm::allreduce_sum(std::span<double> values) {
+void Comm::allreduce_sum([[maybe_unused]] std::span<double> values) {
   if (!mpi_ || size_ == 1) return;
 #ifdef ITERCL_HAVE_MPI
   CommClock t{*this, {}};
@@ -64,7 +64,7 @@ void Comm::allreduce_sum(std::span<double> values) {
 #endif
 }
 
-void Comm::allreduce_sum(std::span<std::int64_t> values) {
+void Comm::allreduce_sum([[maybe_unused]] std::span<std::int64_t> values) {
   if (!mpi_ || size_ == 1) return;
 #ifdef ITERCL_HAVE_MPI
   CommClock t{*this, {}};
@@ -151,7 +151,7 @@ void Comm::abort(int exit_code) {
 }  // namespace core
 
 namespace {
-bool launched_by_mpirun() {
+[[maybe_unused]] bool launched_by_mpirun() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
     if (std::getenv(name)) return true;
   return false;
