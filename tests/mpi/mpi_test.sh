@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # K-Means over 1, 2 and 3 MPI ranks against the plain run of the same config: identical labels and
 # iterations, inertia and centroids within tolerance::ranks_objective (tests/mpi/compare.py); then
-# errors on one rank or all end every rank at once with exit code 2 and leave no results file.
+# errors on one rank or all end every rank at once with exit code 2 (bad input) or 1 (a failure while
+# running) and leave no results file.
 # Usage: mpi_test.sh ITERCL MPIEXEC SOURCE_DIR
 set -euo pipefail
 itercl=$1
@@ -34,12 +35,12 @@ done
 
 # An error on rank 1 alone (its device spec), on every rank (a parameter), an algorithm not spread yet:
 # exit code 2 (MPI_Abort's code, passed through by mpirun), the message, no results file.
-expect_error() {  # what, expected message, mpirun arguments...
-  local what=$1 message=$2
+expect_error() {  # what, expected message, mpirun arguments... ($code: the exit code expected, 2 unless set)
+  local what=$1 message=$2 expected=${code:-2}
   shift 2
   local rc=0
   mpirun "$@" >"$tmp/error.log" 2>&1 || rc=$?
-  if [ "$rc" -ne 2 ]; then fail "$what: exit code $rc, expected 2"; cat "$tmp/error.log"; fi
+  if [ "$rc" -ne "$expected" ]; then fail "$what: exit code $rc, expected $expected"; cat "$tmp/error.log"; fi
   grep -q -- "$message" "$tmp/error.log" || { fail "$what: no message '$message'"; cat "$tmp/error.log"; }
   if [ -e "$tmp/error.json" ]; then fail "$what: left a results file"; fi
   rm -f "$tmp/error.json"
@@ -53,6 +54,9 @@ expect_error "a bad parameter on every rank" "n_clusters" \
   2 "$itercl" run "$tmp/configs/bad_params.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF over two ranks" "runs on one rank for now" \
   2 "$itercl" run "$source_dir/examples/smacof-eurodist.json" --quiet --out "$tmp/error.json"
+# A failure while running (the results folder cannot be made): exit code 1 from every rank.
+code=1 expect_error "results folder impossible" "rank 0: failed: " \
+  2 "$itercl" run "$blobs" --quiet --out /proc/no-such-folder/error.json
 
 # mpirun -np 1 is a plain run: no "mpi" in the results.
 "$python" -c 'import json, sys; sys.exit("mpi" in json.load(open(sys.argv[1])))' "$tmp/blobs_kmeanspp.np1.json" ||

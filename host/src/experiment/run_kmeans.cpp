@@ -146,8 +146,8 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
     << r.kernel.variant << ": inertia " << r.inertia << " after " << r.n_iter << " iterations"
     << (r.converged ? " (converged)" : " (max_iter reached)") << ", " << r.n_relocated << " relocated\n"
     << "  per iteration (median): assignment " << ms(typical.kernel_s) << ", transfer " << ms(typical.transfer_s)
-    << ", update " << ms(typical.host_s) << ", wall " << ms(typical.wall_s) << "; "
-    << report.gflops["kernel"].get<double>() << " GFLOPS in the kernel\n";
+    << ", update " << ms(typical.host_s) << (mine ? ", MPI " + ms(typical.comm_s) : std::string()) << ", wall "
+    << ms(typical.wall_s) << "; " << report.gflops["kernel"].get<double>() << " GFLOPS in the kernel\n";
   report.summary = s.str();
   return report;
 }
