@@ -37,6 +37,12 @@ for name, c in configs.items():
     with open(os.path.join(out, "configs", name + ".json"), "w") as f:
         json.dump(config, f, indent=1)
 
+# One device spec per rank, as a JSON list: for -np 2 only (outside the *.json every P runs).
+listed = dict(json.load(open(os.path.join(out, "configs", "blobs_kmeanspp.json"))), device=["cpu", "0:0"])
+listed["output"] = {"path": os.path.join(out, "listed.json"), "labels": os.path.join(out, "listed.labels.txt")}
+with open(os.path.join(out, "configs", "device_list.json.txt"), "w") as f:
+    json.dump(listed, f)
+
 bad = {"algorithm": "kmeans", "device": "cpu", "data": blobs, "params": {"n_clusters": 0}}
 with open(os.path.join(out, "configs", "bad_params.json.txt"), "w") as f:
     json.dump(bad, f)

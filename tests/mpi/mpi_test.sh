@@ -21,6 +21,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # The configs, with their outputs (results, labels) in $tmp per run.
 "$python" "$here/make_configs.py" "$here" "$tmp"
+blobs="$tmp/configs/blobs_kmeanspp.json"
 
 for config in "$tmp"/configs/*.json; do
   name=$(basename "$config" .json)
@@ -32,6 +33,18 @@ for config in "$tmp"/configs/*.json; do
     "$python" "$here/compare.py" "$tmp/$name.plain.json" "$tmp/$name.np$p.json" "$p" || fail "$name: -np $p differs"
   done
 done
+
+# One device spec per rank: a list in the config, or --device with commas.
+if mpirun 2 "$itercl" run "$tmp/configs/device_list.json.txt" --quiet --out "$tmp/listed.np2.json" >/dev/null; then
+  "$python" "$here/compare.py" "$tmp/blobs_kmeanspp.plain.json" "$tmp/listed.np2.json" 2 || fail "device list differs"
+else
+  fail "device list in the config"
+fi
+if mpirun 2 "$itercl" run "$blobs" --quiet --device cpu,0:0 --out "$tmp/commas.np2.json" >/dev/null; then
+  "$python" "$here/compare.py" "$tmp/blobs_kmeanspp.plain.json" "$tmp/commas.np2.json" 2 || fail "--device a,b differs"
+else
+  fail "--device cpu,0:0"
+fi
 
 # An error on rank 1 alone (its device spec), on every rank (a parameter), an algorithm not spread yet:
 # exit code 2 (MPI_Abort's code, passed through by mpirun), the message, no results file.
@@ -45,7 +58,6 @@ expect_error() {  # what, expected message, mpirun arguments... ($code: the exit
   if [ -e "$tmp/error.json" ]; then fail "$what: left a results file"; fi
   rm -f "$tmp/error.json"
 }
-blobs="$tmp/configs/blobs_kmeanspp.json"
 expect_error "device list, rank 1 wrong" "rank 1: error: device 'no-such-device'" \
   2 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" --device cpu,no-such-device
 expect_error "device list, wrong length" "a list gives one spec per rank: 2 specs" \
