@@ -33,6 +33,7 @@ TEST_CASE("one rank: the collectives return this rank's values") {
   CHECK(v == std::vector<double>{1.5, 2.5});
   const std::vector<int> mine{3, 4};
   CHECK(one.allgatherv<int>(mine) == mine);
+  CHECK(one.gatherv<int>(mine) == mine);
   CHECK(one.scatterv<int>(mine, {2}) == mine);
   double x = 7;
   one.broadcast(x);

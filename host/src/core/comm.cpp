@@ -99,6 +99,34 @@ std::vector<std::string> Comm::allgather_bytes(const std::string& mine) {
   return parts;
 }
 
+std::vector<std::string> Comm::gather_bytes(const std::string& mine, [[maybe_unused]] int root) {
+  if (!mpi_ || size_ == 1) return {mine};
+  std::vector<std::string> parts;
+#ifdef ITERCL_HAVE_MPI
+  CommClock t{*this, {}};
+  const int count = as_count(mine.size(), "gatherv");
+  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+  check(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Gather");
+  std::size_t total = 0;
+  if (rank_ == root) {
+    for (int r = 0; r < size_; ++r) {
+      offsets[static_cast<std::size_t>(r)] = as_count(total, "gatherv");
+      total += static_cast<std::size_t>(counts[static_cast<std::size_t>(r)]);
+    }
+    as_count(total, "gatherv");
+  }
+  std::string all(total, '\0');
+  check(MPI_Gatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, root,
+                    MPI_COMM_WORLD),
+        "MPI_Gatherv");
+  if (rank_ == root)
+    for (int r = 0; r < size_; ++r)
+      parts.push_back(all.substr(static_cast<std::size_t>(offsets[static_cast<std::size_t>(r)]),
+                                 static_cast<std::size_t>(counts[static_cast<std::size_t>(r)])));
+#endif
+  return parts;
+}
+
 void Comm::broadcast_bytes(void* bytes, std::size_t size, int root) {
   if (!mpi_ || size_ == 1) return;
 #ifdef ITERCL_HAVE_MPI

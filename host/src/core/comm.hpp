@@ -26,6 +26,8 @@ class Comm {
   void allreduce_sum(std::span<std::int64_t> values);
   // Every rank's bytes, in rank order, on every rank.
   std::vector<std::string> allgather_bytes(const std::string& mine);
+  // Every rank's bytes, in rank order, on `root` (the other ranks get none).
+  std::vector<std::string> gather_bytes(const std::string& mine, int root = 0);
   // Rank `root`'s bytes to every rank (`bytes` has the same size everywhere).
   void broadcast_bytes(void* bytes, std::size_t size, int root = 0);
   // `all` (on root) cut into pieces of counts[r] bytes, piece r to rank r; returns this rank's piece.
@@ -47,11 +49,19 @@ class Comm {
     values.resize(n);
     broadcast_bytes(values.data(), n * sizeof(T), root);
   }
-  // Every rank's values, concatenated in rank order.
+  // Every rank's values, concatenated in rank order: on every rank, or (gatherv) on root only.
   template <class T>
   std::vector<T> allgatherv(std::span<const T> mine) {
-    const auto parts =
-        allgather_bytes(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(T)));
+    return concatenated<T>(
+        allgather_bytes(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(T))));
+  }
+  template <class T>
+  std::vector<T> gatherv(std::span<const T> mine, int root = 0) {
+    return concatenated<T>(
+        gather_bytes(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(T)), root));
+  }
+  template <class T>
+  static std::vector<T> concatenated(const std::vector<std::string>& parts) {
     std::vector<T> all;
     for (const std::string& p : parts) {
       const std::size_t at = all.size();

@@ -27,7 +27,7 @@ RankRows scatter_rows(core::Comm& comm, const Matrix& all, std::span<const doubl
 
 // KMeans::fit over the ranks. `all` and `all_weights`: every point, on rank 0 only (for the
 // initialisation and the scaled tolerance; empty elsewhere). The labels of all points are returned on
-// every rank; the timings are this rank's.
+// rank 0 (the other ranks get none); the timings are this rank's.
 KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const RankRows& mine,
                             const Matrix& all, std::span<const double> all_weights);
 
