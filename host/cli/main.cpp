@@ -75,11 +75,22 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, const
   return 0;
 }
 
+// The message, then the exit code; over several ranks the message names its rank and every rank ends
+// at once (MPI_Abort: mpirun exits with this code), so that no rank waits for one that failed.
+int fail(const char* kind, const char* message, int code) {
+  if (itercl::mpi_size() > 1) {
+    std::cerr << "rank " << itercl::mpi_rank() << ": " << kind << message << std::endl;
+    itercl::mpi_abort(code);
+  }
+  std::cerr << kind << message << "\n";
+  return code;
+}
+
 }  // namespace itercl::cli
 
 int main(int argc, char** argv) {
   CLI::App app{"itercl: OpenCL kernels for iterative statistics (K-Means, ...) on any device"};
-  app.set_version_flag("--version", std::string(ITERCL_VERSION));
+  app.set_version_flag("--version", std::string(ITERCL_VERSION) + "\nMPI: " + itercl::mpi_library_version());
   app.require_subcommand(1);
   app.fallthrough();  // the options below work before or after the subcommand
   bool no_cache = false, quiet = false;
@@ -134,6 +145,10 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
+  itercl::mpi_start(&argc, &argv);  // under mpirun only; a plain run never initialises MPI
+  struct MpiEnd {
+    ~MpiEnd() { itercl::mpi_finish(); }
+  } mpi_end;
   try {
     itercl::set_program_disk_cache(!no_cache);
     if (*devices) return itercl::cli::list_devices(as_json);
@@ -165,16 +180,15 @@ int main(int argc, char** argv) {
     }
     overrides.output = out;
     itercl::cli::ProgressLine line;
-    if (itercl::cli::ProgressLine::wanted(quiet)) overrides.progress = std::ref(line);
+    const bool first_rank = itercl::mpi_rank() == 0;  // over several ranks, rank 0 reports
+    if (first_rank && itercl::cli::ProgressLine::wanted(quiet)) overrides.progress = std::ref(line);
     const auto outcome = itercl::run_experiment_file(config, overrides);
     line.finish();
-    std::cout << outcome.summary;
+    if (first_rank) std::cout << outcome.summary;
     return 0;
   } catch (const itercl::InputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
+    return itercl::cli::fail("error: ", e.what(), 2);
   } catch (const std::exception& e) {
-    std::cerr << "failed: " << e.what() << "\n";
-    return 1;
+    return itercl::cli::fail("failed: ", e.what(), 1);
   }
 }
