@@ -260,4 +260,20 @@ TEST_CASE("the four real graphs load with their header quirks (../shared/dataset
   }
 }
 
+// Issue 14: an edge list's first line is a header only when none of its fields is a number (or it is one
+// lone count); a first edge with a bad field is an error, not a header that drops it.
+TEST_CASE("edge-list first lines: a broken first edge is an error, not a header") {
+  test::TempDir dir;
+  for (const char* first : {"1 x", "1 2x", "x 2"}) {
+    CAPTURE(first);
+    const auto path = test::write_file(dir, "bad.txt", std::string(first) + "\n0 1\n1 2\n");
+    try {
+      load_graph(path);
+      FAIL_CHECK("expected an InputError");
+    } catch (const itercl::InputError& e) {
+      CHECK(std::string(e.what()).find("bad.txt:1: expected two node ids") != std::string::npos);
+    }
+  }
+}
+
 }  // namespace io_tests

@@ -348,4 +348,40 @@ TEST_CASE("IDX files: bytes as rows of flattened images, big-endian integers and
   }
 }
 
+// Issue 14: .npy headers parsed by a bounded parser (no regular expressions), shapes read strictly.
+TEST_CASE(".npy headers: bad shapes, shapes beyond 2^64 and oversized headers are errors; padding is fine") {
+  TempDir dir;
+  const std::string data = raw<double>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  write_bytes(dir / "negative.npy", npy("<f8", false, "(-6, 2)", data));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "negative.npy"); }),
+                 {"negative.npy: .npy header: shape: expected a non-negative integer"});
+  write_bytes(dir / "letters.npy", npy("<f8", false, "(6abc, 2xyz)", data));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "letters.npy"); }),
+                 {"letters.npy: .npy header: shape: expected ',' or ')'"});
+  write_bytes(dir / "huge.npy", npy("<f8", false, "(99999999999999999999, 2)", data));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "huge.npy"); }),
+                 {"huge.npy: .npy header: shape: the dimension starting '99999999999999999999' is beyond 2^64"});
+  // About 26,000 characters (std::regex overflowed the stack on it): refused by numpy's header limit.
+  std::string shape = "(";
+  for (int k = 0; k < 8000; ++k) shape += "1, ";
+  write_bytes(dir / "long.npy", npy("<f8", false, shape + ")", data));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "long.npy"); }),
+                 {"long.npy: .npy header of ", "characters; numpy's limit, kept here, is 10000"});
+  // A header padded to 9,000 characters is still read.
+  write_bytes(dir / "padded.npy", npy("<f8", false, "(6, 2)" + std::string(9000, ' '), data));
+  CHECK(itercl::load_matrix(dir / "padded.npy").rows() == 6);
+  write_bytes(dir / "extra.npy", npy("<f8", false, "(6, 2), 'other': 1", data));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "extra.npy"); }),
+                 {"unexpected or repeated key 'other'"});
+}
+
+TEST_CASE("text first lines: a header only when none of its fields is a number") {
+  TempDir dir;
+  write_bytes(dir / "bad_first.csv", "1,x\n3,4\n");
+  check_contains(error_message([&] { itercl::load_matrix(dir / "bad_first.csv"); }),
+                 {"bad_first.csv:1, column 2: 'x' is not a number"});
+  write_bytes(dir / "words.csv", "a,b\n1,2\n");
+  CHECK(itercl::load_matrix(dir / "words.csv") == matrix(1, 2, {1, 2}));
+}
+
 }  // namespace io_tests
