@@ -2,6 +2,7 @@
 // written here byte by byte (the .npy files by hand, not with save_npy), so a loader bug cannot hide
 // behind a matching writer bug.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -277,7 +278,7 @@ TEST_CASE("a missing file and a folder are InputErrors naming the path") {
   check_contains(error_message([&] { itercl::load_matrix(dir / "missing.csv"); }),
                  {(dir / "missing.csv").string() + ": cannot open"});
   check_contains(error_message([&] { itercl::read_file(dir.path); }),
-                 {dir.path.string() + ": is a folder, expected a file"});
+                 {dir.path.string() + ": is a directory; expected a regular file"});
 }
 
 TEST_CASE("write_file_atomically replaces content, creates folders, and cleans up after a failure") {
@@ -382,6 +383,23 @@ TEST_CASE("text first lines: a header only when none of its fields is a number")
                  {"bad_first.csv:1, column 2: 'x' is not a number"});
   write_bytes(dir / "words.csv", "a,b\n1,2\n");
   CHECK(itercl::load_matrix(dir / "words.csv") == matrix(1, 2, {1, 2}));
+}
+
+// Issue 14: a FIFO blocked the reader forever, /dev/zero and /dev/urandom were read until memory ran out.
+TEST_CASE("data paths that are no regular file are refused before opening") {
+  TempDir dir;
+  REQUIRE(::mkfifo((dir / "fifo.csv").c_str(), 0600) == 0);
+  check_contains(error_message([&] { itercl::load_matrix(dir / "fifo.csv"); }),
+                 {"fifo.csv: is a FIFO (named pipe); expected a regular file"});
+  for (const char* device : {"/dev/zero", "/dev/urandom", "/dev/null"}) {
+    CAPTURE(device);
+    check_contains(error_message([&] { itercl::load_matrix(device); }),
+                   {std::string(device) + ": is a character device; expected a regular file"});
+  }
+  check_contains(error_message([&] { itercl::read_file(dir.path); }), {": is a directory; expected a regular file"});
+  // A link to a device is the device.
+  fs::create_symlink("/dev/zero", dir / "zero.csv");
+  check_contains(error_message([&] { itercl::load_matrix(dir / "zero.csv"); }), {"is a character device"});
 }
 
 }  // namespace io_tests

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "io/config.hpp"
 #include "io/io_bz2.hpp"
 #include "io/io_tar.hpp"
 #include "itercl/error.hpp"
@@ -62,8 +63,12 @@ std::string gunzip(const std::string& packed, const std::filesystem::path& path)
 }  // namespace io
 
 std::string read_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path.string() + ": is a folder, expected a file");
+  // Checked before opening: a FIFO would block the open forever, /dev/zero and /dev/urandom would be
+  // read until memory runs out, a directory reads as nothing.
+  if (const std::string kind = io::describe_path_kind(path); kind == "does not exist")
+    throw InputError(path.string() + ": cannot open (does the file exist?)");
+  else if (!kind.empty())
+    throw InputError(path.string() + ": " + kind + "; expected a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string() + ": cannot open (does the file exist?)");
   std::ostringstream bytes;
