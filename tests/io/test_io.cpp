@@ -402,4 +402,29 @@ TEST_CASE("data paths that are no regular file are refused before opening") {
   check_contains(error_message([&] { itercl::load_matrix(dir / "zero.csv"); }), {"is a character device"});
 }
 
+// Issue 14: sizes declared inside files are checked before anything is allocated, without wrapping.
+TEST_CASE("IDX dimensions whose byte count passes 2^64 are refused, not wrapped") {
+  TempDir dir;
+  // 2^32 - 1 cubed times 8 bytes: beyond 2^64; the product wrapped before.
+  write_bytes(dir / "wrap.idx", idx_bytes(0x0E, {0xffffffffu, 0xffffffffu, 0xffffffffu}, std::string(64, '\0')));
+  check_contains(
+      error_message([&] { itercl::load_matrix(dir / "wrap.idx"); }),
+      {"wrap.idx: IDX header promises ", "(4294967295 x 18446744065119617025 items of 8 bytes)", "the file holds 80"});
+  write_bytes(dir / "big.idx", idx_bytes(0x08, {100000, 100000}, std::string(100, '\0')));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "big.idx"); }),
+                 {"big.idx: IDX header promises 10000000012 bytes"});
+}
+
+// Issue 14: a 1 MB gzip of zeros expanded to 1 GiB and ended in a misleading "no data".
+TEST_CASE("decompression stops at its bound with a message saying so") {
+  TempDir dir;
+  write_bytes(dir / "zeros.csv.gz", gzip(dir / "scratch.gz", std::string(std::size_t{8} << 20, '0')));
+  ::setenv("ITERCL_DECOMPRESS_LIMIT", "1048576", 1);
+  const std::string message = error_message([&] { itercl::load_matrix(dir / "zeros.csv.gz"); });
+  ::unsetenv("ITERCL_DECOMPRESS_LIMIT");
+  check_contains(message, {"zeros.csv.gz: the gzip data expands beyond 1.05 MB, the memory available", "stopped"});
+  // Without the bound (the memory available here), the same file reads: one 8 MiB number.
+  CHECK(itercl::load_matrix(dir / "zeros.csv.gz").size() == 1);
+}
+
 }  // namespace io_tests

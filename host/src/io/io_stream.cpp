@@ -8,6 +8,7 @@
 
 #include "io/config.hpp"
 #include "io/io_bz2.hpp"
+#include "io/io_limits.hpp"
 #include "io/io_tar.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
@@ -34,6 +35,7 @@ std::string gunzip(const std::string& packed, const std::filesystem::path& path)
     fed += next;
   };
   refill();
+  const std::uint64_t limit = decompress_limit();
   std::string out;
   char buffer[1 << 16];
   int rc = Z_OK;
@@ -42,6 +44,10 @@ std::string gunzip(const std::string& packed, const std::filesystem::path& path)
     z.next_out = reinterpret_cast<Bytef*>(buffer);
     z.avail_out = sizeof buffer;
     rc = inflate(&z, Z_NO_FLUSH);
+    if (out.size() + (sizeof buffer - z.avail_out) > limit) {
+      inflateEnd(&z);
+      decompress_overflow(path, "gzip", limit);
+    }
     out.append(buffer, sizeof buffer - z.avail_out);
     if (rc == Z_STREAM_END) {
       if (z.avail_in == 0 && fed == packed.size()) break;
