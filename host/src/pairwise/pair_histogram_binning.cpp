@@ -60,17 +60,6 @@ std::vector<double> edge_table(const Binning& b, Precision precision) {
   return precision == Precision::f32 ? thresholds<float>(b) : thresholds<double>(b);
 }
 
-int bucket_of(const Binning& b, const std::vector<double>& table, double d2) {
-  const int n = b.buckets();
-  if (b.kind == Binning::Kind::radii) {
-    if (!(d2 <= table[static_cast<std::size_t>(n - 1)])) return -1;
-    return static_cast<int>(std::lower_bound(table.begin(), table.end(), d2) - table.begin());
-  }
-  if (!(d2 >= table[0] && d2 <= table[static_cast<std::size_t>(n) + 1])) return -1;
-  const auto last = table.begin() + n;  // the thresholds of edges 0 .. n - 1: the last one <= d2
-  return static_cast<int>(std::upper_bound(table.begin(), last, d2) - table.begin()) - 1;
-}
-
 std::vector<double> uniform_frame(const Binning& b) {
   if (b.kind != Binning::Kind::uniform) return {0, 0, 0};
   return {b.lo, b.hi, b.bins / (b.hi - b.lo)};

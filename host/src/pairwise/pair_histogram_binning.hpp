@@ -18,9 +18,6 @@ namespace itercl::pairwise {
 // end); radii, the greatest d2 whose root stays within each radius.
 std::vector<double> edge_table(const Binning& b, Precision precision);
 
-// The bucket of squared distance d2 by that table (the device's rule, on the host), or -1 outside.
-int bucket_of(const Binning& b, const std::vector<double>& table, double d2);
-
 // Uniform bins: lo, hi and bins / (hi - lo), the kernel's arguments; zeros for the other kinds.
 std::vector<double> uniform_frame(const Binning& b);
 
