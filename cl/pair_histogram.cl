@@ -8,13 +8,19 @@
 //            of the pair space's diagonal (row0 == col0, rows == cols), where only pairs i < j count.
 //            The host aligns rectangles to WG_SIZE, so anchor blocks and staged blocks line up.
 //   box      DIM side lengths of a periodic box (PERIODIC = 1): differences take the minimum image.
-//   Bucketing (BINNING):
-//     BIN_UNIFORM  N_BINS equal bins over [lo, hi] (numpy.histogram's bins + range: the last bin closed),
-//                  bin = floor((d - lo) / width).
-//     BIN_EDGES    N_BINS bins between N_BINS + 1 increasing edges, given squared (edges2) so no root is
-//                  taken; bin k holds edge_k <= d < edge_k+1, the last one closed (numpy's explicit bins).
-//     BIN_RADII    N_BINS radii, squared: bin k counts pairs with r_k-1 < d <= r_k; the host's running sum
-//                  gives the pairs within each radius (scipy's count_neighbors convention, d <= r).
+//   Bucketing (BINNING), one rule for all (host/src/pairwise/pair_histogram_binning.hpp, docs/pairwise.md):
+//                numpy.histogram's, the correctly rounded root of the squared distance d2 compared with the
+//                edges in the working precision. `table` holds the exactly equivalent thresholds on d2, so
+//                no comparison depends on this device's root:
+//     BIN_UNIFORM  N_BINS equal bins over [lo, hi] (numpy.histogram's bins + range: the last bin closed):
+//                  the candidate floor((sqrt(d2) - lo) * inv_width), then corrected by the thresholds of
+//                  the edges (table: N_BINS + 2 values in global memory, as BIN_EDGES').
+//     BIN_EDGES    N_BINS bins between N_BINS + 1 increasing edges; table[k] the least d2 whose root
+//                  reaches edge k, table[N_BINS + 1] the greatest d2 whose root stays within the last
+//                  edge: bin k holds table[k] <= d2 < table[k + 1], the last one closed.
+//     BIN_RADII    N_BINS radii, table[k] the greatest d2 whose root is within r_k: bin k counts pairs with
+//                  r_k-1 < d <= r_k; the host's running sum gives the pairs within each radius (scipy's
+//                  count_neighbors convention, d <= r).
 //   Counts: the host adds every launch's counts into 64-bit totals (`totals`, ulong) on the device.
 //
 // Kernels (seed 000's variants)
@@ -76,7 +82,7 @@ typedef uint counter;
 #if BINNING == BIN_UNIFORM
 #define N_TABLE 1
 #elif BINNING == BIN_EDGES
-#define N_TABLE (N_BINS + 1)
+#define N_TABLE (N_BINS + 2)
 #else
 #define N_TABLE N_BINS
 #endif
@@ -115,21 +121,23 @@ inline real distance2(const struct Frame* f, const real a[DIM], const real b[DIM
   return s;
 }
 
-// The bucket of a squared distance, or -1 when it falls outside every bucket. `table` holds the
-// squared edges or radii (local or global memory alike, by the macro's caller).
+// The bucket of a squared distance, or -1 when it falls outside every bucket (NaN included). `table`
+// holds the thresholds (local memory for edges and radii, staged by the caller; global for uniform bins).
 #if BINNING == BIN_UNIFORM
-#define BUCKET(f, d2, table) uniform_bucket(f, d2)
-inline int uniform_bucket(const struct Frame* f, const real d2) {
-  const real d = sqrt(d2);
-  if (d < f->lo || d > f->hi) return -1;
-  return min((int)((d - f->lo) * f->inv_width), N_BINS - 1);
+#define BUCKET(f, d2, staged) uniform_bucket(f, d2, table)
+inline int uniform_bucket(const struct Frame* f, const real d2, __global const real* restrict table) {
+  if (!(d2 >= table[0] && d2 <= table[N_BINS + 1])) return -1;
+  int k = clamp((int)((sqrt(d2) - f->lo) * f->inv_width), 0, N_BINS - 1);
+  while (k > 0 && d2 < table[k]) --k;                    // below edge k: numpy's decrement
+  while (k < N_BINS - 1 && d2 >= table[k + 1]) ++k;      // at or above edge k + 1: numpy's increment
+  return k;
 }
 #else
-#define BUCKET(f, d2, table) table_bucket(d2, table)
-// BIN_EDGES: the last edge <= d2 (the last bin closed); BIN_RADII: the first radius >= d2.
+#define BUCKET(f, d2, staged) table_bucket(d2, staged)
+// BIN_EDGES: the last threshold <= d2 (the last bin closed); BIN_RADII: the first threshold >= d2.
 inline int table_bucket(const real d2, __local const real* table) {
 #if BINNING == BIN_EDGES
-  if (d2 < table[0] || d2 > table[N_BINS]) return -1;
+  if (!(d2 >= table[0] && d2 <= table[N_BINS + 1])) return -1;
   int low = 0, high = N_BINS;  // table[low] <= d2, and d2 < table[high] or high == N_BINS
   while (high - low > 1) {
     const int mid = (low + high) / 2;
@@ -138,7 +146,7 @@ inline int table_bucket(const real d2, __local const real* table) {
   }
   return low;
 #else
-  if (d2 > table[N_BINS - 1]) return -1;
+  if (!(d2 <= table[N_BINS - 1])) return -1;
   int low = -1, high = N_BINS - 1;  // table[low] < d2 <= table[high]
   while (high - low > 1) {
     const int mid = (low + high) / 2;
@@ -150,7 +158,7 @@ inline int table_bucket(const real d2, __local const real* table) {
 }
 #endif
 
-// The squared edges or radii in local memory, shared by the work-group (a barrier follows before use).
+// The thresholds of the edges or radii in local memory, shared by the work-group (a barrier follows before use).
 inline void stage_table(__global const real* restrict table, __local real* staged) {
   for (int t = get_local_id(0); t < N_TABLE; t += WG_SIZE) staged[t] = table[t];
 }

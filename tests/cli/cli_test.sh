@@ -160,6 +160,28 @@ expect_rc 2 "itercl run on a missing config"
 expect_text stderr "error:" "itercl run on a missing config"
 expect_text stderr "no-such-config.json" "itercl run on a missing config"
 
+# --- issue 14: input that is no regular file, or numbers out of range, exit 2 naming the file and field ---
+mkfifo "$tmp/fifo.csv"
+for data in "$tmp/fifo.csv" /dev/zero /dev/urandom "$tmp"; do
+  sed "s|\"points.csv\"|\"$data\"|" "$tmp/good.json" >"$tmp/special.json"
+  run_itercl run "$tmp/special.json"  # a FIFO blocked forever, /dev/zero ran out of memory
+  expect_rc 2 "itercl run with data $data"
+  expect_text stderr "expected a regular file" "itercl run with data $data"
+done
+mkdir "$tmp/folder.json"
+run_itercl run "$tmp/folder.json"
+expect_rc 2 "itercl run on a directory"
+expect_text stderr "folder.json: cannot open the config file: the path is a directory" "itercl run on a directory"
+sed 's|"n_clusters": 3|"n_clusters": 1e999|' "$tmp/good.json" >"$tmp/overflow.json"
+run_itercl run "$tmp/overflow.json"
+expect_rc 2 "itercl run overflow.json"
+expect_text stderr "overflow.json: params.n_clusters: a number beyond the range of double" "itercl run overflow.json"
+sed 's|"algorithm": "kmeans",|"algorithm": "kmeans", "repeat": 3000000000,|' "$tmp/good.json" >"$tmp/repeat.json"
+run_itercl run "$tmp/repeat.json"  # was truncated to an int and replaced the results with an empty run
+expect_rc 2 "itercl run repeat.json"
+expect_text stderr "repeat.json: repeat: 3000000000 is out of range" "itercl run repeat.json"
+cmp -s "$results" "$tmp/results.before" || fail "itercl run repeat.json changed the results file of the earlier run"
+
 # --- a runtime failure: the results folder cannot be created under /dev/null ---
 sed 's|"out/results.json", "labels": "out/labels.txt"|"/dev/null/x/results.json"|' "$tmp/good.json" >"$tmp/unwritable.json"
 grep -qF '/dev/null/x/results.json' "$tmp/unwritable.json" || fail "could not write the unwritable.json config"

@@ -301,4 +301,45 @@ TEST_CASE("device_spec: --device, then ITERCL_DEVICE, then the config, then auto
   CHECK(itercl::device_spec("", "gpu") == "gpu");
 }
 
+// Issue 14: numbers read loosely. Every integer field is range-checked before its conversion, and a value
+// out of range is reported as written with the range, in the config file, naming the field.
+TEST_CASE("config numbers: huge integers, overflowing floats and non-finite generated data are errors") {
+  ConfigFolder dir;
+  json c = good_config();
+  SUBCASE("repeat 3000000000 is not truncated to an int") {
+    c["repeat"] = 3000000000LL;
+    check_config_error(c, dir.path, "cfg.json: repeat: 3000000000 is out of range: expected an integer from");
+    check_config_error(c, dir.path, "to 2147483647");
+  }
+  SUBCASE("n_clusters 18446744073709551615 is not -1") {
+    c["params"]["n_clusters"] = 18446744073709551615ULL;
+    check_config_error(c, dir.path, "cfg.json: params.n_clusters: 18446744073709551615 is out of range");
+  }
+  SUBCASE("n_clusters 1e30 (a float beyond long long) is out of range, not a cast") {
+    c["params"]["n_clusters"] = 1e30;
+    check_config_error(c, dir.path, "cfg.json: params.n_clusters: 1e+30 is out of range");
+  }
+  SUBCASE("frame 1e10 is not 1410065408") {
+    c = {{"algorithm", "distance_histogram"},
+         {"data", {{"path", "water.gro"}, {"frame", 1e10}}},
+         {"params", {{"bins", 4}, {"range", {0, 1}}}}};
+    check_config_error(c, dir.path, "cfg.json: data.frame: 10000000000.0 is out of range: expected an integer from");
+  }
+  SUBCASE("a uniform generator over [-1e308, 1e308] would give non-finite data") {
+    c["data"] = {{"generator", "uniform"}, {"low", -1e308}, {"high", 1e308}};
+    check_config_error(c, dir.path, "cfg.json: data.high: [low, high] = [-1e+308, 1e+308]: its width is not a finite");
+  }
+}
+
+TEST_CASE("config files: a number beyond double (1e999) and a directory are errors naming the file") {
+  ConfigFolder dir;
+  std::ofstream(dir.path / "huge.json") << "{\"algorithm\": \"kmeans\", \"data\": {\"path\": \"points.csv\"},\n"
+                                           " \"params\": {\"n_clusters\": 1e999}}\n";
+  check_mentions(input_error([&] { itercl::run_experiment_file(dir.path / "huge.json", without_device()); }),
+                 (dir.path / "huge.json").string() + ": params.n_clusters: a number beyond the range of double");
+  fs::create_directory(dir.path / "folder.json");
+  check_mentions(input_error([&] { itercl::run_experiment_file(dir.path / "folder.json", without_device()); }),
+                 (dir.path / "folder.json").string() + ": cannot open the config file: the path is a directory");
+}
+
 }  // namespace io_tests

@@ -260,4 +260,42 @@ TEST_CASE("the four real graphs load with their header quirks (../shared/dataset
   }
 }
 
+// Issue 14: an edge list's first line is a header only when none of its fields is a number (or it is one
+// lone count); a first edge with a bad field is an error, not a header that drops it.
+TEST_CASE("edge-list first lines: a broken first edge is an error, not a header") {
+  test::TempDir dir;
+  for (const char* first : {"1 x", "1 2x", "x 2"}) {
+    CAPTURE(first);
+    const auto path = test::write_file(dir, "bad.txt", std::string(first) + "\n0 1\n1 2\n");
+    try {
+      load_graph(path);
+      FAIL_CHECK("expected an InputError");
+    } catch (const itercl::InputError& e) {
+      CHECK(std::string(e.what()).find("bad.txt:1: expected two node ids") != std::string::npos);
+    }
+  }
+}
+
+// Issue 14: a 75-byte .mtx declaring 10^8 nodes took 5.9 GB and exited 0.
+TEST_CASE("Matrix Market size lines beyond the file or memory are refused before allocating") {
+  test::TempDir dir;
+  auto message = [&](const char* name, const std::string& text) {
+    try {
+      load_graph(test::write_file(dir, name, text));
+    } catch (const itercl::InputError& e) {
+      return std::string(e.what());
+    }
+    FAIL_CHECK("expected an InputError");
+    return std::string();
+  };
+  const std::string banner = "%%MatrixMarket matrix coordinate pattern general\n";
+  const std::string nodes = message("nodes.mtx", banner + "100000000 100000000 2\n1 2\n2 1\n");
+  CHECK(nodes.find("nodes.mtx:2: the size line declares 100000000 nodes for 2 entries") != std::string::npos);
+  CHECK(nodes.find("GB of memory) are refused") != std::string::npos);
+  const std::string entries = message("entries.mtx", banner + "3 3 1000000\n1 2\n");
+  CHECK(entries.find("entries.mtx:2: the size line announces 1000000 entries; a file of") != std::string::npos);
+  // Isolated nodes within the bound still load.
+  CHECK(load_graph(test::write_file(dir, "ok.mtx", banner + "1000 1000 1\n1 2\n")).n_nodes == 1000);
+}
+
 }  // namespace io_tests

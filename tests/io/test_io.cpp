@@ -2,6 +2,7 @@
 // written here byte by byte (the .npy files by hand, not with save_npy), so a loader bug cannot hide
 // behind a matching writer bug.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -277,7 +278,7 @@ TEST_CASE("a missing file and a folder are InputErrors naming the path") {
   check_contains(error_message([&] { itercl::load_matrix(dir / "missing.csv"); }),
                  {(dir / "missing.csv").string() + ": cannot open"});
   check_contains(error_message([&] { itercl::read_file(dir.path); }),
-                 {dir.path.string() + ": is a folder, expected a file"});
+                 {dir.path.string() + ": is a directory; expected a regular file"});
 }
 
 TEST_CASE("write_file_atomically replaces content, creates folders, and cleans up after a failure") {
@@ -346,6 +347,84 @@ TEST_CASE("IDX files: bytes as rows of flattened images, big-endian integers and
     CHECK(m.minCoeff() == 0);
     CHECK(m.maxCoeff() == 255);
   }
+}
+
+// Issue 14: .npy headers parsed by a bounded parser (no regular expressions), shapes read strictly.
+TEST_CASE(".npy headers: bad shapes, shapes beyond 2^64 and oversized headers are errors; padding is fine") {
+  TempDir dir;
+  const std::string data = raw<double>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  write_bytes(dir / "negative.npy", npy("<f8", false, "(-6, 2)", data));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "negative.npy"); }),
+                 {"negative.npy: .npy header: shape: expected a non-negative integer"});
+  write_bytes(dir / "letters.npy", npy("<f8", false, "(6abc, 2xyz)", data));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "letters.npy"); }),
+                 {"letters.npy: .npy header: shape: expected ',' or ')'"});
+  write_bytes(dir / "huge.npy", npy("<f8", false, "(99999999999999999999, 2)", data));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "huge.npy"); }),
+                 {"huge.npy: .npy header: shape: the dimension starting '99999999999999999999' is beyond 2^64"});
+  // About 26,000 characters (std::regex overflowed the stack on it): refused by numpy's header limit.
+  std::string shape = "(";
+  for (int k = 0; k < 8000; ++k) shape += "1, ";
+  write_bytes(dir / "long.npy", npy("<f8", false, shape + ")", data));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "long.npy"); }),
+                 {"long.npy: .npy header of ", "characters; numpy's limit, kept here, is 10000"});
+  // A header padded to 9,000 characters is still read.
+  write_bytes(dir / "padded.npy", npy("<f8", false, "(6, 2)" + std::string(9000, ' '), data));
+  CHECK(itercl::load_matrix(dir / "padded.npy").rows() == 6);
+  write_bytes(dir / "extra.npy", npy("<f8", false, "(6, 2), 'other': 1", data));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "extra.npy"); }),
+                 {"unexpected or repeated key 'other'"});
+}
+
+TEST_CASE("text first lines: a header only when none of its fields is a number") {
+  TempDir dir;
+  write_bytes(dir / "bad_first.csv", "1,x\n3,4\n");
+  check_contains(error_message([&] { itercl::load_matrix(dir / "bad_first.csv"); }),
+                 {"bad_first.csv:1, column 2: 'x' is not a number"});
+  write_bytes(dir / "words.csv", "a,b\n1,2\n");
+  CHECK(itercl::load_matrix(dir / "words.csv") == matrix(1, 2, {1, 2}));
+}
+
+// Issue 14: a FIFO blocked the reader forever, /dev/zero and /dev/urandom were read until memory ran out.
+TEST_CASE("data paths that are no regular file are refused before opening") {
+  TempDir dir;
+  REQUIRE(::mkfifo((dir / "fifo.csv").c_str(), 0600) == 0);
+  check_contains(error_message([&] { itercl::load_matrix(dir / "fifo.csv"); }),
+                 {"fifo.csv: is a FIFO (named pipe); expected a regular file"});
+  for (const char* device : {"/dev/zero", "/dev/urandom", "/dev/null"}) {
+    CAPTURE(device);
+    check_contains(error_message([&] { itercl::load_matrix(device); }),
+                   {std::string(device) + ": is a character device; expected a regular file"});
+  }
+  check_contains(error_message([&] { itercl::read_file(dir.path); }), {": is a directory; expected a regular file"});
+  // A link to a device is the device.
+  fs::create_symlink("/dev/zero", dir / "zero.csv");
+  check_contains(error_message([&] { itercl::load_matrix(dir / "zero.csv"); }), {"is a character device"});
+}
+
+// Issue 14: sizes declared inside files are checked before anything is allocated, without wrapping.
+TEST_CASE("IDX dimensions whose byte count passes 2^64 are refused, not wrapped") {
+  TempDir dir;
+  // 2^32 - 1 cubed times 8 bytes: beyond 2^64; the product wrapped before.
+  write_bytes(dir / "wrap.idx", idx_bytes(0x0E, {0xffffffffu, 0xffffffffu, 0xffffffffu}, std::string(64, '\0')));
+  check_contains(
+      error_message([&] { itercl::load_matrix(dir / "wrap.idx"); }),
+      {"wrap.idx: IDX header promises ", "(4294967295 x 18446744065119617025 items of 8 bytes)", "the file holds 80"});
+  write_bytes(dir / "big.idx", idx_bytes(0x08, {100000, 100000}, std::string(100, '\0')));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "big.idx"); }),
+                 {"big.idx: IDX header promises 10000000012 bytes"});
+}
+
+// Issue 14: a 1 MB gzip of zeros expanded to 1 GiB and ended in a misleading "no data".
+TEST_CASE("decompression stops at its bound with a message saying so") {
+  TempDir dir;
+  write_bytes(dir / "zeros.csv.gz", gzip(dir / "scratch.gz", std::string(std::size_t{8} << 20, '0')));
+  ::setenv("ITERCL_DECOMPRESS_LIMIT", "1048576", 1);
+  const std::string message = error_message([&] { itercl::load_matrix(dir / "zeros.csv.gz"); });
+  ::unsetenv("ITERCL_DECOMPRESS_LIMIT");
+  check_contains(message, {"zeros.csv.gz: the gzip data expands beyond 1.05 MB, the memory available", "stopped"});
+  // Without the bound (the memory available here), the same file reads: one 8 MiB number.
+  CHECK(itercl::load_matrix(dir / "zeros.csv.gz").size() == 1);
 }
 
 }  // namespace io_tests

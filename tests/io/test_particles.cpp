@@ -113,3 +113,18 @@ TEST_CASE("particles: the shared real files (.gro, PDB, bzip2-compressed LAMMPS 
     CHECK_THROWS_WITH_AS(load_particles(*dump, "auto", 11), doctest::Contains("holds 11 frames"), itercl::ParamError);
   }
 }
+
+// Issue 14: atom counts beyond the file (and beyond any integer) are errors, before the cast or allocation.
+TEST_CASE("particles: LAMMPS and .gro atom counts beyond the file are refused") {
+  test::TempDir tmp;
+  for (const char* count : {"1e30", "100000000"}) {
+    CAPTURE(count);
+    const auto dump =
+        write_file(tmp, "big.lammpstrj",
+                   std::string("ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n") + count +
+                       "\nITEM: BOX BOUNDS pp pp pp\n0 1\n0 1\n0 1\nITEM: ATOMS id type x y z\n1 1 0 0 0\n");
+    CHECK_THROWS_WITH_AS(load_particles(dump), doctest::Contains("atoms; the file has"), itercl::InputError);
+  }
+  CHECK_THROWS_WITH_AS(load_particles(write_file(tmp, "big.gro", "t\n1e30\n    1SOL     OW    1   1.0   2.0   3.0\n")),
+                       doctest::Contains("expected the atom count"), itercl::InputError);
+}

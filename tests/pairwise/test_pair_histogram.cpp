@@ -3,6 +3,8 @@
 // edge allowed to move.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "itercl/error.hpp"
@@ -196,6 +198,105 @@ TEST_CASE("histogram: tuning checks every variant's counts against naive's and p
   CHECK(r.entry.contains("variant"));
   test::check_tune_problem_error("pair_histogram", {{"lattice_side", 100}}, "lattice_side");
   test::check_tune_problem_error("pair_histogram", {{"bins", 3}}, "bins: unknown field");
+}
+
+// The 8^3 integer lattice: its mean (3.5) is exact, so centred its squared distances stay integers, and
+// many of its distances equal an edge exactly (sqrt 2, sqrt 3, k sqrt 3, ...).
+Matrix cube_lattice() {
+  Matrix X(512, 3);
+  for (Eigen::Index i = 0; i < 512; ++i)
+    X.row(i) << static_cast<double>(i % 8), static_cast<double>(i / 8 % 8), static_cast<double>(i / 64);
+  return X;
+}
+
+std::vector<long> cube_squared_distances(const Matrix& X) {
+  std::vector<long> d2;
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    for (Eigen::Index j = i + 1; j < X.rows(); ++j) d2.push_back(std::lround((X.row(i) - X.row(j)).squaredNorm()));
+  return d2;
+}
+
+// numpy.histogram's semantics in precision T: the rounded root of each (exact, integer) squared
+// distance against the edges rounded to T; bin k holds edge_k <= d < edge_k+1, the last bin closed.
+// Radii: the pairs with d <= r_k. `on_edge` counts the distances equal to an edge.
+template <class T>
+std::vector<std::uint64_t> numpy_counts(const std::vector<long>& d2s, const std::vector<double>& edges_in, bool radii,
+                                        std::uint64_t* on_edge = nullptr) {
+  std::vector<T> e;
+  for (double v : edges_in) e.push_back(static_cast<T>(v));
+  const std::size_t buckets = radii ? e.size() : e.size() - 1;
+  std::vector<std::uint64_t> counts(buckets, 0);
+  for (long s : d2s) {
+    const T d = std::sqrt(static_cast<T>(s));
+    if (on_edge && std::find(e.begin(), e.end(), d) != e.end()) ++*on_edge;
+    if (radii) {
+      for (std::size_t k = 0; k < e.size(); ++k) counts[k] += d <= e[k];
+      continue;
+    }
+    if (d < e.front() || d > e.back()) continue;
+    const auto k = static_cast<std::size_t>(std::upper_bound(e.begin(), e.end(), d) - e.begin());
+    ++counts[std::min(k - 1, buckets - 1)];
+  }
+  return counts;
+}
+
+TEST_CASE("histogram: a distance equal to an edge lands in the upper bin, as numpy.histogram (8^3 lattice)") {
+  const Matrix X = cube_lattice();
+  const std::vector<long> d2s = cube_squared_distances(X);
+  for (Precision prec : test::kPrecisions) {
+    CAPTURE(itercl::precision_name(prec));
+    const bool f32 = prec == Precision::f32;
+    // Uniform bins over [0, 7 sqrt 3]: edges k sqrt 3 / 3, 7 sqrt 3 the closed end.
+    for (int bins : {7, 21, 49}) {
+      CAPTURE(bins);
+      PairHistogramParams p;
+      p.precision = prec;
+      p.binning = Binning::uniform(bins, 0, 7 * std::sqrt(3.0));
+      std::uint64_t on_edge = 0;
+      const auto want = f32 ? numpy_counts<float>(d2s, p.binning.bucket_edges(), false, &on_edge)
+                            : numpy_counts<double>(d2s, p.binning.bucket_edges(), false, &on_edge);
+      CHECK(on_edge > 0);
+      CHECK(std::accumulate(want.begin(), want.end(), std::uint64_t{0}) == d2s.size());
+      for (const char* variant : {"naive", "tiled", "private_hist_balanced"}) {
+        CAPTURE(variant);
+        CHECK(run(X, p, variant) == want);
+      }
+    }
+    // Explicit edges at lattice distances sqrt m: numpy's rule and the exact one (d2 >= m) agree.
+    const std::vector<long> m = {0, 1, 2, 3, 4, 5, 6, 8, 9, 12, 27, 48, 100, 147};
+    std::vector<double> edges;
+    for (long v : m) edges.push_back(std::sqrt(static_cast<double>(v)));
+    std::vector<std::uint64_t> exact(m.size() - 1, 0);
+    for (long s : d2s)
+      for (std::size_t k = 0; k + 1 < m.size(); ++k)
+        exact[k] += s >= m[k] && (s < m[k + 1] || (k + 2 == m.size() && s == m[k + 1]));
+    PairHistogramParams p;
+    p.precision = prec;
+    p.binning = Binning::explicit_edges(edges);
+    std::uint64_t on_edge = 0;
+    const auto want =
+        f32 ? numpy_counts<float>(d2s, edges, false, &on_edge) : numpy_counts<double>(d2s, edges, false, &on_edge);
+    CHECK(on_edge > 0);
+    CHECK(want == exact);
+    for (const std::string_view name : itercl::pairwise::kHistogramVariants) {
+      const std::string variant(name);
+      CAPTURE(variant);
+      CHECK(run(X, p, variant) == exact);
+    }
+    // Radii equal to lattice distances count the pairs at them (d <= r).
+    std::vector<double> radii(edges.begin() + 1, edges.end());
+    std::vector<std::uint64_t> within(radii.size(), 0);
+    for (long s : d2s)
+      for (std::size_t k = 0; k < radii.size(); ++k) within[k] += s <= m[k + 1];
+    PairHistogramParams r;
+    r.precision = prec;
+    r.binning = Binning::radii(radii);
+    CHECK((f32 ? numpy_counts<float>(d2s, radii, true) : numpy_counts<double>(d2s, radii, true)) == within);
+    for (const char* variant : {"naive", "tiled", "private_hist"}) {
+      CAPTURE(variant);
+      CHECK(run(X, r, variant) == within);
+    }
+  }
 }
 
 }  // namespace pairwise_tests

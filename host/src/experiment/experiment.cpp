@@ -84,7 +84,8 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   const std::string algorithm = top.string("algorithm").value_or("");
   const std::string spec = device_spec(overrides.device, experiment::read_device_field(top));
   std::string precision_text = top.string("precision", "float");
-  const long long repeat = top.integer("repeat").value_or(1);
+  const long long repeat =
+      top.integer("repeat", std::numeric_limits<long long>::min(), std::numeric_limits<int>::max()).value_or(1);
   const nlohmann::json* output_value = top.get("output");
   ConfigObject data = top.object("data");
   ConfigObject params = top.object("params");
@@ -159,14 +160,7 @@ ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string
 }
 
 ExperimentOutcome run_experiment_file(const std::filesystem::path& config, const RunOverrides& overrides) {
-  std::ifstream in(config);
-  if (!in) throw InputError(config.string() + ": cannot open the config file");
-  nlohmann::json parsed;
-  try {
-    parsed = nlohmann::json::parse(in, nullptr, true, /*ignore_comments=*/true);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(config.string() + ": not valid JSON: " + e.what());
-  }
+  const nlohmann::json parsed = io::parse_config(config, "config file");
   return run_experiment(parsed, config.string(), config.parent_path(), overrides);
 }
 

@@ -20,7 +20,7 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
   p.precision = c.precision;
   p.progress = c.progress;
 
-  const auto k = P.integer("n_clusters");
+  const auto k = P.integer("n_clusters", std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
   if (!k) P.fail("n_clusters", "missing: expected an integer >= 1");
   p.n_clusters = int_field(P, "n_clusters", *k);
 

@@ -30,7 +30,8 @@ Matrix read_points(ConfigObject& data, const std::filesystem::path& base, nlohma
       names.push_back(s.is_string() ? s.get<std::string>() : std::to_string(s.get<long long>()));
     }
   }
-  const long long frame = data.integer("frame").value_or(0);
+  const long long frame =
+      data.integer("frame", std::numeric_limits<int>::min(), std::numeric_limits<int>::max()).value_or(0);
   data.finish();
   Particles p;
   try {

@@ -23,7 +23,9 @@ constexpr Eigen::Index kInlineValues = 10000;
 // reports the value as written.
 inline int int_field(ConfigObject& P, const std::string& key, long long value) {
   if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-    P.fail(key, std::to_string(value) + " is out of range");
+    P.fail(key, std::to_string(value) + " is out of range: expected an integer from " +
+                    std::to_string(std::numeric_limits<int>::min()) + " to " +
+                    std::to_string(std::numeric_limits<int>::max()));
   return static_cast<int>(value);
 }
 

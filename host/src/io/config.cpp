@@ -1,5 +1,11 @@
 #include "io/config.hpp"
 
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <vector>
+
 #include "itercl/error.hpp"
 
 namespace itercl {
@@ -8,6 +14,53 @@ namespace io {
 const nlohmann::json& empty_object() {
   static const nlohmann::json e = nlohmann::json::object();
   return e;
+}
+
+std::string describe_path_kind(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(st)) return "does not exist";
+  if (std::filesystem::is_directory(st)) return "is a directory";
+  if (std::filesystem::is_fifo(st)) return "is a FIFO (named pipe)";
+  if (std::filesystem::is_character_file(st)) return "is a character device";
+  if (std::filesystem::is_block_file(st)) return "is a block device";
+  if (std::filesystem::is_socket(st)) return "is a socket";
+  if (!std::filesystem::is_regular_file(st)) return "is not a regular file";
+  return "";
+}
+
+nlohmann::json parse_config(const std::filesystem::path& file, const std::string& what) {
+  const std::string source = file.string();
+  if (const std::string kind = describe_path_kind(file); !kind.empty())
+    throw InputError(source + ": cannot open the " + what + ": the path " + kind + "; expected a JSON file");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(source + ": cannot open the " + what);
+  std::ostringstream text;
+  text << in.rdbuf();
+  // The path of the key last read, so that an error in its value (a number that overflows) names it.
+  std::vector<std::string> keys;
+  const nlohmann::json::parser_callback_t track = [&keys](int depth, nlohmann::json::parse_event_t event,
+                                                          nlohmann::json& parsed) {
+    if (event == nlohmann::json::parse_event_t::key && parsed.is_string()) {
+      keys.resize(depth > 0 ? static_cast<std::size_t>(depth - 1) : 0);
+      keys.push_back(parsed.get<std::string>());
+    }
+    return true;
+  };
+  auto field = [&keys] {
+    std::string f;
+    for (const std::string& k : keys) f += (f.empty() ? "" : ".") + k;
+    return f.empty() ? std::string("the top level") : f;
+  };
+  try {
+    return nlohmann::json::parse(text.str(), track, true, /*ignore_comments=*/true);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(source + ": not valid JSON: " + e.what());
+  } catch (const nlohmann::json::out_of_range& e) {  // 406: a number beyond double's range (1e999)
+    throw InputError(source + ": " + field() + ": a number beyond the range of double (about +-1.8e308): " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source + ": not valid JSON: " + e.what());
+  }
 }
 
 }  // namespace io
@@ -51,14 +104,32 @@ std::string ConfigObject::choice(const std::string& key, const std::string& fall
   fail(key, "expected one of " + list + "; got \"" + value + "\"");
 }
 
-std::optional<long long> ConfigObject::integer(const std::string& key) {
+std::optional<long long> ConfigObject::integer(const std::string& key, long long low, long long high) {
   const auto* v = get(key);
   if (!v) return std::nullopt;
-  if (v->is_number_integer()) return v->get<long long>();
-  // 3.0 is an integer to a user; 3.5 is not.
-  if (v->is_number_float() && v->get<double>() == static_cast<double>(static_cast<long long>(v->get<double>())))
-    return static_cast<long long>(v->get<double>());
-  fail(key, "expected an integer, got " + v->dump());
+  const std::string range = "expected an integer from " + std::to_string(low) + " to " + std::to_string(high);
+  // Checked before any conversion: an unsigned beyond long long, or a float beyond it, is reported as
+  // written, never wrapped (18446744073709551615 is not -1) nor truncated.
+  long long value = 0;
+  if (v->is_number_unsigned()) {
+    const auto u = v->get<unsigned long long>();
+    if (u > static_cast<unsigned long long>(std::numeric_limits<long long>::max()))
+      fail(key, v->dump() + " is out of range: " + range);
+    value = static_cast<long long>(u);
+  } else if (v->is_number_integer()) {
+    value = v->get<long long>();
+  } else if (v->is_number_float()) {
+    // 3.0 is an integer to a user; 3.5 is not. 2^63 is the first double beyond long long.
+    const double d = v->get<double>();
+    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+      fail(key, v->dump() + " is out of range: " + range);
+    if (d != std::trunc(d)) fail(key, "expected an integer, got " + v->dump());
+    value = static_cast<long long>(d);
+  } else {
+    fail(key, "expected an integer, got " + v->dump());
+  }
+  if (value < low || value > high) fail(key, v->dump() + " is out of range: " + range);
+  return value;
 }
 
 std::optional<double> ConfigObject::number(const std::string& key) {

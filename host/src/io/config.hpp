@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <initializer_list>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -26,7 +27,10 @@ class ConfigObject {
   std::optional<std::string> string(const std::string& key);
   std::string string(const std::string& key, const std::string& fallback);
   std::string choice(const std::string& key, const std::string& fallback, std::initializer_list<const char*> allowed);
-  std::optional<long long> integer(const std::string& key);
+  // An integer within [low, high], range-checked before any conversion; else an error naming the field,
+  // the value as written and the range.
+  std::optional<long long> integer(const std::string& key, long long low = std::numeric_limits<long long>::min(),
+                                   long long high = std::numeric_limits<long long>::max());
   std::optional<double> number(const std::string& key);
   std::optional<bool> boolean(const std::string& key);
   // A path resolved against `base` (the config file's folder) unless absolute.
@@ -46,6 +50,18 @@ class ConfigObject {
   std::string source_, path_;
   std::set<std::string> read_;
 };
+
+namespace io {
+
+// "" for a regular file; else what the path is ("is a directory", "is a FIFO (named pipe)", "does not exist", ...).
+std::string describe_path_kind(const std::filesystem::path& path);
+
+// A JSON config (comments allowed) read from `file`: a path that is no regular file, invalid JSON and a
+// number beyond double's range (1e999) are InputErrors naming the file (and, for the number, the field).
+// `what`: "config file", "suite", ... for the messages.
+nlohmann::json parse_config(const std::filesystem::path& file, const std::string& what);
+
+}  // namespace io
 
 // Runs `f`, turning a ParamError from a library call into an InputError that names the config field
 // (`section`.field) in `source`.

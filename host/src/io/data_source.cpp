@@ -1,6 +1,7 @@
 #include "io/data_source.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "itercl/datagen.hpp"
 #include "itercl/error.hpp"
@@ -46,17 +47,29 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
     if (*generator == "blobs") {
       BlobsParams p;
       p.n_samples = n, p.n_features = d, p.random_state = static_cast<std::uint64_t>(seed);
-      p.centers = static_cast<int>(count("centers", p.centers));
+      const long long centers = count("centers", p.centers);  // checked before the conversion to int
+      if (centers > std::numeric_limits<int>::max())
+        data.fail("centers", "expected an integer from 1 to " + std::to_string(std::numeric_limits<int>::max()) +
+                                 ", got " + std::to_string(centers));
+      p.centers = static_cast<int>(centers);
       p.cluster_std = data.number("cluster_std").value_or(p.cluster_std);
       if (!(p.cluster_std >= 0)) data.fail("cluster_std", "expected a number >= 0");
-      X = make_blobs(p);
+      try {
+        X = make_blobs(p);
+      } catch (const ParamError& e) {  // named as the config's field, in the config file
+        data.fail(e.field(), e.detail());
+      }
     } else if (*generator == "uniform") {
       UniformParams p;
       p.n_samples = n, p.n_features = d, p.random_state = static_cast<std::uint64_t>(seed);
       p.low = data.number("low").value_or(p.low);
       p.high = data.number("high").value_or(p.high);
       if (!(p.high > p.low)) data.fail("high", "expected a number greater than low");
-      X = make_uniform(p);
+      try {
+        X = make_uniform(p);
+      } catch (const ParamError& e) {  // named as the config's field, in the config file
+        data.fail(e.field(), e.detail());
+      }
     } else {
       data.fail("generator", "expected \"blobs\" or \"uniform\", got \"" + *generator + "\"");
     }

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <numbers>
+#include <sstream>
+#include <string>
 
 #include "core/random.hpp"
 #include "itercl/error.hpp"
@@ -12,6 +14,12 @@ namespace io {
 void check_shape(Eigen::Index n, Eigen::Index d) {
   if (n < 1) throw ParamError("n_samples", "expected an integer >= 1, got " + std::to_string(n));
   if (d < 1) throw ParamError("n_features", "expected an integer >= 1, got " + std::to_string(d));
+}
+
+std::string number_text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
 }
 
 // A standard normal by Box-Muller.
@@ -27,6 +35,9 @@ Matrix make_blobs(const BlobsParams& p) {
   if (p.centers < 1) throw ParamError("centers", "expected an integer >= 1, got " + std::to_string(p.centers));
   if (!(p.cluster_std >= 0)) throw ParamError("cluster_std", "expected a number >= 0");
   if (!(p.center_high > p.center_low)) throw ParamError("center_box", "expected low < high");
+  if (!std::isfinite(p.cluster_std) || !std::isfinite(p.center_high - p.center_low))
+    throw ParamError(!std::isfinite(p.cluster_std) ? "cluster_std" : "center_box",
+                     "expected finite values whose generated points stay finite");
   Rng rng(p.random_state);
   Matrix centres(p.centers, p.n_features);
   for (Eigen::Index k = 0; k < centres.size(); ++k)
@@ -35,12 +46,18 @@ Matrix make_blobs(const BlobsParams& p) {
   for (Eigen::Index i = 0; i < p.n_samples; ++i)
     for (Eigen::Index j = 0; j < p.n_features; ++j)
       X(i, j) = centres(i % p.centers, j) + p.cluster_std * io::normal(rng);
+  if (!X.allFinite())
+    throw ParamError("cluster_std", "the generated points are not all finite; use a smaller cluster_std or center_box");
   return X;
 }
 
 Matrix make_uniform(const UniformParams& p) {
   io::check_shape(p.n_samples, p.n_features);
   if (!(p.high > p.low)) throw ParamError("high", "expected low < high");
+  // Generated data is finite or an error: [-1e308, 1e308] has a width beyond double's range.
+  if (!std::isfinite(p.low) || !std::isfinite(p.high) || !std::isfinite(p.high - p.low))
+    throw ParamError("high", "[low, high] = [" + io::number_text(p.low) + ", " + io::number_text(p.high) +
+                                 "]: its width is not a finite double; expected high - low below about 1.8e308");
   Rng rng(p.random_state);
   Matrix X(p.n_samples, p.n_features);
   for (Eigen::Index k = 0; k < X.size(); ++k) X.data()[k] = p.low + (p.high - p.low) * uniform01(rng);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "io/io_limits.hpp"
 #include "itercl/error.hpp"
 
 namespace itercl::io {
@@ -19,6 +20,7 @@ bool is_bzip2(const std::string& bytes) {
 
 std::string bunzip2(const std::string& packed, const std::filesystem::path& path) {
   std::string out;
+  const std::uint64_t limit = decompress_limit();
   std::size_t fed = 0;
   char buffer[1 << 16];
   while (fed < packed.size()) {  // concatenated streams (pbzip2's output) decode one after another
@@ -33,6 +35,10 @@ std::string bunzip2(const std::string& packed, const std::filesystem::path& path
       z.avail_out = sizeof buffer;
       rc = BZ2_bzDecompress(&z);
       fed += next - z.avail_in;
+      if (out.size() + (sizeof buffer - z.avail_out) > limit) {
+        BZ2_bzDecompressEnd(&z);
+        decompress_overflow(path, "bzip2", limit);
+      }
       out.append(buffer, sizeof buffer - z.avail_out);
       if (rc == BZ_OK && z.avail_in == 0 && fed == packed.size() && z.avail_out != 0) rc = BZ_UNEXPECTED_EOF;
     }

@@ -90,9 +90,11 @@ LabelledMatrix parse_labelled_text(const std::string& text, const std::filesyste
     double v;
     if (first_line) {
       first_line = false;
-      bool all_numbers = true;  // past the first field, which may be a name (or the name column's header)
-      for (std::size_t c = 1; c < f.text.size(); ++c) all_numbers &= number(f.text[c], f.quoted[c], v);
-      if (options.header.value_or(!all_numbers)) {
+      // A header only when none of its fields past the first (which may be a name, or the name column's
+      // header) is a number: a data row with one bad field is an error, not a header.
+      bool any_number = false;
+      for (std::size_t c = 1; c < f.text.size(); ++c) any_number |= number(f.text[c], f.quoted[c], v);
+      if (options.header.value_or(!any_number)) {
         header = f.text;
         continue;
       }

@@ -89,7 +89,11 @@ Graph parse_edge_list(const std::string& text, const std::filesystem::path& path
     if (first) {
       first = false;
       first_line = std::string(line.substr(0, 80));
-      const bool header = options.header.value_or(!two_ids);
+      // A header: a line of words (none of its fields a number), or one lone count (p2p-Gnutella08's
+      // "6350"); "1 x" or "1 2x" is a broken edge, an error, not a header that drops it.
+      std::int64_t lone = 0;
+      const bool count = has1 && !has2 && parse_int(f1, lone) && lone >= 0;
+      const bool header = options.header.value_or(!two_ids && (count || !any_number(line)));
       if (header) {
         report.header = first_line;
         continue;

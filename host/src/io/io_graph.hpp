@@ -53,6 +53,18 @@ inline bool parse_int(std::string_view field, std::int64_t& value) {
   return !field.empty() && ec == std::errc() && end == field.data() + field.size();
 }
 
+// Whether any field of `line` reads as a number (an integer or a float).
+inline bool any_number(std::string_view line) {
+  std::string_view field;
+  while (next_field(line, field)) {
+    if (!field.empty() && (field.front() == '+' || field.front() == '-') && field.size() > 1) field.remove_prefix(1);
+    double v;
+    const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+    if (ec == std::errc() && end == field.data() + field.size()) return true;
+  }
+  return false;
+}
+
 // "file:line: " for messages.
 inline std::string where(const std::filesystem::path& path, std::size_t line) {
   return path.string() + ":" + std::to_string(line) + ": ";

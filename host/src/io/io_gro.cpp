@@ -1,6 +1,9 @@
 // GROMACS .gro: a title line, the atom count, one fixed-width line per atom (residue number and name,
 // atom name, atom number, then x y z in nm, optionally velocities), and the box line: v1(x) v2(y) v3(z)
 // [v1(y) v1(z) v2(x) v2(z) v3(x) v3(y)]. https://manual.gromacs.org/current/reference-manual/file-formats.html
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "io/io_particles.hpp"
@@ -12,8 +15,10 @@ Particles parse_gro(const std::string& text, const std::filesystem::path& path) 
   const auto lines = text_lines(text);
   auto where = [&](std::size_t line) { return path.string() + ":" + std::to_string(line + 1) + ": "; };
   double count_value = 0;
-  if (lines.size() < 2 || !parse_field(lines[1], count_value) || count_value < 0 ||
-      count_value != static_cast<long long>(count_value))
+  // Range-checked before the cast (a count of 1e30 made the cast undefined).
+  if (lines.size() < 2 || !parse_field(lines[1], count_value) || !(count_value >= 0) ||
+      count_value > static_cast<double>(std::numeric_limits<std::int32_t>::max()) ||
+      count_value != std::trunc(count_value))
     throw InputError(where(1) + "expected the atom count on the second line of a .gro file");
   const auto n = static_cast<std::size_t>(count_value);
   if (lines.size() < n + 3)

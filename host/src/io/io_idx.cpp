@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <sstream>
 
 #include "itercl/error.hpp"
 
@@ -73,7 +75,14 @@ Shape shape_of(const std::string& bytes) {
   s.item = type_size(b[2]);
   if (bytes.size() < s.header) return s;
   s.rows = big_endian(b + 4, 4);
-  for (int d = 1; d < b[3]; ++d) s.cols *= big_endian(b + 4 + 4 * d, 4);
+  // Dimensions are 32-bit; three of them can pass 2^64, so the product saturates instead of wrapping
+  // (parse_idx compares it with the file's size).
+  for (int d = 1; d < b[3]; ++d) {
+    const std::uint64_t extent = big_endian(b + 4 + 4 * d, 4);
+    s.cols = extent != 0 && s.cols > std::numeric_limits<std::uint64_t>::max() / extent
+                 ? std::numeric_limits<std::uint64_t>::max()
+                 : s.cols * extent;
+  }
   return s;
 }
 
@@ -82,10 +91,18 @@ bool is_idx(const std::string& bytes) { return shape_of(bytes).item != 0; }
 Matrix parse_idx(const std::string& bytes, const std::filesystem::path& path) {
   const Shape s = shape_of(bytes);
   if (s.rows == 0 || s.cols == 0) throw InputError(path.string() + ": IDX file with a truncated header or no data");
-  const std::uint64_t expected = s.header + s.rows * s.cols * s.item;
-  if (bytes.size() != expected)
-    throw InputError(path.string() + ": IDX header promises " + std::to_string(expected) + " bytes, the file holds " +
-                     std::to_string(bytes.size()));
+  // Checked before anything is allocated, without wrapping: the data's bytes against the file's.
+  const std::uint64_t data_bytes = bytes.size() - s.header;
+  if (s.cols > data_bytes / s.item || s.rows > data_bytes / s.item / s.cols ||
+      s.header + s.rows * s.cols * s.item != bytes.size()) {
+    const double declared = static_cast<double>(s.rows) * static_cast<double>(s.cols) * static_cast<double>(s.item);
+    std::ostringstream promised;
+    promised.precision(17);
+    promised << static_cast<double>(s.header) + declared;
+    throw InputError(path.string() + ": IDX header promises " + promised.str() + " bytes, the file holds " +
+                     std::to_string(bytes.size()) + " (" + std::to_string(s.rows) + " x " + std::to_string(s.cols) +
+                     " items of " + std::to_string(s.item) + " bytes)");
+  }
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data()) + s.header;
   const unsigned char type = static_cast<unsigned char>(bytes[2]);
   Matrix m(static_cast<Eigen::Index>(s.rows), static_cast<Eigen::Index>(s.cols));

@@ -3,6 +3,7 @@
 // "ITEM: ATOMS id type x y z ..." with one line per atom. Positions come from x y z, else the unwrapped
 // xu yu zu, else the scaled xs ys zs; atoms are ordered by id. https://docs.lammps.org/dump.html
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <sstream>
 
@@ -34,7 +35,12 @@ Particles parse_lammps_dump(const std::string& text, const std::filesystem::path
     const std::string_view line = lines[k];
     if (line.starts_with("ITEM: NUMBER OF ATOMS")) {
       double v;
-      if (k + 1 >= lines.size() || !parse_field(lines[k + 1], v) || v < 0) fail(k + 1, "expected the number of atoms");
+      if (k + 1 >= lines.size() || !parse_field(lines[k + 1], v) || !(v >= 0) || v != std::trunc(v))
+        fail(k + 1, "expected the number of atoms");
+      // Range-checked before the cast: each atom takes a line, so the file fixes the most.
+      if (v > static_cast<double>(lines.size()))
+        fail(k + 1, "the frame promises " + std::string(lines[k + 1]) + " atoms; the file has " +
+                        std::to_string(lines.size()) + " lines");
       n = static_cast<std::size_t>(v);
       k += 2;
     } else if (line.starts_with("ITEM: BOX BOUNDS")) {

@@ -5,9 +5,11 @@
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
-#include <regex>
+#include <limits>
 #include <sstream>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
@@ -28,14 +30,131 @@ T read_scalar(const char* p, bool swap) {
   return v;
 }
 
-// The header is a Python dict literal: {'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }
-std::string dict_value(const std::string& header, const std::string& key, const std::string& pattern,
-                       const std::string& name) {
-  std::smatch m;
-  if (!std::regex_search(header, m, std::regex("'" + key + "'\\s*:\\s*" + pattern)))
-    throw InputError(name + ": .npy header has no readable '" + key + "' entry: " + header);
-  return m[1];
-}
+// numpy refuses headers longer than this (numpy.lib.format's _MAX_HEADER_SIZE) unless told otherwise;
+// a header of float32 or float64 needs about 120 characters.
+constexpr std::size_t kMaxHeader = 10000;
+
+// The header, a Python dict literal: {'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }. A small
+// bounded parser (no regular expressions: std::regex recursed itself to a stack overflow on a header of
+// 26,000 characters): exactly the three keys, each once; the shape a tuple of decimal integers below 2^64.
+struct NpyHeader {
+  std::string descr;
+  bool fortran = false;
+  std::vector<std::size_t> shape;
+  std::string shape_text;  // as written, for messages
+};
+
+class HeaderParser {
+ public:
+  HeaderParser(std::string_view text, std::string name) : text_(text), name_(std::move(name)) {}
+
+  NpyHeader parse() {
+    NpyHeader h;
+    bool seen_descr = false, seen_fortran = false, seen_shape = false;
+    expect('{');
+    while (true) {
+      blanks();
+      if (peek() == '}') break;
+      const std::string key = quoted("a key");
+      expect(':');
+      blanks();
+      if (key == "descr" && !std::exchange(seen_descr, true)) {
+        h.descr = quoted("descr's value");
+      } else if (key == "fortran_order" && !std::exchange(seen_fortran, true)) {
+        if (take("True"))
+          h.fortran = true;
+        else if (!take("False"))
+          fail("fortran_order: expected True or False");
+      } else if (key == "shape" && !std::exchange(seen_shape, true)) {
+        shape(h);
+      } else {
+        fail("unexpected or repeated key '" + key + "'");
+      }
+      blanks();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      blanks();
+      if (peek() != '}') fail("expected ',' or '}'");
+    }
+    ++pos_;
+    blanks();
+    if (pos_ != text_.size()) fail("text after the dict");
+    if (!seen_descr || !seen_fortran || !seen_shape)
+      fail(std::string("no '") + (!seen_descr ? "descr" : !seen_fortran ? "fortran_order" : "shape") + "' entry");
+    return h;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(name_ + ": .npy header: " + what + " at character " + std::to_string(pos_) + " of " +
+                     std::to_string(text_.size()));
+  }
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  void blanks() {
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+      ++pos_;
+  }
+  void expect(char c) {
+    blanks();
+    if (peek() != c) fail(std::string("expected '") + c + "'");
+    ++pos_;
+  }
+  bool take(std::string_view word) {
+    if (text_.substr(pos_, word.size()) != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+  std::string quoted(const char* what) {
+    blanks();
+    const char q = peek();
+    if (q != '\'' && q != '"') fail(std::string("expected ") + what + " in quotes");
+    const std::size_t end = text_.find(q, pos_ + 1);
+    if (end == std::string_view::npos) fail("an unterminated string");
+    std::string out(text_.substr(pos_ + 1, end - pos_ - 1));
+    pos_ = end + 1;
+    return out;
+  }
+  void shape(NpyHeader& h) {
+    const std::size_t start = pos_;
+    if (peek() != '(') fail("shape: expected a tuple");
+    ++pos_;
+    while (true) {
+      blanks();
+      if (peek() == ')') break;
+      if (peek() < '0' || peek() > '9') fail("shape: expected a non-negative integer");
+      std::uint64_t v = 0;
+      const std::size_t digits = pos_;
+      while (peek() >= '0' && peek() <= '9') {
+        const auto digit = static_cast<std::uint64_t>(peek() - '0');
+        if (v > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) {
+          std::size_t end = digits;
+          while (end < text_.size() && end - digits < 40 && text_[end] >= '0' && text_[end] <= '9') ++end;
+          fail("shape: the dimension starting '" + std::string(text_.substr(digits, end - digits)) +
+               "' is beyond 2^64");
+        }
+        v = v * 10 + digit;
+        ++pos_;
+      }
+      if (peek() == 'L') ++pos_;  // Python 2's long
+      h.shape.push_back(v);
+      blanks();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() != ')') fail("shape: expected ',' or ')'");
+    }
+    ++pos_;
+    h.shape_text = std::string(text_.substr(start + 1, pos_ - start - 2));
+  }
+
+  std::string_view text_;
+  std::string name_;
+  std::size_t pos_ = 0;
+};
 
 bool is_npy(const std::string& bytes) { return bytes.size() >= 6 && bytes.compare(0, 6, kMagic, 6) == 0; }
 
@@ -54,17 +173,15 @@ Matrix parse_npy(const std::string& bytes, const std::filesystem::path& path) {
   } else {
     throw InputError(name + ": .npy format version " + std::to_string(major) + " is not supported (1, 2 or 3)");
   }
+  if (header_len > kMaxHeader)
+    throw InputError(name + ": .npy header of " + std::to_string(header_len) +
+                     " characters; numpy's limit, kept here, is " + std::to_string(kMaxHeader));
   if (bytes.size() < header_start + header_len) throw InputError(name + ": truncated .npy header");
-  const std::string header = bytes.substr(header_start, header_len);
-
-  const std::string descr = dict_value(header, "descr", "'([^']*)'", name);
-  const bool fortran = dict_value(header, "fortran_order", "(True|False)", name) == "True";
-  const std::string shape_text = dict_value(header, "shape", "\\(([^)]*)\\)", name);
-
-  std::vector<std::size_t> shape;
-  static const std::regex number("\\d+");
-  for (auto it = std::sregex_iterator(shape_text.begin(), shape_text.end(), number); it != std::sregex_iterator(); ++it)
-    shape.push_back(std::stoull(it->str()));
+  const NpyHeader h = HeaderParser(std::string_view(bytes).substr(header_start, header_len), name).parse();
+  const std::string& descr = h.descr;
+  const bool fortran = h.fortran;
+  const std::string& shape_text = h.shape_text;
+  const std::vector<std::size_t>& shape = h.shape;
   if (shape.empty() || shape.size() > 2)
     throw InputError(name + ": .npy array has shape (" + shape_text + "); expected 1 or 2 dimensions");
   const std::size_t rows = shape[0], cols = shape.size() == 2 ? shape[1] : 1;

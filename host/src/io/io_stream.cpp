@@ -6,7 +6,9 @@
 #include <random>
 #include <sstream>
 
+#include "io/config.hpp"
 #include "io/io_bz2.hpp"
+#include "io/io_limits.hpp"
 #include "io/io_tar.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
@@ -33,6 +35,7 @@ std::string gunzip(const std::string& packed, const std::filesystem::path& path)
     fed += next;
   };
   refill();
+  const std::uint64_t limit = decompress_limit();
   std::string out;
   char buffer[1 << 16];
   int rc = Z_OK;
@@ -41,6 +44,10 @@ std::string gunzip(const std::string& packed, const std::filesystem::path& path)
     z.next_out = reinterpret_cast<Bytef*>(buffer);
     z.avail_out = sizeof buffer;
     rc = inflate(&z, Z_NO_FLUSH);
+    if (out.size() + (sizeof buffer - z.avail_out) > limit) {
+      inflateEnd(&z);
+      decompress_overflow(path, "gzip", limit);
+    }
     out.append(buffer, sizeof buffer - z.avail_out);
     if (rc == Z_STREAM_END) {
       if (z.avail_in == 0 && fed == packed.size()) break;
@@ -62,8 +69,12 @@ std::string gunzip(const std::string& packed, const std::filesystem::path& path)
 }  // namespace io
 
 std::string read_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path.string() + ": is a folder, expected a file");
+  // Checked before opening: a FIFO would block the open forever, /dev/zero and /dev/urandom would be
+  // read until memory runs out, a directory reads as nothing.
+  if (const std::string kind = io::describe_path_kind(path); kind == "does not exist")
+    throw InputError(path.string() + ": cannot open (does the file exist?)");
+  else if (!kind.empty())
+    throw InputError(path.string() + ": " + kind + "; expected a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string() + ": cannot open (does the file exist?)");
   std::ostringstream bytes;

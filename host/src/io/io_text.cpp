@@ -50,10 +50,12 @@ bool parse_number(std::string_view field, double& value) {
   return ec == std::errc() && end == field.data() + field.size();
 }
 
-bool all_numbers(const std::vector<std::string_view>& fields) {
+// A first line is a header only when none of its fields is a number: a data row with one bad field is
+// an error, not a header that silently drops the row.
+bool no_numbers(const std::vector<std::string_view>& fields) {
   double ignored;
   for (auto f : fields)
-    if (!parse_number(f, ignored)) return false;
+    if (parse_number(f, ignored)) return false;
   return true;
 }
 
@@ -85,7 +87,7 @@ Matrix parse_text(const std::string& text, const std::filesystem::path& path, co
     const auto fields = split(line, delimiter);
     if (header_pending) {
       header_pending = false;
-      const bool header = options.header.value_or(!all_numbers(fields));
+      const bool header = options.header.value_or(no_numbers(fields));
       if (header) continue;
     }
     if (columns == 0) {

@@ -84,17 +84,18 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
   std::vector<unsigned char> packed = host_bytes("the points in the device's precision",
                                                  static_cast<std::size_t>(points.size()) * real_size(precision));
   pack_column_major(points, precision, packed.data(), shift);
-  const std::vector<double> table = pairwise::edge_table(b);
+  const std::vector<double> table = pairwise::edge_table(b, precision);
   const std::vector<unsigned char> table_bytes = pairwise::packed_row(table, precision, "the bucket edges");
   const std::vector<unsigned char> box_bytes =
       pairwise::packed_row(params.box.empty() ? std::vector<double>(static_cast<std::size_t>(s->dim), 1.0) : params.box,
                            precision, "the box");
-  const pairwise::HistogramProblem problem{.dim = s->dim,
-                                           .buckets = s->buckets,
-                                           .table = static_cast<int>(table.size()),
-                                           .binning = b.kind,
-                                           .periodic = !params.box.empty(),
-                                           .precision = precision};
+  const pairwise::HistogramProblem problem{
+      .dim = s->dim,
+      .buckets = s->buckets,
+      .table = b.kind == Binning::Kind::uniform ? 1 : static_cast<int>(table.size()),  // staged in local memory
+      .binning = b.kind,
+      .periodic = !params.box.empty(),
+      .precision = precision};
 
   try {
     std::map<cl_device_id, int> seen;

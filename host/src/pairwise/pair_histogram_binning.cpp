@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "itercl/error.hpp"
@@ -12,11 +13,51 @@
 namespace itercl {
 namespace pairwise {
 
-std::vector<double> edge_table(const Binning& b) {
-  if (b.kind == Binning::Kind::uniform) return {0};
+namespace {
+
+// The least x of precision T whose root reaches the edge as T holds it: sqrt(x) >= edge exactly when
+// x >= at_least(edge), for every x of T (IEEE's sqrt is correctly rounded, so monotonic).
+template <class T>
+T at_least(double edge) {
+  const auto e = static_cast<T>(edge);
+  if (!(e > 0)) return e < 0 ? T(-1) : T(0);
+  constexpr T inf = std::numeric_limits<T>::infinity();
+  T x = e * e;
+  while (std::sqrt(x) < e) x = std::nextafter(x, inf);
+  while (x > 0 && std::sqrt(std::nextafter(x, T(0))) >= e) x = std::nextafter(x, T(0));
+  return x;
+}
+
+// The greatest x of precision T whose root stays within the edge: sqrt(x) <= edge exactly when
+// x <= at_most(edge).
+template <class T>
+T at_most(double edge) {
+  const auto e = static_cast<T>(edge);
+  if (!(e > 0)) return e < 0 ? T(-1) : T(0);
+  constexpr T inf = std::numeric_limits<T>::infinity();
+  T x = e * e;
+  while (std::sqrt(x) > e) x = std::nextafter(x, T(0));
+  while (x < inf && std::sqrt(std::nextafter(x, inf)) <= e) x = std::nextafter(x, inf);
+  return x;
+}
+
+template <class T>
+std::vector<double> thresholds(const Binning& b) {
+  const std::vector<double> e = b.bucket_edges();
   std::vector<double> table;
-  for (double e : b.edges) table.push_back(e < 0 ? -1 : e * e);
+  if (b.kind == Binning::Kind::radii) {
+    for (double r : e) table.push_back(at_most<T>(r));
+    return table;
+  }
+  for (double edge : e) table.push_back(at_least<T>(edge));
+  table.push_back(at_most<T>(e.back()));
   return table;
+}
+
+}  // namespace
+
+std::vector<double> edge_table(const Binning& b, Precision precision) {
+  return precision == Precision::f32 ? thresholds<float>(b) : thresholds<double>(b);
 }
 
 std::vector<double> uniform_frame(const Binning& b) {
@@ -35,7 +76,13 @@ int Binning::buckets() const {
 std::vector<double> Binning::bucket_edges() const {
   if (kind != Kind::uniform) return edges;
   std::vector<double> e(static_cast<std::size_t>(bins) + 1);
-  for (int k = 0; k <= bins; ++k) e[static_cast<std::size_t>(k)] = lo + (hi - lo) * k / bins;  // numpy's linspace
+  // numpy's linspace(lo, hi, bins + 1), as numpy.histogram makes its edges: k * step + lo, the last one hi.
+  const double step = (hi - lo) / bins;
+  for (int k = 0; k < bins; ++k) {
+    const double offset = static_cast<double>(k) * step;  // rounded before the sum, as numpy (no fused multiply-add)
+    e[static_cast<std::size_t>(k)] = offset + lo;
+  }
+  e[static_cast<std::size_t>(bins)] = hi;
   return e;
 }
 
