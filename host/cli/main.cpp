@@ -44,9 +44,10 @@ int list_devices(bool as_json) {
 }
 
 int tune_kernel(const std::string& kernel, const std::string& device_spec, const itercl::TuneOptions& options,
-                const std::string& out, bool dry_run) {
+                const std::string& out, bool dry_run, ProgressLine& line) {
   const itercl::Device device = itercl::Device::select(itercl::device_spec(device_spec, ""));
   const itercl::TuneReport report = itercl::tune(kernel, device, options);
+  line.finish();
   std::printf("tune %s on %s (%s), %s, problem %s\n", kernel.c_str(), device.info().name.c_str(),
               device.info().type.c_str(), std::string(itercl::precision_name(options.precision)).c_str(),
               report.problem.dump().c_str());
@@ -83,7 +84,12 @@ int main(int argc, char** argv) {
   app.fallthrough();  // the options below work before or after the subcommand
   bool no_cache = false, quiet = false;
   app.add_flag("--no-cache", no_cache, "Compile every kernel afresh instead of loading it from the disk cache");
-  app.add_flag("--quiet", quiet, "No progress line on stderr");
+  app.add_flag("--quiet", quiet, "No progress line and no summary (errors still go to stderr)");
+  std::string progress_name = "auto";
+  app.add_option("--progress", progress_name,
+                 "Progress on stderr: auto (a self-overwriting line when stderr is a terminal, else none), bar, "
+                 "plain (a line a second, for logs), none")
+      ->check(CLI::IsMember({"auto", "bar", "plain", "none"}));
 
   bool as_json = false;
   auto* devices = app.add_subcommand("devices", "List OpenCL platforms and devices");
@@ -133,6 +139,9 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
+  itercl::cli::ProgressMode progress_mode = itercl::cli::ProgressMode::none;
+  itercl::cli::parse_progress_mode(progress_name, quiet, progress_mode);
+  itercl::cli::ProgressLine line(progress_mode);
   try {
     itercl::set_program_disk_cache(!no_cache);
     if (*devices) return itercl::cli::list_devices(as_json);
@@ -147,9 +156,16 @@ int main(int argc, char** argv) {
         bench_options.limits.emplace_back(limit.substr(0, eq), max);
       }
       bench_options.peers = !no_peers;
-      if (!quiet) bench_options.log = [](const std::string& line) { std::cerr << line << std::endl; };
+      if (!quiet)
+        bench_options.log = [&line](const std::string& text) {
+          line.finish();
+          std::cerr << text << std::endl;
+        };
+      if (line.active()) bench_options.progress = std::ref(line);
       const auto outcome = itercl::run_bench_file(suite, bench_options);
-      std::cout << "bench: " << outcome.results["cases"].size() << " cases, " << outcome.failed << " failed; "
+      line.finish();
+      if (!quiet)
+        std::cout << "bench: " << outcome.results["cases"].size() << " cases, " << outcome.failed << " failed; "
                 << outcome.json_path.string() << ", " << outcome.csv_path.string() << "\n";
       return outcome.failed ? 1 : 0;
     }
@@ -160,19 +176,21 @@ int main(int argc, char** argv) {
       } catch (const nlohmann::json::parse_error& e) {
         throw itercl::InputError(std::string("--problem: not valid JSON: ") + e.what());
       }
-      return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run);
+      if (line.active()) tune_options.progress = std::ref(line);
+      return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run, line);
     }
     overrides.output = out;
-    itercl::cli::ProgressLine line;
-    if (itercl::cli::ProgressLine::wanted(quiet)) overrides.progress = std::ref(line);
+    if (line.active()) overrides.progress = std::ref(line);
     const auto outcome = itercl::run_experiment_file(config, overrides);
     line.finish();
-    std::cout << outcome.summary;
+    if (!quiet) std::cout << outcome.summary;
     return 0;
   } catch (const itercl::InputError& e) {
+    line.finish();
     std::cerr << "error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
+    line.finish();
     std::cerr << "failed: " << e.what() << "\n";
     return 1;
   }

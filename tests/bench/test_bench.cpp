@@ -42,12 +42,19 @@ TEST_CASE("a suite runs every combination of its groups, repeated, with medians 
   options.output = dir / "out" / "tiny.json";
   std::vector<std::string> log;
   options.log = [&](const std::string& line) { log.push_back(line); };
+  std::vector<int> started;  // progress: one event as each case starts, numbered 1..7 of 7
+  options.progress = [&](const itercl::ProgressEvent& e) {
+    CHECK(e.step == "case");
+    CHECK(e.max_iterations == 7);
+    started.push_back(e.iteration);
+  };
   const auto outcome = itercl::run_bench_file(write_suite(dir, suite()), options);
   const json& r = outcome.results;
 
   REQUIRE(r["cases"].size() == 7);  // 3 x 2 combinations, and the broken group's one case
   CHECK(outcome.failed == 1);
   CHECK(log.size() == 7);
+  CHECK(started == std::vector<int>{1, 2, 3, 4, 5, 6, 7});
   CHECK(r["devices"][0]["peaks"]["fp32_gflops"].get<double>() > 0);
   CHECK(r["devices"][0]["peaks"]["bandwidth_gbs"].get<double>() > 0);
   for (const json& c : r["cases"]) {

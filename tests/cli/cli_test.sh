@@ -139,6 +139,42 @@ expect_rc 0 "itercl --no-cache run --quiet"
 check_results "$tmp/nocache.json" 'r["result"]["n_iter"] >= 1'
 grep -q "iteration" "$tmp/stderr" && fail "a progress line went to a stderr that is not a terminal"
 
+# --- progress: every algorithm reports through --progress=plain (one line a second, for logs) ---
+cat >"$tmp/smacof.json" <<'EOF'
+{"algorithm": "smacof", "data": {"kind": "vectors", "path": "points.csv"}, "params": {"random_state": 0, "max_iter": 20},
+ "output": "out/smacof.json"}
+EOF
+cat >"$tmp/pagerank.json" <<'EOF'
+{"algorithm": "pagerank", "data": {"generator": "rmat", "scale": 8, "edge_factor": 4, "random_state": 1},
+ "output": "out/pagerank.json"}
+EOF
+cat >"$tmp/pairwise.json" <<'EOF'
+{"algorithm": "pairwise_distances", "data": {"path": "points.csv"}, "params": {"block_rows": 8},
+ "output": "out/pairwise.json"}
+EOF
+cat >"$tmp/histogram.json" <<'EOF'
+{"algorithm": "distance_histogram", "data": {"path": "points.csv"},
+ "params": {"bins": 4, "range": [0, 30]}, "output": "out/histogram.json"}
+EOF
+for pair in "good:kmeans  iteration [0-9]+/300  inertia" "smacof:smacof  iteration [0-9]+/20  stress" \
+  "pagerank:pagerank  iteration [0-9]+/100  L1 change" "pairwise:pairwise  rectangle [0-9]+/[0-9]+ " \
+  "histogram:pair histogram  rectangle [0-9]+/[0-9]+ "; do
+  name=${pair%%:*} pattern=${pair#*:}
+  run_itercl run "$tmp/$name.json" --progress=plain
+  expect_rc 0 "itercl run $name.json --progress=plain"
+  grep -qE "^progress: $pattern.* s, at most [0-9]+ s to go$" "$tmp/stderr" ||
+    fail "itercl run $name.json --progress=plain: no line matching '$pattern' on stderr"
+  run_itercl run "$tmp/$name.json" --progress=plain --quiet
+  expect_rc 0 "itercl run $name.json --progress=plain --quiet"
+  [[ ! -s $tmp/stdout && ! -s $tmp/stderr ]] || fail "itercl run $name.json --quiet: printed something"
+done
+run_itercl run "$tmp/good.json" --progress=sometimes
+expect_rc 2 "itercl run --progress=sometimes"
+run_itercl tune kmeans --progress=plain --dry-run --repeats 1 \
+  --problem '{"n_samples": 256, "n_features": 2, "n_clusters": 4}'
+expect_rc 0 "itercl tune kmeans --progress=plain"
+grep -qE "^progress: kmeans  candidate 1/[0-9]+ " "$tmp/stderr" || fail "itercl tune: no candidate progress line"
+
 # --- bad input: exit code 2, "error:" and the culprit on stderr ---
 cp "$results" "$tmp/results.before"
 cat >"$tmp/bad.json" <<'EOF'

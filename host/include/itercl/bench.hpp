@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "itercl/progress.hpp"
+
 namespace itercl {
 
 struct BenchOptions {
@@ -32,6 +34,7 @@ struct BenchOptions {
   std::filesystem::path output;                 // the results JSON (the CSV goes beside it); default: the suite's
   bool peers = true;                            // run the suite's peers
   std::function<void(const std::string&)> log;  // a line per finished case; may be empty
+  ProgressCallback progress{};  // told as each case starts (step "case", over all devices); may be empty
 };
 
 struct BenchOutcome {

@@ -12,6 +12,7 @@
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/progress.hpp"
 #include "itercl/pairwise.hpp"
 #include "itercl/timing.hpp"
 
@@ -59,6 +60,7 @@ struct PairHistogramParams {
   Precision precision = Precision::f32;
   PairHistogramKernel kernel;
   Eigen::Index block = 0;  // side of the pair space's rectangles; 0: by the counters' limits and devices
+  ProgressCallback progress{};  // told as each rectangle of the pair space starts (step "rectangle")
 
   void validate(Eigen::Index dim) const;
 };

@@ -279,6 +279,10 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
                   {"devices", json::array()},
                   {"cases", json::array()},
                   {"peers", json::array()}};
+  const Stopwatch clock;
+  const std::string progress_name = "bench " + name;
+  int started_cases = 0;
+  const int total_cases = static_cast<int>(devices.size() * cases.size());
   for (const std::string& spec : devices) {
     const Device device = Device::select(spec);
     results["devices"].push_back({{"spec", spec}, {"info", device.info()}, {"peaks", measure_peaks(device)}});
@@ -288,6 +292,12 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
                      {"device", spec},
                      {"device_name", device.info().name},
                      {"varied", c.varied}};
+      if (options.progress)
+        options.progress(ProgressEvent{.algorithm = progress_name,
+                                       .iteration = ++started_cases,
+                                       .max_iterations = total_cases,
+                                       .elapsed_s = clock.seconds(),
+                                       .step = "case"});
       json config = c.config;
       config["output"] = (tmp / "case.json").string();
       RunOverrides overrides;

@@ -24,6 +24,7 @@ PageRankParams read_params(ExperimentContext& c, const Graph& g) {
   ConfigObject& P = c.params;
   PageRankParams p;
   p.precision = c.precision;
+  p.progress = c.progress;
   p.alpha = P.number("alpha").value_or(p.alpha);
   const long long max_iter = P.integer("max_iter").value_or(p.max_iter);
   if (max_iter < 1 || max_iter > std::numeric_limits<int>::max())

@@ -85,6 +85,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   ConfigObject& P = c.params;
   PairwiseParams params;
   params.precision = c.precision;
+  params.progress = c.progress;
   std::optional<Matrix> Y;
   with_field_prefix(P.source(), "params", [&] {
     params.metric = parse_metric(P.string("metric", std::string(metric_name(params.metric))));

@@ -31,8 +31,14 @@ long long problem_count(ConfigObject& problem, const char* key, long long fallba
   return v;
 }
 
-void add_candidate(TuneReport& report, const nlohmann::json& declared,
+void add_candidate(TuneReport& report, const TuneOptions& options, std::size_t total, const nlohmann::json& declared,
                    const std::function<void(TuneCandidate&)>& evaluate) {
+  if (options.progress)
+    options.progress(ProgressEvent{.algorithm = report.kernel,
+                                   .iteration = static_cast<int>(report.candidates.size() + 1),
+                                   .max_iterations = static_cast<int>(total),
+                                   .elapsed_s = report.clock.seconds(),
+                                   .step = "candidate"});
   TuneCandidate c;
   auto reject = [&](const std::exception& e) { c = TuneCandidate{.parameters = declared, .rejected = e.what()}; };
   try {
