@@ -75,6 +75,24 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, const
   return 0;
 }
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// A hidden alias of an option that was renamed: still accepted, with a warning on stderr (stdout may
+// carry results).
+void deprecated_alias(CLI::Option* alias, const std::string& name, const std::string& replacement) {
+  alias->group("");  // hidden from the help
+  alias->check(CLI::Validator(
+      [name, replacement](std::string&) {
+        std::cerr << "warning: " << name << " is deprecated; use " << replacement << "\n";
+        return std::string();
+      },
+      "DEPRECATED"));
+}
+
 }  // namespace itercl::cli
 
 int main(int argc, char** argv) {
@@ -91,6 +109,14 @@ int main(int argc, char** argv) {
                  "plain (a line a second, for logs), none")
       ->check(CLI::IsMember({"auto", "bar", "plain", "none"}));
 
+  // Subcommands' help lists the global options too: CLI11 shows only a subcommand's own.
+  const std::string global_options =
+      "Global options (before or after the subcommand):\n"
+      "  --progress auto|bar|plain|none  Progress on stderr (default auto: a line when it is a terminal)\n"
+      "  --quiet                         No progress and no summary\n"
+      "  --no-cache                      Compile every kernel afresh\n"
+      "  --version                       Print the version and exit\n";
+
   bool as_json = false;
   auto* devices = app.add_subcommand("devices", "List OpenCL platforms and devices");
   devices->add_flag("--json", as_json, "Print the list as JSON");
@@ -104,6 +130,8 @@ int main(int argc, char** argv) {
                   "auto, gpu, cpu, P:D or a name substring (default: $ITERCL_DEVICE, else the config's)");
   run->add_option("--precision", overrides.precision, "float or double (default: the config's)");
   run->add_option("--out", out, "Results file (default: the config's output)");
+  run->footer("Algorithms (the config's \"algorithm\"): " + itercl::cli::joined(itercl::experiment_algorithms()) +
+              "\n" + global_options);
 
   std::string suite;
   itercl::BenchOptions bench_options;
@@ -119,19 +147,25 @@ int main(int argc, char** argv) {
   bench->add_option("--limit", limits, "PATH=MAX: skip cases whose config holds more than MAX at PATH");
   bench->add_option("--out", bench_out, "Results JSON (CSV beside it; default: the suite's \"output\")");
   bench->add_flag("--no-peers", no_peers, "Skip the suite's peer programs");
+  bench->footer(global_options);
 
   std::string tune_kernel_name, tune_device, tune_precision = "float", tune_problem = "{}", tune_out = "tuning";
   itercl::TuneOptions tune_options;
   bool dry_run = false;
   auto* tune = app.add_subcommand("tune", "Sweep a kernel's tuning space on a device and store the fastest correct");
-  tune->add_option("kernel", tune_kernel_name, "Kernel family to tune")->required();
+  tune->add_option("kernel", tune_kernel_name, "Kernel family to tune: " + itercl::cli::joined(itercl::tunable_kernels()))
+      ->required();
   tune->add_option("--device", tune_device,
                    "auto, gpu, cpu, P:D or a name substring (default: $ITERCL_DEVICE or auto)");
   tune->add_option("--precision", tune_precision, "float or double");
   tune->add_option("--problem", tune_problem, "The problem's size as JSON, e.g. '{\"n_samples\": 4194304}'");
-  tune->add_option("--repeats", tune_options.repeats, "Timed runs per candidate (median)");
+  tune->add_option("--repeat", tune_options.repeats, "Timed runs per candidate (median; default 10)");
+  itercl::cli::deprecated_alias(tune->add_option("--repeats", tune_options.repeats, "Old name of --repeat"),
+                                "--repeats", "--repeat");
   tune->add_option("--out", tune_out, "Folder of the tuning database to update (<out>/<kernel>.json)");
   tune->add_flag("--dry-run", dry_run, "Report only; store nothing");
+  tune->footer("Kernels: " + itercl::cli::joined(itercl::tunable_kernels()) + "\n" + global_options);
+  devices->footer(global_options);
 
   try {
     app.parse(argc, argv);

@@ -170,10 +170,30 @@ for pair in "good:kmeans  iteration [0-9]+/300  inertia" "smacof:smacof  iterati
 done
 run_itercl run "$tmp/good.json" --progress=sometimes
 expect_rc 2 "itercl run --progress=sometimes"
-run_itercl tune kmeans --progress=plain --dry-run --repeats 1 \
+run_itercl tune kmeans --progress=plain --dry-run --repeat 1 \
   --problem '{"n_samples": 256, "n_features": 2, "n_clusters": 4}'
 expect_rc 0 "itercl tune kmeans --progress=plain"
 grep -qE "^progress: kmeans  candidate 1/[0-9]+ " "$tmp/stderr" || fail "itercl tune: no candidate progress line"
+
+# --- help: the choices, the global options, one spelling per option ---
+run_itercl run --help
+expect_rc 0 "itercl run --help"
+for word in kmeans smacof pagerank pairwise_distances distance_histogram pair_counts --progress --quiet --no-cache; do
+  expect_text stdout "$word" "itercl run --help"
+done
+run_itercl tune --help
+expect_rc 0 "itercl tune --help"
+for word in kmeans smacof pagerank pairwise pair_histogram --repeat --progress --quiet; do
+  expect_text stdout "$word" "itercl tune --help"
+done
+grep -q -- "--repeats" "$tmp/stdout" && fail "itercl tune --help shows the deprecated --repeats"
+run_itercl bench --help
+expect_rc 0 "itercl bench --help"
+expect_text stdout "--repeat" "itercl bench --help"
+expect_text stdout "--progress" "itercl bench --help"
+run_itercl tune kmeans --dry-run --repeats 1 --problem '{"n_samples": 64, "n_features": 2, "n_clusters": 2}'
+expect_rc 0 "itercl tune --repeats (deprecated alias)"
+expect_text stderr "--repeats is deprecated; use --repeat" "itercl tune --repeats"
 
 # --- bad input: exit code 2, "error:" and the culprit on stderr ---
 cp "$results" "$tmp/results.before"

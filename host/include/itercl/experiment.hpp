@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "itercl/progress.hpp"
 
@@ -23,6 +24,9 @@ struct ExperimentOutcome {
   std::filesystem::path results_path;
   std::string summary;  // a few lines for a human
 };
+
+// The algorithms a config's "algorithm" can name ("kmeans", "smacof", ...), sorted.
+std::vector<std::string> experiment_algorithms();
 
 // Reads the config, runs the experiment and writes its results file atomically (an earlier file is
 // replaced only by a complete new one). Relative paths in the config resolve against its folder.

@@ -142,6 +142,12 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
 
 }  // namespace experiment
 
+std::vector<std::string> experiment_algorithms() {
+  std::vector<std::string> names;
+  for (const auto& [name, runner] : experiment::algorithms()) names.push_back(name);
+  return names;
+}
+
 ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string& config_name,
                                  const std::filesystem::path& base, const RunOverrides& overrides) {
   try {

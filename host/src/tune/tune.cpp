@@ -90,7 +90,7 @@ TuneReport tune(std::string_view kernel, const Device& device, const TuneOptions
     for (const auto& name : tunable_kernels()) known += (known.empty() ? "" : ", ") + name;
     throw InputError("tune: unknown kernel '" + std::string(kernel) + "'; expected one of " + known);
   }
-  if (options.repeats < 1) throw InputError("tune: --repeats must be at least 1");
+  if (options.repeats < 1) throw InputError("tune: --repeat must be at least 1");
   device.require(options.precision);
   TuneReport report;
   report.kernel = std::string(kernel);
