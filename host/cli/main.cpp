@@ -129,7 +129,9 @@ int main(int argc, char** argv) {
   run->add_option("--device", overrides.device,
                   "auto, gpu, cpu, P:D or a name substring (default: $ITERCL_DEVICE, else the config's)");
   run->add_option("--precision", overrides.precision, "float or double (default: the config's)");
-  run->add_option("--out", out, "Results file (default: the config's output)");
+  run->add_option("--out", out,
+                  "Results file (default: the config's output); - for standard output. The config's relative "
+                  "extra files (labels, ...) go beside it");
   run->footer("Algorithms (the config's \"algorithm\"): " + itercl::cli::joined(itercl::experiment_algorithms()) +
               "\n" + global_options);
 
@@ -217,7 +219,9 @@ int main(int argc, char** argv) {
     if (line.active()) overrides.progress = std::ref(line);
     const auto outcome = itercl::run_experiment_file(config, overrides);
     line.finish();
-    if (!quiet) std::cout << outcome.summary;
+    // --out -: standard output carries the results JSON and nothing else; the summary goes to stderr.
+    if (out == "-") std::cout << outcome.results.dump(2) << "\n" << std::flush;
+    if (!quiet) (out == "-" ? std::cerr : std::cout) << outcome.summary;
     return 0;
   } catch (const itercl::InputError& e) {
     line.finish();

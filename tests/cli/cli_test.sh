@@ -102,6 +102,8 @@ run_itercl run "$tmp/good.json" --out "$tmp/other/results.json"
 expect_rc 0 "itercl run --out"
 [[ -f $tmp/other/results.json ]] || fail "itercl run --out: $tmp/other/results.json was not written"
 [[ ! -e $tmp/out/results.json ]] || fail "itercl run --out: the config's output path was written too"
+[[ -f $tmp/other/out/labels.txt ]] || fail "itercl run --out: the labels did not go beside the results file"
+[[ ! -e $tmp/out/labels.txt ]] || fail "itercl run --out: the labels went beside the config"
 
 run_itercl run "$tmp/good.json"
 expect_rc 0 "itercl run good.json"
@@ -138,6 +140,23 @@ run_itercl --no-cache run "$tmp/good.json" --quiet --out "$tmp/nocache.json"
 expect_rc 0 "itercl --no-cache run --quiet"
 check_results "$tmp/nocache.json" 'r["result"]["n_iter"] >= 1'
 grep -q "iteration" "$tmp/stderr" && fail "a progress line went to a stderr that is not a terminal"
+
+# --- outputs: --out - is the results JSON on stdout and nothing else; --out PATH takes the extra files along ---
+rm -rf "$tmp/out/labels.txt"
+run_itercl run "$tmp/good.json" --out -
+expect_rc 0 "itercl run --out -"
+check_results "$tmp/stdout" 'r["result"]["n_iter"] >= 1 and r["config"]["output"]["path"] == "-"'
+expect_text stderr "results: standard output" "itercl run --out -"
+[[ ! -e ./- && ! -e $tmp/- ]] || fail "itercl run --out -: wrote a file named '-'"
+[[ -f $tmp/out/labels.txt ]] || fail "itercl run --out -: the labels are not beside the config"
+run_itercl run "$tmp/good.json" --out - --quiet
+expect_rc 0 "itercl run --out - --quiet"
+[[ ! -s $tmp/stderr ]] || fail "itercl run --out - --quiet: printed on stderr"
+check_results "$tmp/stdout" '"result" in r'
+sed 's|"labels": "out/labels.txt"|"labels": "'"$tmp"'/absolute-labels.txt"|' "$tmp/good.json" >"$tmp/absolute.json"
+run_itercl run "$tmp/absolute.json" --out "$tmp/moved/results.json"
+expect_rc 0 "itercl run absolute.json --out"
+[[ -f $tmp/absolute-labels.txt ]] || fail "itercl run --out: an absolute labels path was not kept"
 
 # --- progress: every algorithm reports through --progress=plain (one line a second, for logs) ---
 cat >"$tmp/smacof.json" <<'EOF'

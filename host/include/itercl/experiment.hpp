@@ -15,7 +15,9 @@ namespace itercl {
 struct RunOverrides {
   std::string device;            // --device (else ITERCL_DEVICE, else the config's "device")
   std::string precision;         // --precision
-  std::filesystem::path output;  // --out: the results file
+  // --out: the results file (the config's relative extra files go beside it); "-": write no results
+  // file, the caller prints ExperimentOutcome::results (extra files resolve against the config's folder)
+  std::filesystem::path output;
   ProgressCallback progress;     // empty: silent
 };
 

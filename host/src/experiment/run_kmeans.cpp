@@ -73,8 +73,8 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
       with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
   std::vector<double> weights;
   const KMeansParams params = kmeans::read_params(c, X, weights);
-  const auto labels_path = c.output.path("labels", c.base);
-  auto centroids_path = c.output.path("centroids", c.base);
+  const auto labels_path = c.output.path("labels", c.output_base);
+  auto centroids_path = c.output.path("centroids", c.output_base);
   c.output.finish();
 
   const kmeans::Work work = kmeans::assignment_work(X.rows(), X.cols(), params.n_clusters, params.precision);

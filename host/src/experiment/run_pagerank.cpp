@@ -88,7 +88,7 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   // else a file beside the results.
   const nlohmann::json* ranks_field = c.output.get("ranks");
   const bool no_ranks = ranks_field && ranks_field->is_boolean() && !ranks_field->get<bool>();
-  const auto ranks_path = no_ranks ? std::nullopt : c.output.path("ranks", c.base);
+  const auto ranks_path = no_ranks ? std::nullopt : c.output.path("ranks", c.output_base);
   c.output.finish();
 
   Stopwatch csr;

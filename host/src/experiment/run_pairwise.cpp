@@ -127,7 +127,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     params.validate();
     if (reduced) reduction.validate();
   });
-  auto matrix_path = c.output.path("matrix", c.base);
+  auto matrix_path = c.output.path("matrix", c.output_base);
   c.output.finish();
 
   const auto n1 = static_cast<std::size_t>(X.rows()), n2 = static_cast<std::size_t>(Y ? Y->rows() : X.rows());

@@ -111,7 +111,7 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
   const Eigen::Index n = in.values.rows();
   Matrix weights;
   const SmacofParams params = smacof::read_params(c, n, weights);
-  auto embedding_path = c.output.path("embedding", c.base);
+  auto embedding_path = c.output.path("embedding", c.output_base);
   c.output.finish();
 
   const double flops = smacof::iteration_flops(n, params.n_components);
