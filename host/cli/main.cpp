@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -69,8 +70,17 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, const
   const double before = report.candidates[report.baseline].median_ms, best = report.candidates[report.best].median_ms;
   std::printf("tuning gained: %.4f ms before, %.4f ms tuned (%.2fx)\n", before, best, before / best);
   if (!dry_run) {
-    itercl::store_tuned_parameters(out, kernel, device.info(), report.entry);
-    std::printf("stored as devices/%s in %s/%s.json\n", device.info().name.c_str(), out.c_str(), kernel.c_str());
+    // --out, else --tuning / $ITERCL_TUNING_DIR, else the user's folder: where runs will look.
+    std::filesystem::path folder = out;
+    if (folder.empty()) folder = itercl::tuning_dir_override().value_or(std::filesystem::path());
+    if (folder.empty()) folder = itercl::user_tuning_dir().value_or(std::filesystem::path());
+    if (folder.empty())
+      throw itercl::InputError("tune: no tuning folder to store in (no $HOME, or $ITERCL_NO_USER_TUNING set): "
+                               "give --out DIR or --dry-run");
+    // --out names a whole database (the repository's tuning/, say); the others are overlays.
+    itercl::store_tuned_parameters(folder, kernel, device.info(), report.entry, /*start_from_builtin=*/!out.empty());
+    std::printf("stored as devices/%s in %s\n", device.info().name.c_str(),
+                (folder / (kernel + ".json")).string().c_str());
   }
   return 0;
 }
@@ -108,6 +118,10 @@ int main(int argc, char** argv) {
                  "Progress on stderr: auto (a self-overwriting line when stderr is a terminal, else none), bar, "
                  "plain (a line a second, for logs), none")
       ->check(CLI::IsMember({"auto", "bar", "plain", "none"}));
+  std::string tuning_dir;
+  app.add_option("--tuning", tuning_dir,
+                 "Tuning folder over the built-in database and the user's (~/.config/itercl/tuning): "
+                 "runs read it, tune writes it (default: $ITERCL_TUNING_DIR)");
 
   // Subcommands' help lists the global options too: CLI11 shows only a subcommand's own.
   const std::string global_options =
@@ -115,6 +129,7 @@ int main(int argc, char** argv) {
       "  --progress auto|bar|plain|none  Progress on stderr (default auto: a line when it is a terminal)\n"
       "  --quiet                         No progress and no summary\n"
       "  --no-cache                      Compile every kernel afresh\n"
+      "  --tuning DIR                    Tuning folder over the built-in and the user's (~/.config/itercl/tuning)\n"
       "  --version                       Print the version and exit\n";
 
   bool as_json = false;
@@ -151,7 +166,7 @@ int main(int argc, char** argv) {
   bench->add_flag("--no-peers", no_peers, "Skip the suite's peer programs");
   bench->footer(global_options);
 
-  std::string tune_kernel_name, tune_device, tune_precision = "float", tune_problem = "{}", tune_out = "tuning";
+  std::string tune_kernel_name, tune_device, tune_precision = "float", tune_problem = "{}", tune_out;
   itercl::TuneOptions tune_options;
   bool dry_run = false;
   auto* tune = app.add_subcommand("tune", "Sweep a kernel's tuning space on a device and store the fastest correct");
@@ -164,7 +179,9 @@ int main(int argc, char** argv) {
   tune->add_option("--repeat", tune_options.repeats, "Timed runs per candidate (median; default 10)");
   itercl::cli::deprecated_alias(tune->add_option("--repeats", tune_options.repeats, "Old name of --repeat"),
                                 "--repeats", "--repeat");
-  tune->add_option("--out", tune_out, "Folder of the tuning database to update (<out>/<kernel>.json)");
+  tune->add_option("--out", tune_out,
+                   "Folder of the tuning database to update (<out>/<kernel>.json; default: --tuning, else "
+                   "$ITERCL_TUNING_DIR, else the user's folder ~/.config/itercl/tuning)");
   tune->add_flag("--dry-run", dry_run, "Report only; store nothing");
   tune->footer("Kernels: " + itercl::cli::joined(itercl::tunable_kernels()) + "\n" + global_options);
   devices->footer(global_options);
@@ -178,6 +195,8 @@ int main(int argc, char** argv) {
   itercl::cli::ProgressMode progress_mode = itercl::cli::ProgressMode::none;
   itercl::cli::parse_progress_mode(progress_name, quiet, progress_mode);
   itercl::cli::ProgressLine line(progress_mode);
+  // The library reads the folder from the environment: one place for every subcommand and library call.
+  if (!tuning_dir.empty()) setenv("ITERCL_TUNING_DIR", tuning_dir.c_str(), 1);
   try {
     itercl::set_program_disk_cache(!no_cache);
     if (*devices) return itercl::cli::list_devices(as_json);

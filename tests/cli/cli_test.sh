@@ -214,6 +214,26 @@ run_itercl tune kmeans --dry-run --repeats 1 --problem '{"n_samples": 64, "n_fea
 expect_rc 0 "itercl tune --repeats (deprecated alias)"
 expect_text stderr "--repeats is deprecated; use --repeat" "itercl tune --repeats"
 
+# --- tuning that is used: tune stores in the user's folder ($XDG_CONFIG_HOME/itercl/tuning), runs read it ---
+xdg=$tmp/xdg
+ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl tune kmeans --repeat 1 \
+  --problem '{"n_samples": 64, "n_features": 2, "n_clusters": 2}'
+expect_rc 0 "itercl tune kmeans (user folder)"
+[[ -f $xdg/itercl/tuning/kmeans.json ]] || fail "itercl tune: nothing stored in \$XDG_CONFIG_HOME/itercl/tuning"
+ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl run "$tmp/good.json" --out "$tmp/tuned.json"
+expect_rc 0 "itercl run with a user tuning folder"
+check_results "$tmp/tuned.json" 'r["kernel"]["tuning_sources"][-1] == "user:devices/" + r["device"]["name"]'
+# --tuning DIR (as $ITERCL_TUNING_DIR) is where tune stores and what runs read over the user's folder
+ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl tune kmeans --repeat 1 --tuning "$tmp/mine" \
+  --problem '{"n_samples": 64, "n_features": 2, "n_clusters": 2}'
+expect_rc 0 "itercl tune --tuning DIR"
+[[ -f $tmp/mine/kmeans.json ]] || fail "itercl tune --tuning DIR: nothing stored there"
+ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl run "$tmp/good.json" --out "$tmp/tuned.json" --tuning "$tmp/mine"
+check_results "$tmp/tuned.json" 'r["kernel"]["tuning_sources"][-2:] == ["user:devices/" + r["device"]["name"], "devices/" + r["device"]["name"]]'
+# the tests themselves never see a user's folder (tests/CMakeLists.txt sets ITERCL_NO_USER_TUNING)
+XDG_CONFIG_HOME=$xdg run_itercl run "$tmp/good.json" --out "$tmp/tuned.json"
+check_results "$tmp/tuned.json" 'not any(s.startswith("user:") for s in r["kernel"]["tuning_sources"])'
+
 # --- bad input: exit code 2, "error:" and the culprit on stderr ---
 cp "$results" "$tmp/results.before"
 cat >"$tmp/bad.json" <<'EOF'
