@@ -219,10 +219,22 @@ int main(int argc, char** argv) {
       if (line.active()) bench_options.progress = std::ref(line);
       const auto outcome = itercl::run_bench_file(suite, bench_options);
       line.finish();
+      const std::size_t peers = outcome.results["peers"].size();
+      const std::string peer_summary =
+          peers == 0 ? ""
+                     : "; " + std::to_string(peers) + " peers, " + std::to_string(outcome.peers_missing.size()) +
+                           " missing, " + std::to_string(outcome.peers_crashed.size()) + " crashed";
       if (!quiet)
-        std::cout << "bench: " << outcome.results["cases"].size() << " cases, " << outcome.failed << " failed; "
-                << outcome.json_path.string() << ", " << outcome.csv_path.string() << "\n";
-      return outcome.failed ? 1 : 0;
+        std::cout << "bench: " << outcome.results["cases"].size() << " cases, " << outcome.failed << " failed"
+                  << peer_summary << "; " << outcome.json_path.string() << ", " << outcome.csv_path.string() << "\n";
+      // Said on stderr even with --quiet: a missing peer is a warning, a crashed one an error (exit 1).
+      if (!outcome.peers_missing.empty())
+        std::cerr << "warning: peers not installed (their results are absent): "
+                  << itercl::cli::joined(outcome.peers_missing) << "\n";
+      if (!outcome.peers_crashed.empty())
+        std::cerr << "failed: peers crashed (see \"peers\" in " << outcome.json_path.string()
+                  << "): " << itercl::cli::joined(outcome.peers_crashed) << "\n";
+      return outcome.failed || !outcome.peers_crashed.empty() ? 1 : 0;
     }
     if (*tune) {
       tune_options.precision = itercl::parse_precision(tune_precision);

@@ -234,6 +234,23 @@ check_results "$tmp/tuned.json" 'r["kernel"]["tuning_sources"][-2:] == ["user:de
 XDG_CONFIG_HOME=$xdg run_itercl run "$tmp/good.json" --out "$tmp/tuned.json"
 check_results "$tmp/tuned.json" 'not any(s.startswith("user:") for s in r["kernel"]["tuning_sources"])'
 
+# --- bench peers: a missing one is a warning, a crashed one an error (exit 1), both said on stderr ---
+cat >"$tmp/suite.json" <<'EOF'
+{"name": "cli", "warmup": 0, "repeat": 1,
+ "experiment": {"algorithm": "kmeans", "data": {"path": "points.csv"}, "params": {"n_clusters": 3, "random_state": 0}},
+ "groups": [{"name": "one"}],
+ "peers": [{"name": "gone", "command": ["python3", "-c", "import itercl_no_such_module"]}],
+ "output": "out/suite.json"}
+EOF
+run_itercl bench "$tmp/suite.json"
+expect_rc 0 "itercl bench with a missing peer"
+expect_text stdout "1 peers, 1 missing, 0 crashed" "itercl bench with a missing peer"
+expect_text stderr "warning: peers not installed (their results are absent): gone" "itercl bench with a missing peer"
+sed 's|"import itercl_no_such_module"|"raise SystemExit(3)"|' "$tmp/suite.json" >"$tmp/crash-suite.json"
+run_itercl bench "$tmp/crash-suite.json" --quiet
+expect_rc 1 "itercl bench with a crashed peer"
+expect_text stderr "failed: peers crashed" "itercl bench with a crashed peer"
+
 # --- bad input: exit code 2, "error:" and the culprit on stderr ---
 cp "$results" "$tmp/results.before"
 cat >"$tmp/bad.json" <<'EOF'

@@ -41,7 +41,15 @@ struct BenchOutcome {
   nlohmann::json results;
   std::filesystem::path json_path, csv_path;
   int failed = 0;  // cases that failed while running (recorded in the results, not fatal)
+  // Peers that failed, by name (recorded with "status" in the results, not fatal): missing ones (the
+  // command or a Python module it imports is not installed) and crashed ones (anything else).
+  std::vector<std::string> peers_missing, peers_crashed;
 };
+
+// How a peer that exited with `exit_status` failed, judged from its exit status (127, 126: no such
+// command) and its stderr (Python's ModuleNotFoundError): missing, else crashed.
+enum class PeerFailure { missing, crashed };
+PeerFailure classify_peer_failure(int exit_status, const std::string& stderr_text);
 
 // Throws InputError for a bad suite (before running anything).
 BenchOutcome run_bench_file(const std::filesystem::path& suite, const BenchOptions& options = {});

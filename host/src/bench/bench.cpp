@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <sys/wait.h>
 
 #include "io/config.hpp"
 #include "itercl/device.hpp"
@@ -19,6 +20,16 @@
 #include "itercl/timing.hpp"
 
 namespace itercl {
+
+PeerFailure classify_peer_failure(int exit_status, const std::string& stderr_text) {
+  // 127 and 126: the shell or timeout(1) found no such command, or could not run it.
+  if (exit_status == 127 || exit_status == 126) return PeerFailure::missing;
+  // Python's ImportError of a module that is not installed (numpy, torch, sklearn, ...).
+  for (const char* missing : {"ModuleNotFoundError", "No module named", "command not found"})
+    if (stderr_text.find(missing) != std::string::npos) return PeerFailure::missing;
+  return PeerFailure::crashed;
+}
+
 namespace bench {
 
 using nlohmann::json;
@@ -158,7 +169,9 @@ std::string slurp(const std::filesystem::path& p) {
 // run, not the suite; a peer that needs longer sets its own (benchmarks/pagerank/suite.json: 900).
 constexpr int kPeerTimeoutS = 600;
 
-// A peer program, run once from the suite's folder; its stdout must be JSON.
+// A peer program, run once from the suite's folder; its stdout must be JSON. "status": "ok", "missing"
+// (the command or a module it imports is not installed) or "crashed" (anything else: an exception, a
+// signal, the time limit, output that is not JSON).
 json run_peer(const json& peer, const std::filesystem::path& base, const std::filesystem::path& tmp) {
   json record = {{"name", peer.value("name", "peer")}, {"command", peer["command"]}};
   std::string command = "cd " + shell_quote(base.string()) + " && timeout " +
@@ -167,14 +180,18 @@ json run_peer(const json& peer, const std::filesystem::path& base, const std::fi
   const auto out = tmp / "peer.out", err = tmp / "peer.err";
   command += "> " + shell_quote(out.string()) + " 2> " + shell_quote(err.string());
   const auto start = std::chrono::steady_clock::now();
-  const int rc = std::system(command.c_str());
+  const int status = std::system(command.c_str());
   record["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const int rc = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  const PeerFailure failure = classify_peer_failure(rc, slurp(err));
   try {
     if (rc != 0) throw std::runtime_error("exit status " + std::to_string(rc) + ": " + slurp(err));
     record["output"] = json::parse(slurp(out));
     record["ok"] = true;
-  } catch (const std::exception& e) {  // a peer that is not installed is recorded, not fatal
+    record["status"] = "ok";
+  } catch (const std::exception& e) {  // recorded, not fatal to the suite
     record["ok"] = false;
+    record["status"] = rc != 0 && failure == PeerFailure::missing ? "missing" : "crashed";
     record["error"] = e.what();
   }
   return record;
@@ -333,7 +350,18 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
     }
   }
   if (options.peers && peers)
-    for (const json& peer : *peers) results["peers"].push_back(bench::run_peer(peer, base, tmp));
+    for (const json& peer : *peers) {
+      json record = bench::run_peer(peer, base, tmp);
+      if (record["status"] == "missing") outcome.peers_missing.push_back(record["name"].get<std::string>());
+      if (record["status"] == "crashed") outcome.peers_crashed.push_back(record["name"].get<std::string>());
+      if (options.log && !record["ok"].get<bool>()) {
+        std::string error = record["error"].get<std::string>();
+        if (error.size() > 400) error = error.substr(0, 400) + "...";
+        options.log("peer " + record["name"].get<std::string>() + " " + record["status"].get<std::string>() + ": " +
+                    error);
+      }
+      results["peers"].push_back(std::move(record));
+    }
   std::error_code ignored;
   std::filesystem::remove_all(tmp, ignored);
 
