@@ -46,6 +46,20 @@ def metric_of(case, prefer=("iteration_kernel_ms", "total_kernel_ms")):
     return None, None
 
 
+# Metrics renamed by their unit, with the names results written before the rename carry (the bench still
+# writes both for a while; the committed results hold only the old ones).
+OLD_NAMES = {"kernel_gbs": "gflops_kernel_gbs", "pairs_per_second": "gflops_pairs_per_second",
+             "pairs_per_second_kernel": "gflops_pairs_per_second_kernel"}
+
+
+def metric(m, key, stat="median"):
+    """A case's metric statistic by its current name, else by its deprecated one; None if absent."""
+    for name in (key, OLD_NAMES.get(key)):
+        if name and name in m:
+            return m[name][stat]
+    return None
+
+
 def series_label(varied, skip):
     parts = [f"{k.rsplit('.', 1)[-1]}={json.dumps(v) if isinstance(v, dict) else v}"
              for k, v in varied.items() if k != skip]
@@ -87,18 +101,21 @@ def plot_group(suite, group, cases, out_dir):
 
 
 def group_table(cases):
-    rows = ["| device | case | kernel ms | wall ms (min-max) | GFLOPS | GB/s |", "|---|---|---|---|---|---|"]
+    pairs = any(metric(c.get("metrics", {}), "pairs_per_second") is not None for c in cases)
+    rows = ["| device | case | kernel ms | wall ms (min-max) | GFLOPS | GB/s |" + (" pairs/s |" if pairs else ""),
+            "|---|---|---|---|---|---|" + ("---|" if pairs else "")]
     for c in cases:
         if "error" in c:
-            rows.append(f"| {c['device_label']} | {c['case']} | failed: {c['error'][:80]} | | | |")
+            rows.append(f"| {c['device_label']} | {c['case']} | failed: {c['error'][:80]} | | | |"
+                        + (" |" if pairs else ""))
             continue
         m = c["metrics"]
         _, kernel = metric_of(c)
         wall_key = "iteration_wall_ms" if "iteration_wall_ms" in m else "total_wall_ms"
         wall = m[wall_key]
         rows.append(f"| {c['device_label']} | {c['case']} | {fmt(kernel)} | {fmt(wall['median'])} "
-                    f"({fmt(wall['min'])}-{fmt(wall['max'])}) | {fmt(m.get('gflops_kernel', {}).get('median'))} | "
-                    f"{fmt(m.get('gflops_kernel_gbs', {}).get('median'))} |")
+                    f"({fmt(wall['min'])}-{fmt(wall['max'])}) | {fmt(metric(m, 'gflops_kernel'))} | "
+                    f"{fmt(metric(m, 'kernel_gbs'))} |" + (f" {fmt(metric(m, 'pairs_per_second'))} |" if pairs else ""))
     return rows
 
 
@@ -171,7 +188,7 @@ def peak_rows(cases, devices):
             continue
         key = (c["device_label"], c["group"])
         if key not in best or m["gflops_kernel"]["median"] > best[key][0]:
-            best[key] = (m["gflops_kernel"]["median"], m.get("gflops_kernel_gbs", {}).get("median"), c)
+            best[key] = (m["gflops_kernel"]["median"], metric(m, "kernel_gbs"), c)
     rows = []
     for (device, group), (gflops, gbs, c) in sorted(best.items()):
         p = peaks[device]

@@ -123,8 +123,18 @@ std::vector<Case> expand(const json& experiment, const json& groups, const std::
   return cases;
 }
 
+// The name of a rate of the results' "gflops" section as a bench metric, named by its unit: GFLOPS
+// ("kernel" -> "gflops_kernel"), or, for the rates in other units, the key itself ("kernel_gbs": GB/s;
+// "pairs_per_second", "pairs_per_second_kernel": pairs/s).
+std::string metric_name(const std::string& key) {
+  if (key.ends_with("_gbs") || key.find("per_second") != std::string::npos) return key;
+  return "gflops_" + key;
+}
+
 // The numbers of one run worth comparing across runs and devices: the median iteration's and the
 // total's times, and every rate of the "gflops" section (not the flop and byte counts behind them).
+// A rate not in GFLOPS also keeps its old name "gflops_<key>" (gflops_pairs_per_second,
+// gflops_kernel_gbs), deprecated: readers of results written before the rename still find it.
 json metrics_of(const json& r) {
   json m = json::object();
   for (const char* section : {"median_iteration", "total"}) {
@@ -134,7 +144,9 @@ json metrics_of(const json& r) {
   }
   for (const auto& [key, value] : r["gflops"].items()) {
     const bool count = key.rfind("flops", 0) == 0 || key.rfind("bytes", 0) == 0 || key.ends_with("_per_iteration");
-    if (value.is_number() && !count) m["gflops_" + key] = value;
+    if (!value.is_number() || count) continue;
+    m[metric_name(key)] = value;
+    m["gflops_" + key] = value;  // deprecated beside a renamed one; the same key for the GFLOPS rates
   }
   return m;
 }
