@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Turns `itercl bench` result files into a Markdown report with PNG plots, in the spirit of the seeds'
 figures: time against N for each variant (the optimisation steps), speedup of each device over one CPU
-core and against the peers, achieved GFLOPS and GB/s against each device's measured peaks, the seed's
-overhead model (section 4.2: T = c + o, from runs with doubled compute) and what tuning gained.
+core and against the peers, achieved GFLOPS and GB/s against each device's measured peaks, PageRank's
+time per iteration in every storage format on every graph, the seed's overhead model (section 4.2: T = c + o, from runs with doubled compute) and what tuning gained.
 
     benchmarks/report.py RESULTS.json [RESULTS.json ...] --out DIR [--tuning tuning]
 
@@ -243,6 +243,52 @@ def overhead(suite, cases, out_dir):
     return head + rows, name
 
 
+def graph_label(case):
+    """The graph a PageRank case ran on: its file's name, or the generator and scale."""
+    data = case.get("varied", {}).get("data") or case.get("config", {}).get("data", {})
+    if "path" in data:
+        return os.path.basename(data["path"]).split(".")[0]
+    return f"{data.get('generator', 'graph')} {data.get('scale', '')}".strip()
+
+
+def pagerank_formats(suite, cases, out_dir):
+    """PageRank (seed Figures 10 and 11): time per iteration of every storage format on every graph, a panel
+    per device. None when no case varies params.format."""
+    cases = [c for c in cases if "params.format" in c.get("varied", {}) and "metrics" in c]
+    if not cases:
+        return None
+    devices = list(dict.fromkeys(c["device_label"] for c in cases))
+    graphs = list(dict.fromkeys(graph_label(c) for c in cases))
+    formats = list(dict.fromkeys(c["varied"]["params.format"] for c in cases))
+    fig, axes = plt.subplots(1, len(devices), figsize=(max(6.5, 1.1 * len(graphs) * len(devices) + 2), 4.2),
+                             squeeze=False)
+    width = 0.8 / len(formats)
+    for ax, device in zip(axes[0], devices):
+        for k, fmt_name in enumerate(formats):
+            xs, ys = [], []
+            for g, graph in enumerate(graphs):
+                values = [c["metrics"]["iteration_wall_ms"]["median"] for c in cases
+                          if c["device_label"] == device and graph_label(c) == graph
+                          and c["varied"]["params.format"] == fmt_name and "iteration_wall_ms" in c["metrics"]]
+                if values:
+                    xs.append(g + (k - (len(formats) - 1) / 2) * width)
+                    ys.append(min(values))
+            ax.bar(xs, ys, width=width, label=fmt_name)
+        ax.set_xticks(range(len(graphs)))
+        ax.set_xticklabels(graphs, rotation=30, ha="right", fontsize=8)
+        ax.set_yscale("log")
+        ax.set_ylabel("ms per iteration (median wall)")
+        ax.set_title(device, fontsize=9)
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(f"{suite}: PageRank storage formats, time per iteration", fontsize=10)
+    fig.tight_layout()
+    name = f"{suite}-formats.png"
+    fig.savefig(os.path.join(out_dir, name), dpi=110)
+    plt.close(fig)
+    return name
+
+
 def tuning_rows(folder):
     rows = []
     if not folder or not os.path.isdir(folder):
@@ -298,6 +344,9 @@ def main():
                             ("Achieved rates against the measured peaks", peak_rows(cases, devices))):
             if rows:
                 md += [f"### {title}", ""] + rows + [""]
+        figure = pagerank_formats(suite, cases, a.out)
+        if figure:
+            md += ["### Storage formats (seed Figures 10 and 11)", "", f"![{suite} formats]({figure})", ""]
         rows, figure = overhead(suite, cases, a.out)
         if rows:
             md += ["### Overhead model (seed section 4.2)", "", f"![{suite} overhead]({figure})", ""] + rows + [""]
