@@ -194,6 +194,15 @@ run_itercl tune kmeans --progress=plain --dry-run --repeat 1 \
 expect_rc 0 "itercl tune kmeans --progress=plain"
 grep -qE "^progress: kmeans  candidate 1/[0-9]+ " "$tmp/stderr" || fail "itercl tune: no candidate progress line"
 
+# --- the plotting scripts of examples/ read what the runs above wrote (where numpy and matplotlib are) ---
+if /usr/bin/python3 -c 'import matplotlib, numpy' 2>/dev/null; then
+  for pair in kmeans:results mds:smacof pagerank:pagerank; do
+    /usr/bin/python3 "$source_root/examples/${pair%%:*}_plot.py" "$tmp/out/${pair#*:}.json" "$tmp/${pair%%:*}.png" \
+      >/dev/null || fail "examples/${pair%%:*}_plot.py failed"
+    [[ -s $tmp/${pair%%:*}.png ]] || fail "examples/${pair%%:*}_plot.py drew nothing"
+  done
+fi
+
 # --- help: the choices, the global options, one spelling per option ---
 run_itercl run --help
 expect_rc 0 "itercl run --help"
