@@ -75,8 +75,9 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, const
     if (folder.empty()) folder = itercl::tuning_dir_override().value_or(std::filesystem::path());
     if (folder.empty()) folder = itercl::user_tuning_dir().value_or(std::filesystem::path());
     if (folder.empty())
-      throw itercl::InputError("tune: no tuning folder to store in (no $HOME, or $ITERCL_NO_USER_TUNING set): "
-                               "give --out DIR or --dry-run");
+      throw itercl::InputError(
+          "tune: no tuning folder to store in (no $HOME, or $ITERCL_NO_USER_TUNING set): "
+          "give --out DIR or --dry-run");
     // --out names a whole database (the repository's tuning/, say); the others are overlays.
     itercl::store_tuned_parameters(folder, kernel, device.info(), report.entry, /*start_from_builtin=*/!out.empty());
     std::printf("stored as devices/%s in %s\n", device.info().name.c_str(),
@@ -170,7 +171,8 @@ int main(int argc, char** argv) {
   itercl::TuneOptions tune_options;
   bool dry_run = false;
   auto* tune = app.add_subcommand("tune", "Sweep a kernel's tuning space on a device and store the fastest correct");
-  tune->add_option("kernel", tune_kernel_name, "Kernel family to tune: " + itercl::cli::joined(itercl::tunable_kernels()))
+  tune->add_option("kernel", tune_kernel_name,
+                   "Kernel family to tune: " + itercl::cli::joined(itercl::tunable_kernels()))
       ->required();
   tune->add_option("--device", tune_device,
                    "auto, gpu, cpu, P:D or a name substring (default: $ITERCL_DEVICE or auto)");
@@ -220,10 +222,10 @@ int main(int argc, char** argv) {
       const auto outcome = itercl::run_bench_file(suite, bench_options);
       line.finish();
       const std::size_t peers = outcome.results["peers"].size();
-      const std::string peer_summary =
-          peers == 0 ? ""
-                     : "; " + std::to_string(peers) + " peers, " + std::to_string(outcome.peers_missing.size()) +
-                           " missing, " + std::to_string(outcome.peers_crashed.size()) + " crashed";
+      const std::string peer_summary = peers == 0 ? ""
+                                                  : "; " + std::to_string(peers) + " peers, " +
+                                                        std::to_string(outcome.peers_missing.size()) + " missing, " +
+                                                        std::to_string(outcome.peers_crashed.size()) + " crashed";
       if (!quiet)
         std::cout << "bench: " << outcome.results["cases"].size() << " cases, " << outcome.failed << " failed"
                   << peer_summary << "; " << outcome.json_path.string() << ", " << outcome.csv_path.string() << "\n";

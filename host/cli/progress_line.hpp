@@ -54,8 +54,7 @@ class ProgressLine {
       std::snprintf(part, sizeof part, " run %d/%d", e.run, e.runs);
       text += part;
     }
-    std::snprintf(part, sizeof part, "  %.*s %d/%d", int(e.step.size()), e.step.data(), e.iteration,
-                  e.max_iterations);
+    std::snprintf(part, sizeof part, "  %.*s %d/%d", int(e.step.size()), e.step.data(), e.iteration, e.max_iterations);
     text += part;
     if (!e.objective_name.empty()) {
       std::snprintf(part, sizeof part, "  %.*s %.6g", int(e.objective_name.size()), e.objective_name.data(),

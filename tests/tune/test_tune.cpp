@@ -28,7 +28,8 @@ TEST_CASE("a candidate that fails to build or launch is rejected with its error,
   });
   itercl::add_candidate(report, options, 4, {{"name", "build"}},
                         [&](itercl::TuneCandidate&) { d.program("kmeans.cl", "-D DIM=2"); });
-  itercl::add_candidate(report, options, 4, {{"name", "memory"}}, [](itercl::TuneCandidate&) { throw std::bad_alloc(); });
+  itercl::add_candidate(report, options, 4, {{"name", "memory"}},
+                        [](itercl::TuneCandidate&) { throw std::bad_alloc(); });
   itercl::add_candidate(report, options, 4, {{"name", "fine"}}, [](itercl::TuneCandidate& c) {
     c.parameters = {{"name", "fine"}};
     c.median_ms = 1;
@@ -44,6 +45,7 @@ TEST_CASE("a candidate that fails to build or launch is rejected with its error,
   CHECK(started == std::vector<int>{1, 2, 3, 4});
 
   // A problem the user must fix is not a candidate's failure: it ends the sweep.
-  CHECK_THROWS_AS(itercl::add_candidate(report, options, 4, {}, [](itercl::TuneCandidate&) { throw itercl::InputError("bad"); }),
-                  itercl::InputError);
+  CHECK_THROWS_AS(
+      itercl::add_candidate(report, options, 4, {}, [](itercl::TuneCandidate&) { throw itercl::InputError("bad"); }),
+      itercl::InputError);
 }

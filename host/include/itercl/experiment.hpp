@@ -13,12 +13,12 @@ namespace itercl {
 // Command-line choices: values that replace the config's (empty: keep the config's), and where
 // progress goes.
 struct RunOverrides {
-  std::string device;            // --device (else ITERCL_DEVICE, else the config's "device")
-  std::string precision;         // --precision
+  std::string device;     // --device (else ITERCL_DEVICE, else the config's "device")
+  std::string precision;  // --precision
   // --out: the results file (the config's relative extra files go beside it); "-": write no results
   // file, the caller prints ExperimentOutcome::results (extra files resolve against the config's folder)
   std::filesystem::path output;
-  ProgressCallback progress;     // empty: silent
+  ProgressCallback progress;  // empty: silent
 };
 
 struct ExperimentOutcome {

@@ -13,8 +13,8 @@
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
-#include "itercl/progress.hpp"
 #include "itercl/metric.hpp"
+#include "itercl/progress.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {

@@ -8,8 +8,8 @@ namespace itercl {
 
 struct ProgressEvent {
   std::string_view algorithm{};  // "kmeans", ...
-  int run = 1, runs = 1;       // e.g. of n_init
-  int iteration = 0;           // 1-based, within the run
+  int run = 1, runs = 1;         // e.g. of n_init
+  int iteration = 0;             // 1-based, within the run
   int max_iterations = 0;
   std::string_view objective_name{};  // "inertia", ...; empty: no objective to show
   double objective = 0;

@@ -19,7 +19,7 @@ namespace itercl {
 struct TuneOptions {
   nlohmann::json problem = nlohmann::json::object();  // the problem's size; each tuner has defaults
   Precision precision = Precision::f32;
-  int repeats = 10;  // timed runs per candidate (after 2 warm-ups); the median counts
+  int repeats = 10;             // timed runs per candidate (after 2 warm-ups); the median counts
   ProgressCallback progress{};  // told as each candidate starts (step "candidate"); may be empty
 };
 

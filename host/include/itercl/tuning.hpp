@@ -32,8 +32,8 @@ std::optional<std::filesystem::path> tuning_dir_override();
 // "vendors/<vendor>/<type>" and "devices/<name>" merged in that order, each overriding the fields it
 // names. At each level three databases are consulted, each overriding the one before: the built-in
 // one, the user's folder (user_tuning_dir()/<kernel>.json; its entries are named "user:<entry>" in
-// `sources`, e.g. "user:devices/<name>"), and $ITERCL_TUNING_DIR/<kernel>.json. Metadata keys of an entry ("tuned": how `itercl tune` measured it; "why": the evidence
-// behind a hand-set value) are not tuning fields and are left out.
+// `sources`, e.g. "user:devices/<name>"), and $ITERCL_TUNING_DIR/<kernel>.json. Metadata keys of an entry ("tuned": how
+// `itercl tune` measured it; "why": the evidence behind a hand-set value) are not tuning fields and are left out.
 // Throws RuntimeError if a database file is not valid JSON.
 TunedParameters tuned_parameters(std::string_view kernel, const DeviceInfo& info);
 

@@ -1,6 +1,8 @@
 // `itercl bench`: suites of experiments, repeated, summarised as medians and spreads.
 #include "itercl/bench.hpp"
 
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -9,7 +11,6 @@
 #include <random>
 #include <set>
 #include <sstream>
-#include <sys/wait.h>
 
 #include "io/config.hpp"
 #include "itercl/device.hpp"

@@ -118,8 +118,9 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   }
 
   const std::string started = utc_timestamp();
-  ExperimentContext context{spec,   std::nullopt, precision, static_cast<int>(repeat), base,         results_path, data,
-                            params, output,       as_run,    overrides.progress,       std::nullopt, nullptr,      output_base};
+  ExperimentContext context{
+      spec,   std::nullopt, precision, static_cast<int>(repeat), base,         results_path, data,
+      params, output,       as_run,    overrides.progress,       std::nullopt, nullptr,      output_base};
   AlgorithmReport report = algorithms().at(algorithm)(context);
   const Device& device = context.device();
 

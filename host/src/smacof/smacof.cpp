@@ -82,8 +82,11 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
     const Matrix start = p.init == SmacofInit::given       ? p.init_embedding
                          : p.init == SmacofInit::classical ? classical
                                                            : random_init(n, p.n_components, rng);
-    const ProgressEvent report{
-        .algorithm = "smacof", .run = r + 1, .runs = p.n_init, .max_iterations = p.max_iter, .objective_name = "stress"};
+    const ProgressEvent report{.algorithm = "smacof",
+                               .run = r + 1,
+                               .runs = p.n_init,
+                               .max_iterations = p.max_iter,
+                               .objective_name = "stress"};
     Run run = run_from(device, start, p, report, fit_clock);
     best.init_stress.push_back(run.stress);
     best.total += run.timings;

@@ -89,8 +89,8 @@ void store_tuned_parameters(const std::filesystem::path& folder, std::string_vie
                             const nlohmann::json& entry, bool start_from_builtin) {
   const std::filesystem::path path = folder / (std::string(kernel) + ".json");
   nlohmann::json db = std::filesystem::exists(path) ? tuning::user_file(path)
-                      : start_from_builtin           ? tuning::builtin(kernel)
-                                                     : nlohmann::json::object();
+                      : start_from_builtin          ? tuning::builtin(kernel)
+                                                    : nlohmann::json::object();
   db["devices"][info.name] = entry;
   write_file_atomically(path, db.dump(2) + "\n");
 }
