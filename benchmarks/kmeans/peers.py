@@ -10,10 +10,14 @@ assignment; iteration_wall_ms: a whole Lloyd iteration). benchmarks/report.py pa
 """
 import argparse
 import json
-import statistics
+import os
+import sys
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cuda_timing import cuda_ms  # noqa: E402  (benchmarks/cuda_timing.py, shared by every GPU peer)
 
 
 def torch_assignment(n, d, k, repeats=20):
@@ -30,18 +34,9 @@ def torch_assignment(n, d, k, repeats=20):
     def step():
         return ((x * x).sum(1, keepdim=True) - 2 * x @ c.T + (c * c).sum(1)).argmin(1)
 
-    for _ in range(3):
-        step()
-    times = []
-    for _ in range(repeats):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        step()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
+    ms = cuda_ms(torch, step, repeats, warmups=3)
     return {"peer": f"PyTorch {torch.__version__}", "device": torch.cuda.get_device_name(),
-            "workload": f"assignment, N = {n}, D = {d}, K = {k}, float32", "ms": statistics.median(times),
+            "workload": f"assignment, N = {n}, D = {d}, K = {k}, float32", "ms": ms,
             "ours": {"group": "shapes", "varied": {"data.n_samples": n, "data.n_features": d, "params.n_clusters": k},
                      "metric": "iteration_kernel_ms"}}
 

@@ -12,8 +12,8 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pairwise"))
-from cuda_timing import cuda_ms  # noqa: E402  (benchmarks/pairwise/cuda_timing.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cuda_timing import cuda_ms  # noqa: E402  (benchmarks/cuda_timing.py, shared by every GPU peer)
 
 
 def torch_sdh(n, bins, repeats):

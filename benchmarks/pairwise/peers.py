@@ -10,12 +10,15 @@ benchmarks/report.py.
 """
 import argparse
 import json
+import os
 import statistics
+import sys
 import time
 
 import numpy as np
 
-from cuda_timing import cuda_ms
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cuda_timing import cuda_ms  # noqa: E402  (benchmarks/cuda_timing.py, shared by every GPU peer)
 
 
 def torch_peers(n, d, repeats):

@@ -9,10 +9,14 @@ it compares with (group, varied values, metric), for benchmarks/report.py.
 """
 import argparse
 import json
-import statistics
+import os
+import sys
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cuda_timing import cuda_ms  # noqa: E402  (benchmarks/cuda_timing.py, shared by every GPU peer)
 
 
 def dissimilarities(n, features, seed=1):
@@ -39,18 +43,14 @@ def torch_smacof(n, features, iterations):
         stress = ((torch.cdist(x, x) - delta) ** 2).sum() / 2
         return x, stress.item()  # the stop rule needs the stress on the host each iteration
 
-    for _ in range(3):
-        x, _ = step(x)
-    times = []
-    for _ in range(iterations):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        x, _ = step(x)
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
+    state = [x]
+
+    def advance():  # one iteration from the last one's embedding
+        state[0], _ = step(state[0])
+
+    ms = cuda_ms(torch, advance, iterations, warmups=3)
     return {"peer": f"PyTorch {torch.__version__} dense SMACOF", "device": torch.cuda.get_device_name(),
-            "workload": f"iteration, N = {n}, 2-D, float32", "ms": statistics.median(times),
+            "workload": f"iteration, N = {n}, 2-D, float32", "ms": ms,
             "ours": {"group": "steps", "varied": {"data.n_samples": n}, "metric": "iteration_wall_ms"}}
 
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "itercl/itercl.hpp"
+#include "itercl/version.hpp"
 #include "progress_line.hpp"
 
 namespace itercl::cli {
@@ -104,11 +105,22 @@ void deprecated_alias(CLI::Option* alias, const std::string& name, const std::st
       "DEPRECATED"));
 }
 
+// The message, then the exit code; over several ranks the message names its rank and every rank ends
+// at once (MPI_Abort: mpirun exits with this code), so that no rank waits for one that failed.
+int fail(const char* kind, const char* message, int code) {
+  if (itercl::mpi_size() > 1) {
+    std::cerr << "rank " << itercl::mpi_rank() << ": " << kind << message << std::endl;
+    itercl::mpi_abort(code);
+  }
+  std::cerr << kind << message << "\n";
+  return code;
+}
+
 }  // namespace itercl::cli
 
 int main(int argc, char** argv) {
   CLI::App app{"itercl: OpenCL kernels for iterative statistics (K-Means, ...) on any device"};
-  app.set_version_flag("--version", std::string(ITERCL_VERSION));
+  app.set_version_flag("--version", std::string(ITERCL_VERSION) + "\nMPI: " + itercl::mpi_library_version());
   app.require_subcommand(1);
   app.fallthrough();  // the options below work before or after the subcommand
   bool no_cache = false, quiet = false;
@@ -199,6 +211,10 @@ int main(int argc, char** argv) {
   itercl::cli::ProgressLine line(progress_mode);
   // The library reads the folder from the environment: one place for every subcommand and library call.
   if (!tuning_dir.empty()) setenv("ITERCL_TUNING_DIR", tuning_dir.c_str(), 1);
+  itercl::mpi_start(&argc, &argv);  // under mpirun only; a plain run never initialises MPI
+  struct MpiEnd {
+    ~MpiEnd() { itercl::mpi_finish(); }
+  } mpi_end;
   try {
     itercl::set_program_disk_cache(!no_cache);
     if (*devices) return itercl::cli::list_devices(as_json);
@@ -249,20 +265,19 @@ int main(int argc, char** argv) {
       return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run, line);
     }
     overrides.output = out;
-    if (line.active()) overrides.progress = std::ref(line);
+    const bool first_rank = itercl::mpi_rank() == 0;  // over several ranks, rank 0 reports
+    if (first_rank && line.active()) overrides.progress = std::ref(line);
     const auto outcome = itercl::run_experiment_file(config, overrides);
     line.finish();
     // --out -: standard output carries the results JSON and nothing else; the summary goes to stderr.
-    if (out == "-") std::cout << outcome.results.dump(2) << "\n" << std::flush;
-    if (!quiet) (out == "-" ? std::cerr : std::cout) << outcome.summary;
+    if (first_rank && out == "-") std::cout << outcome.results.dump(2) << "\n" << std::flush;
+    if (first_rank && !quiet) (out == "-" ? std::cerr : std::cout) << outcome.summary;
     return 0;
   } catch (const itercl::InputError& e) {
     line.finish();
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
+    return itercl::cli::fail("error: ", e.what(), 2);
   } catch (const std::exception& e) {
     line.finish();
-    std::cerr << "failed: " << e.what() << "\n";
-    return 1;
+    return itercl::cli::fail("failed: ", e.what(), 1);
   }
 }

@@ -11,6 +11,7 @@
 #include "core/program_build.hpp"
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
+#include "itercl/kmeans_assignment.hpp"
 #include "test_support.hpp"
 
 using itercl::Device;
@@ -129,4 +130,42 @@ TEST_CASE("compiled programs are cached on disk; a corrupt entry is rebuilt, nev
     setenv("ITERCL_CACHE_DIR", previous.c_str(), 1);
   else
     unsetenv("ITERCL_CACHE_DIR");
+}
+
+TEST_CASE("a device over the caller's context and queue runs itercl's kernels on the caller's objects") {
+  const Device own = test::device();
+  const cl::Device dev = own.device();
+  const cl::Context context(dev);
+  const cl::CommandQueue queue(context, dev, CL_QUEUE_PROFILING_ENABLE);
+  const Device theirs = Device::from_opencl(context, dev, queue);
+  CHECK(theirs.context()() == context());
+  CHECK(theirs.queue()() == queue());
+  CHECK(theirs.info().id() == own.info().id());  // found in the listing, as `itercl devices` names it
+
+  // The same assignment through both devices: itercl's program is built in the caller's context.
+  const itercl::Matrix X = test::random_matrix(300, 3, 7), C = test::random_matrix(5, 3, 8);
+  itercl::KMeansAssignment mine(own, X, itercl::Precision::f64), yours(theirs, X, itercl::Precision::f64);
+  const auto a = mine.assign(C);
+  const std::vector<std::int32_t> expected(a.begin(), a.end());
+  const auto b = yours.assign(C);
+  CHECK(std::vector<std::int32_t>(b.begin(), b.end()) == expected);
+
+  // A buffer the caller made in that context holds what itercl's kernels can read, and the reverse.
+  const std::vector<float> values = {1, 2, 3};
+  cl::Buffer shared(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(float) * 3,
+                    const_cast<float*>(values.data()));
+  std::vector<float> back(3);
+  theirs.queue().enqueueReadBuffer(shared, CL_TRUE, 0, sizeof(float) * 3, back.data());
+  CHECK(back == values);
+}
+
+TEST_CASE("a caller's queue that itercl cannot time, or of another context, is refused with the reason") {
+  const cl::Device dev = test::device().device();
+  const cl::Context context(dev), other(dev);
+  const cl::CommandQueue untimed(context, dev, 0);
+  CHECK_THROWS_WITH_AS(Device::from_opencl(context, dev, untimed), doctest::Contains("CL_QUEUE_PROFILING_ENABLE"),
+                       itercl::InputError);
+  const cl::CommandQueue elsewhere(other, dev, CL_QUEUE_PROFILING_ENABLE);
+  CHECK_THROWS_WITH_AS(Device::from_opencl(context, dev, elsewhere), doctest::Contains("another device or context"),
+                       itercl::InputError);
 }

@@ -54,6 +54,13 @@ class Device {
   // RuntimeError with installation advice if there is no OpenCL device at all.
   static Device select(std::string_view spec);
 
+  // A device over the caller's own OpenCL objects (as ViennaCL's and Boost.Compute's users hold them):
+  // itercl builds its programs and allocates its buffers in `context` and enqueues on `queue`, so
+  // buffers of the caller's in that context can be read by itercl's kernels and the reverse. The queue
+  // must be in-order and have CL_QUEUE_PROFILING_ENABLE (itercl reads its events' times); else
+  // InputError. Unlike select(), each call makes a handle with a program cache of its own.
+  static Device from_opencl(const cl::Context& context, const cl::Device& device, const cl::CommandQueue& queue);
+
   const DeviceInfo& info() const;
   const cl::Context& context() const;
   const cl::Device& device() const;

@@ -11,6 +11,7 @@
 #include "itercl/kmeans.hpp"
 #include "itercl/kmeans_assignment.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/mpi.hpp"
 #include "itercl/pagerank.hpp"
 #include "itercl/pair_histogram.hpp"
 #include "itercl/pairwise.hpp"
@@ -21,3 +22,4 @@
 #include "itercl/timing.hpp"
 #include "itercl/tune.hpp"
 #include "itercl/tuning.hpp"
+#include "itercl/version.hpp"

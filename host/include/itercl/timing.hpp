@@ -16,13 +16,15 @@ struct Timings {
   double transfer_s = 0;  // host <-> device copies (event start to end)
   double host_s = 0;      // host computation (e.g. K-Means centroid update)
   double wall_s = 0;      // elapsed, including waits and launch overheads
+  double comm_s = 0;      // in collectives among MPI ranks (0 on one rank)
 
   Timings& operator+=(const Timings& o) {
     kernel_s += o.kernel_s, transfer_s += o.transfer_s, host_s += o.host_s, wall_s += o.wall_s;
+    comm_s += o.comm_s;
     return *this;
   }
 };
-void to_json(nlohmann::json& j, const Timings& t);  // in milliseconds: kernel_ms, transfer_ms, ...
+void to_json(nlohmann::json& j, const Timings& t);  // in milliseconds: kernel_ms, transfer_ms, ..., comm_ms
 
 // Each field's median over `samples` (zeros for none): what reports quote for repeated steps.
 Timings median(std::span<const Timings> samples);

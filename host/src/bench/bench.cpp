@@ -19,6 +19,7 @@
 #include "itercl/io.hpp"
 #include "itercl/peak.hpp"
 #include "itercl/timing.hpp"
+#include "itercl/version.hpp"
 
 namespace itercl {
 

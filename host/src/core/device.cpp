@@ -38,6 +38,8 @@ struct Found {
   cl::Device device;
 };
 
+DeviceInfo describe(int p, int d, const cl::Device& dev);
+
 // All devices. clGetPlatformIDs answers CL_PLATFORM_NOT_FOUND_KHR (cl_khr_icd) when the loader has no
 // ICD registered: that is an empty list; any other failure is an error naming its call and code.
 std::vector<Found> discover() {
@@ -57,28 +59,31 @@ std::vector<Found> discover() {
       if (e.err() == CL_DEVICE_NOT_FOUND) continue;  // a platform with no devices
       rethrow_as_itercl_error();
     }
-    for (std::size_t d = 0; d < devices.size(); ++d) {
-      const cl::Device& dev = devices[d];
-      DeviceInfo i;
-      i.platform_index = static_cast<int>(p);
-      i.device_index = static_cast<int>(d);
-      i.platform = trimmed(platforms[p].getInfo<CL_PLATFORM_NAME>());
-      i.name = trimmed(dev.getInfo<CL_DEVICE_NAME>());
-      i.vendor = trimmed(dev.getInfo<CL_DEVICE_VENDOR>());
-      i.type = type_name(dev.getInfo<CL_DEVICE_TYPE>());
-      i.version = trimmed(dev.getInfo<CL_DEVICE_VERSION>());
-      i.driver_version = trimmed(dev.getInfo<CL_DRIVER_VERSION>());
-      i.opencl_c_version = trimmed(dev.getInfo<CL_DEVICE_OPENCL_C_VERSION>());
-      i.compute_units = dev.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
-      i.global_memory = dev.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
-      i.max_allocation = dev.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
-      i.local_memory = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-      i.max_work_group_size = dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-      i.fp64 = dev.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_fp64") != std::string::npos;
-      found.push_back({std::move(i), dev});
-    }
+    for (std::size_t d = 0; d < devices.size(); ++d)
+      found.push_back({describe(static_cast<int>(p), static_cast<int>(d), devices[d]), devices[d]});
   }
   return found;
+}
+
+// The description of one device; `p` and `d` its place in the listing (`itercl devices`).
+DeviceInfo describe(int p, int d, const cl::Device& dev) {
+  DeviceInfo i;
+  i.platform_index = p;
+  i.device_index = d;
+  i.platform = trimmed(cl::Platform(dev.getInfo<CL_DEVICE_PLATFORM>()).getInfo<CL_PLATFORM_NAME>());
+  i.name = trimmed(dev.getInfo<CL_DEVICE_NAME>());
+  i.vendor = trimmed(dev.getInfo<CL_DEVICE_VENDOR>());
+  i.type = type_name(dev.getInfo<CL_DEVICE_TYPE>());
+  i.version = trimmed(dev.getInfo<CL_DEVICE_VERSION>());
+  i.driver_version = trimmed(dev.getInfo<CL_DRIVER_VERSION>());
+  i.opencl_c_version = trimmed(dev.getInfo<CL_DEVICE_OPENCL_C_VERSION>());
+  i.compute_units = dev.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+  i.global_memory = dev.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+  i.max_allocation = dev.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+  i.local_memory = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  i.max_work_group_size = dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  i.fp64 = dev.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_fp64") != std::string::npos;
+  return i;
 }
 
 std::string listing(const std::vector<Found>& all) {
@@ -177,8 +182,26 @@ Device Device::select(std::string_view spec) {
   return Device(state);
 }
 
+Device Device::from_opencl(const cl::Context& context, const cl::Device& device, const cl::CommandQueue& queue) {
+  if (queue.getInfo<CL_QUEUE_DEVICE>()() != device() || queue.getInfo<CL_QUEUE_CONTEXT>()() != context())
+    throw InputError("queue: belongs to another device or context than the ones given");
+  const cl_command_queue_properties props = queue.getInfo<CL_QUEUE_PROPERTIES>();
+  if (!(props & CL_QUEUE_PROFILING_ENABLE))
+    throw InputError("queue: needs CL_QUEUE_PROFILING_ENABLE (itercl times its kernels and transfers by their events)");
+  if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    throw InputError("queue: needs in-order execution (itercl's drivers enqueue each step after the one it reads)");
+  // Its place in the listing where discovery sees it, so that its id() matches `itercl devices`.
+  DeviceInfo info = core::describe(-1, -1, device);
+  for (const core::Found& f : core::discover())
+    if (f.device() == device()) info = f.info;
+  return Device(std::make_shared<State>(std::move(info), device, context, queue));
+}
+
 Device::State::State(DeviceInfo i, cl::Device d)
     : info(std::move(i)), device(std::move(d)), context(device), queue(context, device, CL_QUEUE_PROFILING_ENABLE) {}
+
+Device::State::State(DeviceInfo i, cl::Device d, cl::Context c, cl::CommandQueue q)
+    : info(std::move(i)), device(std::move(d)), context(std::move(c)), queue(std::move(q)) {}
 
 const DeviceInfo& Device::info() const { return state_->info; }
 const cl::Context& Device::context() const { return state_->context; }

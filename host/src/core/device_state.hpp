@@ -11,7 +11,8 @@
 namespace itercl {
 
 struct Device::State {
-  State(DeviceInfo info, cl::Device device);
+  State(DeviceInfo info, cl::Device device);  // a context and a profiling queue of its own
+  State(DeviceInfo info, cl::Device device, cl::Context context, cl::CommandQueue queue);  // the caller's
 
   DeviceInfo info;
   cl::Device device;

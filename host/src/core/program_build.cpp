@@ -10,6 +10,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
+#include "itercl/version.hpp"
 
 namespace itercl {
 namespace core {

@@ -11,7 +11,8 @@ void to_json(nlohmann::json& j, const Timings& t) {
   j = {{"kernel_ms", t.kernel_s * 1e3},
        {"transfer_ms", t.transfer_s * 1e3},
        {"host_ms", t.host_s * 1e3},
-       {"wall_ms", t.wall_s * 1e3}};
+       {"wall_ms", t.wall_s * 1e3},
+       {"comm_ms", t.comm_s * 1e3}};
 }
 
 Timings median(std::span<const Timings> samples) {
@@ -24,7 +25,8 @@ Timings median(std::span<const Timings> samples) {
     if (v.size() % 2) return *mid;
     return (*mid + *std::max_element(v.begin(), mid)) / 2;
   };
-  return {field(&Timings::kernel_s), field(&Timings::transfer_s), field(&Timings::host_s), field(&Timings::wall_s)};
+  return {field(&Timings::kernel_s), field(&Timings::transfer_s), field(&Timings::host_s), field(&Timings::wall_s),
+          field(&Timings::comm_s)};
 }
 
 std::string utc_timestamp(const char* format) {

@@ -8,9 +8,11 @@
 #include <sstream>
 
 #include "experiment/algorithms.hpp"
+#include "experiment/ranks.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 #include "itercl/timing.hpp"
+#include "itercl/version.hpp"
 
 namespace itercl {
 namespace experiment {
@@ -38,9 +40,10 @@ Device select_for_run(const std::string& spec, Precision precision) {
 
 const Device& ExperimentContext::device() {
   if (!selected) {
+    device_spec = experiment::rank_device_spec(device_spec);  // over several ranks: this rank's
     if (device_spec == "auto") {
       const DeviceChoice choice = choose_auto_device(workload.value_or(Workload{}), list_devices());
-      device_spec = choice.device.id();
+      device_spec = experiment::spread_over_gpus(choice.device);
       device_choice = choice.why;
     }
     selected = experiment::select_for_run(device_spec, precision);
@@ -79,7 +82,7 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   const std::string name = top.string("name", std::filesystem::path(config_name).stem().string());
   top.string("description");  // free text for the reader of the config
   const std::string algorithm = top.string("algorithm").value_or("");
-  const std::string spec = device_spec(overrides.device, top.string("device", ""));
+  const std::string spec = device_spec(overrides.device, experiment::read_device_field(top));
   std::string precision_text = top.string("precision", "float");
   const long long repeat = top.integer("repeat").value_or(1);
   const nlohmann::json* output_value = top.get("output");
@@ -93,6 +96,7 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
     top.fail("algorithm", algorithm.empty() ? "missing; expected one of " + known
                                             : "unknown algorithm \"" + algorithm + "\"; expected one of " + known);
   }
+  check_ranks(algorithm);
   as_run["device"] = spec;
   if (!overrides.precision.empty()) precision_text = overrides.precision;
   const Precision precision = with_field_prefix(config_name, "", [&] { return parse_precision(precision_text); });
@@ -137,13 +141,16 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
                             {"result", report.result},
                             {"timings", report.timings},
                             {"gflops", report.gflops}};
-  if (!results_to_caller) write_file_atomically(results_path, results.dump(2) + "\n");
+  const nlohmann::json ranks = ranks_json(device.info());  // waits for every rank to finish its share
+  if (!ranks.is_null()) results["mpi"] = ranks;
+  if (writes_results() && !results_to_caller) write_file_atomically(results_path, results.dump(2) + "\n");
 
   std::ostringstream summary;
   summary << algorithm << " '" << name << "' on " << device.info().name << " (" << device.info().type << ", "
           << device.info().platform << "), " << precision_name(precision) << "\n";
   if (!context.device_choice.is_null())
     summary << "  device auto: " << context.device_choice["verdict"].get<std::string>() << "\n";
+  if (!ranks.is_null()) summary << "  over " << ranks["ranks"].get<int>() << " MPI ranks\n";
   summary << report.summary << "  results: " << (results_to_caller ? "standard output" : results_path.string()) << "\n";
   return {std::move(results), results_path, summary.str()};
 }

@@ -1,15 +1,19 @@
 // `"algorithm": "kmeans"` in a config: reads params, fits, reports.
 #include <sstream>
 
+#include "core/comm.hpp"
 #include "experiment/run_support.hpp"
 #include "io/data_source.hpp"
 #include "itercl/kmeans.hpp"
 #include "kmeans/kmeans_description.hpp"
+#include "kmeans/kmeans_ranks.hpp"
 
 namespace itercl {
 namespace kmeans {
 
-KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<double>& weights) {
+// `has_data`: X holds the data (over several ranks, rank 0 alone reads and checks it: the others read
+// the parameters only, without the sample weights, which rank 0 scatters).
+KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<double>& weights, bool has_data = true) {
   ConfigObject& P = c.params;
   const Eigen::Index n_samples = X.rows();
   KMeansParams p;
@@ -43,7 +47,7 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
 
   p.random_state = read_random_state(c);
 
-  if (P.get("sample_weight")) {
+  if (P.get("sample_weight") && has_data) {
     weights = read_vector_value(P, "sample_weight", c.base);
     if (static_cast<Eigen::Index>(weights.size()) != n_samples)
       P.fail("sample_weight",
@@ -53,7 +57,7 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
   if (const nlohmann::json* kernel = P.get("kernel"))
     with_field_prefix(P.source(), "params", [&] { from_json(*kernel, p.kernel); });
   P.finish();
-  with_field_prefix(P.source(), "params", [&] { p.validate(X, weights); });
+  with_field_prefix(P.source(), "params", [&] { has_data ? p.validate(X, weights) : p.validate(); });
   return p;
 }
 
@@ -69,30 +73,41 @@ void write_labels(const std::filesystem::path& path, const std::vector<std::int3
 
 AlgorithmReport run_kmeans(ExperimentContext& c) {
   AlgorithmReport report;
-  const Matrix X =
-      with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
+  // Over several ranks rank 0 reads the data (all of it, any format) and scatters the rows.
+  core::Comm& comm = core::world();
+  const bool root = comm.rank() == 0;
+  Matrix X;
+  if (root) X = with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
   std::vector<double> weights;
-  const KMeansParams params = kmeans::read_params(c, X, weights);
+  KMeansParams params = kmeans::read_params(c, X, weights, root);
+  comm.broadcast(params.random_state);  // a drawn seed is rank 0's
+  c.config_as_run["params"]["random_state"] = params.random_state;
   const auto labels_path = c.output.path("labels", c.output_base);
   auto centroids_path = c.output.path("centroids", c.output_base);
   c.output.finish();
+  std::optional<kmeans::RankRows> mine;
+  if (comm.several()) mine = kmeans::scatter_rows(comm, X, weights);
+  const Eigen::Index n_samples = mine ? mine->n : X.rows(), n_features = mine ? mine->X.cols() : X.cols();
 
-  const kmeans::Work work = kmeans::assignment_work(X.rows(), X.cols(), params.n_clusters, params.precision);
+  const kmeans::Work work = kmeans::assignment_work(n_samples, n_features, params.n_clusters, params.precision);
   c.workload = Workload{"kmeans", work.flops, static_cast<double>(params.max_iter) * params.runs()};
   const KMeans model(c.device(), params);
   KMeansResult r;
   std::vector<double> repeat_wall_ms;
   for (int i = 0; i < c.repeat; ++i) {
     Stopwatch wall;
-    r = with_field_prefix(c.params.source(), "params", [&] { return model.fit(X, weights); });
+    r = with_field_prefix(c.params.source(), "params", [&] {
+      return mine ? kmeans::fit_over_ranks(comm, c.device(), params, *mine, X, weights) : model.fit(X, weights);
+    });
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }
 
   if (!centroids_path && r.centroids.size() > kInlineValues)
     centroids_path = std::filesystem::path(c.results_path).replace_extension(".centroids.npy");
   nlohmann::json& res = report.result;
+  const bool writes = root;  // over several ranks, rank 0 writes every file
   if (centroids_path) {
-    write_matrix(*centroids_path, r.centroids);
+    if (writes) write_matrix(*centroids_path, r.centroids);
     res["centroids"] = {{"file", centroids_path->string()}, {"shape", {r.centroids.rows(), r.centroids.cols()}}};
   } else {
     res["centroids"] = matrix_json(r.centroids);
@@ -109,7 +124,7 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   res["best_init"] = r.best_init;
   res["random_state"] = params.random_state;
   if (labels_path) {
-    kmeans::write_labels(*labels_path, r.labels);
+    if (writes) kmeans::write_labels(*labels_path, r.labels);
     res["labels"] = labels_path->string();
   }
 
@@ -127,12 +142,12 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
                    {"kernel_gbs", typical.kernel_s > 0 ? work.bytes / typical.kernel_s * 1e-9 : 0.0}};
 
   std::ostringstream s;
-  s << "  " << X.rows() << " x " << X.cols() << " points, " << params.n_clusters << " clusters, variant "
+  s << "  " << n_samples << " x " << n_features << " points, " << params.n_clusters << " clusters, variant "
     << r.kernel.variant << ": inertia " << r.inertia << " after " << r.n_iter << " iterations"
     << (r.converged ? " (converged)" : " (max_iter reached)") << ", " << r.n_relocated << " relocated\n"
     << "  per iteration (median): assignment " << ms(typical.kernel_s) << ", transfer " << ms(typical.transfer_s)
-    << ", update " << ms(typical.host_s) << ", wall " << ms(typical.wall_s) << "; "
-    << report.gflops["kernel"].get<double>() << " GFLOPS in the kernel\n";
+    << ", update " << ms(typical.host_s) << (mine ? ", MPI " + ms(typical.comm_s) : std::string()) << ", wall "
+    << ms(typical.wall_s) << "; " << report.gflops["kernel"].get<double>() << " GFLOPS in the kernel\n";
   report.summary = s.str();
   return report;
 }

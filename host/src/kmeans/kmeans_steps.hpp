@@ -40,6 +40,36 @@ struct UpdateOutcome {
 UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
                                std::vector<std::int32_t>& previous, const Matrix& centroids, Matrix& next);
 
+// The pieces of update_centroids, for an update whose points are spread over several ranks (kmeans_ranks):
+// the per-cluster sums of one rank's points, the points it offers to empty clusters, and the update
+// from the sums of all ranks.
+struct ClusterSums {
+  Matrix sums;     // k x d: sum of w_i x_i per cluster
+  Vector weights;  // k: sum of w_i per cluster
+  double inertia = 0;
+  std::int64_t n_changed = 0;
+};
+ClusterSums cluster_sums(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+                         std::vector<std::int32_t>& previous, const Matrix& centroids);
+std::vector<Eigen::Index> empty_clusters(const ClusterSums& s);  // clusters of no weight, in order
+
+// A point of positive weight offered to an empty cluster: the farthest from its centroid go first.
+struct FarPoint {
+  double distance;     // squared, to its own centroid
+  Eigen::Index index;  // among all points (a rank's first row + its own row)
+  std::int32_t label;
+  double weight;
+  Eigen::RowVectorXd x;
+};
+// The farther of two points: larger distance, then (equal distances) the later point.
+bool farther(const FarPoint& a, const FarPoint& b);
+// The `take` farthest points of X by `farther` (fewer if fewer have positive weight), farthest first.
+std::vector<FarPoint> farthest_points(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+                                      const Matrix& centroids, std::size_t take, Eigen::Index first_index);
+// `next` from the sums: empty[e] takes farthest[e] (from its donor cluster), then the weighted means.
+UpdateOutcome finish_update(ClusterSums& s, const std::vector<Eigen::Index>& empty,
+                            const std::vector<FarPoint>& farthest, const Matrix& centroids, Matrix& next);
+
 // sum of w_i * ||x_i - centroids[labels_i]||^2.
 double kmeans_inertia(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
                       const Matrix& centroids);

@@ -23,8 +23,8 @@ double squared_distance(const double* x, const double* c, Eigen::Index d) {
   return s;
 }
 
-UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
-                               std::vector<std::int32_t>& previous, const Matrix& centroids, Matrix& next) {
+ClusterSums cluster_sums(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+                         std::vector<std::int32_t>& previous, const Matrix& centroids) {
   const Eigen::Index n = X.rows(), d = X.cols(), k = centroids.rows();
   const auto uk = static_cast<std::size_t>(k), ud = static_cast<std::size_t>(d);
 
@@ -58,54 +58,89 @@ UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::
     }
   });
 
-  UpdateOutcome out;
-  Matrix sums = Matrix::Zero(k, d);
-  Vector weights = Vector::Zero(k);
+  ClusterSums out;
+  out.sums = Matrix::Zero(k, d);
+  out.weights = Vector::Zero(k);
   for (const Partial& p : parts) {
-    sums += Eigen::Map<const Matrix>(p.sums.data(), k, d);
-    weights += Eigen::Map<const Vector>(p.weights.data(), k);
+    out.sums += Eigen::Map<const Matrix>(p.sums.data(), k, d);
+    out.weights += Eigen::Map<const Vector>(p.weights.data(), k);
     out.inertia += p.inertia;
     out.n_changed += p.changed;
   }
+  return out;
+}
 
-  // Empty clusters (no weight) take the points farthest from their own centroids, the farthest going
-  // to the lowest-numbered empty cluster; equal distances go to the later point (which reproduces
-  // scikit-learn's result on its relocation test). Zero-weight points cannot fill a cluster.
+std::vector<Eigen::Index> empty_clusters(const ClusterSums& s) {
   std::vector<Eigen::Index> empty;
-  for (Eigen::Index j = 0; j < k; ++j)
-    if (weights[j] <= 0) empty.push_back(j);
-  if (!empty.empty()) {
-    std::vector<double> dist = host_array<double>(static_cast<std::size_t>(n), 0, "the relocation's distances");
-    std::vector<Eigen::Index> order;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      dist[static_cast<std::size_t>(i)] = (X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm();
-      if (weight(w, i) > 0) order.push_back(i);
-    }
-    const std::size_t take = std::min(empty.size(), order.size());
-    auto farther = [&](Eigen::Index a, Eigen::Index b) {
-      const double da = dist[static_cast<std::size_t>(a)], db = dist[static_cast<std::size_t>(b)];
-      return da != db ? da > db : a > b;
-    };
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(take), order.end(), farther);
-    for (std::size_t e = 0; e < take; ++e) {
-      const Eigen::Index j = empty[e], far = order[e];
-      const std::int32_t donor = labels[static_cast<std::size_t>(far)];
-      const double wf = weight(w, far);
-      sums.row(donor) -= wf * X.row(far);
-      weights[donor] -= wf;
-      sums.row(j) = wf * X.row(far);
-      weights[j] = wf;
-      ++out.n_relocated;
-    }
-  }
+  for (Eigen::Index j = 0; j < s.weights.size(); ++j)
+    if (s.weights[j] <= 0) empty.push_back(j);
+  return empty;
+}
 
-  next.resize(k, X.cols());
+bool farther(const FarPoint& a, const FarPoint& b) {
+  return a.distance != b.distance ? a.distance > b.distance : a.index > b.index;
+}
+
+std::vector<FarPoint> farthest_points(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+                                      const Matrix& centroids, std::size_t take, Eigen::Index first_index) {
+  const Eigen::Index n = X.rows();
+  std::vector<FarPoint> order;
+  std::vector<double> dist = host_array<double>(static_cast<std::size_t>(n), 0, "the relocation's distances");
+  std::vector<Eigen::Index> positive;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    dist[static_cast<std::size_t>(i)] = (X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm();
+    if (weight(w, i) > 0) positive.push_back(i);
+  }
+  take = std::min(take, positive.size());
+  auto further = [&](Eigen::Index a, Eigen::Index b) {
+    const double da = dist[static_cast<std::size_t>(a)], db = dist[static_cast<std::size_t>(b)];
+    return da != db ? da > db : a > b;
+  };
+  std::partial_sort(positive.begin(), positive.begin() + static_cast<std::ptrdiff_t>(take), positive.end(), further);
+  for (std::size_t e = 0; e < take; ++e) {
+    const Eigen::Index i = positive[e];
+    order.push_back({dist[static_cast<std::size_t>(i)], first_index + i, labels[static_cast<std::size_t>(i)],
+                     weight(w, i), X.row(i)});
+  }
+  return order;
+}
+
+UpdateOutcome finish_update(ClusterSums& s, const std::vector<Eigen::Index>& empty,
+                            const std::vector<FarPoint>& farthest, const Matrix& centroids, Matrix& next) {
+  UpdateOutcome out;
+  out.inertia = s.inertia;
+  out.n_changed = s.n_changed;
+  const std::size_t take = std::min(empty.size(), farthest.size());
+  for (std::size_t e = 0; e < take; ++e) {
+    const Eigen::Index j = empty[e];
+    const FarPoint& far = farthest[e];
+    s.sums.row(far.label) -= far.weight * far.x;
+    s.weights[far.label] -= far.weight;
+    s.sums.row(j) = far.weight * far.x;
+    s.weights[j] = far.weight;
+    ++out.n_relocated;
+  }
+  const Eigen::Index k = centroids.rows();
+  next.resize(k, centroids.cols());
   for (Eigen::Index j = 0; j < k; ++j) {
     // A cluster that lost its only point to a relocation keeps its centroid rather than becoming NaN.
-    next.row(j) = weights[j] > 0 ? Eigen::RowVectorXd(sums.row(j) / weights[j]) : Eigen::RowVectorXd(centroids.row(j));
+    next.row(j) =
+        s.weights[j] > 0 ? Eigen::RowVectorXd(s.sums.row(j) / s.weights[j]) : Eigen::RowVectorXd(centroids.row(j));
     out.shift_sq += (next.row(j) - centroids.row(j)).squaredNorm();
   }
   return out;
+}
+
+UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+                               std::vector<std::int32_t>& previous, const Matrix& centroids, Matrix& next) {
+  ClusterSums s = cluster_sums(X, w, labels, previous, centroids);
+  // Empty clusters (no weight) take the points farthest from their own centroids, the farthest going
+  // to the lowest-numbered empty cluster; equal distances go to the later point (which reproduces
+  // scikit-learn's result on its relocation test). Zero-weight points cannot fill a cluster.
+  const std::vector<Eigen::Index> empty = empty_clusters(s);
+  const std::vector<FarPoint> farthest =
+      empty.empty() ? std::vector<FarPoint>{} : farthest_points(X, w, labels, centroids, empty.size(), 0);
+  return finish_update(s, empty, farthest, centroids, next);
 }
 
 double kmeans_inertia(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,

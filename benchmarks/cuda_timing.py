@@ -1,10 +1,11 @@
-"""The CUDA-event timer the GPU peers of both pair suites share (benchmarks/pairwise/ and, through its
-path, benchmarks/pair_histogram/): two warm-ups, then the median of `repeats` timed steps in ms."""
+"""The CUDA-event timer every GPU peer shares (benchmarks/*/peers.py): `warmups` untimed steps, then the
+median of `repeats` timed ones, in ms. Each step is timed alone between two events on the stream, so
+the time is the GPU's, not Python's."""
 import statistics
 
 
-def cuda_ms(torch, step, repeats):
-    for _ in range(2):
+def cuda_ms(torch, step, repeats, warmups=2):
+    for _ in range(warmups):
         step()
     times = []
     for _ in range(repeats):
@@ -15,3 +16,4 @@ def cuda_ms(torch, step, repeats):
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end))
     return statistics.median(times)
+

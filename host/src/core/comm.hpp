@@ -1,0 +1,98 @@
+// The communicator among the ranks of a run (internal): MPI's world when mpirun started the process,
+// else one rank of its own. Algorithms talk through it only, so they compile and run the same without
+// MPI. Every collective must be called by every rank, in the same order; the time spent in them adds
+// up in seconds(), which algorithms report as Timings::comm_s.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace itercl::core {
+
+class Comm {
+ public:
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  int local_rank() const { return local_rank_; }  // among the ranks of this host
+  int local_size() const { return local_size_; }  // ranks on this host
+  bool several() const { return size_ > 1; }
+
+  // Element-wise sums over all ranks, in place; every rank gets the same values.
+  void allreduce_sum(std::span<double> values);
+  void allreduce_sum(std::span<std::int64_t> values);
+  // Every rank's bytes, in rank order, on every rank.
+  std::vector<std::string> allgather_bytes(const std::string& mine);
+  // Every rank's bytes, in rank order, on `root` (the other ranks get none).
+  std::vector<std::string> gather_bytes(const std::string& mine, int root = 0);
+  // Rank `root`'s bytes to every rank (`bytes` has the same size everywhere).
+  void broadcast_bytes(void* bytes, std::size_t size, int root = 0);
+  // `all` (on root) cut into pieces of counts[r] bytes, piece r to rank r; returns this rank's piece.
+  std::vector<char> scatter_bytes(const char* all, const std::vector<std::size_t>& counts, int root = 0);
+  void barrier();
+  [[noreturn]] void abort(int exit_code);
+
+  double seconds() const { return seconds_; }  // spent in collectives so far
+
+  // Typed helpers over the byte collectives.
+  template <class T>
+  void broadcast(T& value, int root = 0) {
+    broadcast_bytes(&value, sizeof(T), root);
+  }
+  template <class T>
+  void broadcast(std::vector<T>& values, int root = 0) {
+    std::uint64_t n = values.size();
+    broadcast(n, root);
+    values.resize(n);
+    broadcast_bytes(values.data(), n * sizeof(T), root);
+  }
+  // Every rank's values, concatenated in rank order: on every rank, or (gatherv) on root only.
+  template <class T>
+  std::vector<T> allgatherv(std::span<const T> mine) {
+    return concatenated<T>(
+        allgather_bytes(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(T))));
+  }
+  template <class T>
+  std::vector<T> gatherv(std::span<const T> mine, int root = 0) {
+    return concatenated<T>(
+        gather_bytes(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(T)), root));
+  }
+  template <class T>
+  static std::vector<T> concatenated(const std::vector<std::string>& parts) {
+    std::vector<T> all;
+    for (const std::string& p : parts) {
+      const std::size_t at = all.size();
+      all.resize(at + p.size() / sizeof(T));
+      std::memcpy(static_cast<void*>(all.data() + at), p.data(), p.size());
+    }
+    return all;
+  }
+  // `all` (on root) cut into pieces of counts[r] values, piece r to rank r.
+  template <class T>
+  std::vector<T> scatterv(std::span<const T> all, const std::vector<std::size_t>& counts, int root = 0) {
+    std::vector<std::size_t> bytes(counts);
+    for (auto& b : bytes) b *= sizeof(T);
+    const std::vector<char> mine = scatter_bytes(reinterpret_cast<const char*>(all.data()), bytes, root);
+    std::vector<T> out(mine.size() / sizeof(T));
+    std::memcpy(static_cast<void*>(out.data()), mine.data(), mine.size());
+    return out;
+  }
+
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
+  bool mpi_ = false;  // MPI initialised: collectives go through MPI_COMM_WORLD
+  double seconds_ = 0;
+};
+
+// The process's communicator: set up by mpi_start (itercl/mpi.hpp), one rank before or without it.
+Comm& world();
+
+// Rank r's rows of n split over `ranks`: [r n / P, (r + 1) n / P), uneven splits differing by one row.
+inline std::size_t first_row(std::size_t n, int r, int ranks) {
+  const auto p = static_cast<std::size_t>(ranks), ur = static_cast<std::size_t>(r);
+  return n / p * ur + n % p * ur / p;  // floor(n r / P) without overflowing n r
+}
+
+}  // namespace itercl::core

@@ -1,0 +1,33 @@
+// An experiment over several MPI ranks (internal): which algorithms run so, each rank's device, and
+// what the results file records of the ranks. With one rank (a plain run, or mpirun -np 1) every
+// function here leaves the run as it was.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "io/config.hpp"
+#include "itercl/device.hpp"
+
+namespace itercl::experiment {
+
+// The config's "device": a spec, or a list of specs (one per rank), returned joined by commas.
+std::string read_device_field(ConfigObject& top);
+
+// Refuses, with several ranks, an algorithm that runs on one rank only (InputError).
+void check_ranks(const std::string& algorithm);
+
+// This rank's spec of `spec`: a comma-separated list gives one spec per rank (exactly one per rank);
+// with several ranks, "gpu" means this rank's own GPU (its local rank modulo the GPUs of its host).
+std::string rank_device_spec(const std::string& spec);
+// With several ranks, a GPU chosen by "auto" (or "gpu") becomes this rank's own GPU of the same host.
+std::string spread_over_gpus(const DeviceInfo& chosen);
+
+// {"ranks": P, "devices": [{rank, name, id, host}, ...]} gathered from every rank (a collective:
+// every rank calls it, after its share of the run); null with one rank.
+nlohmann::json ranks_json(const DeviceInfo& device);
+
+// Whether this rank writes the results file and the extra files: rank 0 only.
+bool writes_results();
+
+}  // namespace itercl::experiment

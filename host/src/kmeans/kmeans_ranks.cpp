@@ -1,0 +1,219 @@
+#include "kmeans/kmeans_ranks.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "kmeans/kmeans_steps.hpp"
+
+namespace itercl::kmeans {
+
+RankRows scatter_rows(core::Comm& comm, const Matrix& all, std::span<const double> all_weights) {
+  const double before = comm.seconds();
+  std::int64_t shape[3] = {all.rows(), all.cols(), all_weights.empty() ? 0 : 1};
+  comm.broadcast(shape);
+  const auto n = static_cast<std::size_t>(shape[0]), d = static_cast<std::size_t>(shape[1]);
+  std::vector<std::size_t> rows(static_cast<std::size_t>(comm.size())), values(rows.size());
+  for (int r = 0; r < comm.size(); ++r)
+    rows[static_cast<std::size_t>(r)] = core::first_row(n, r + 1, comm.size()) - core::first_row(n, r, comm.size());
+  for (std::size_t r = 0; r < rows.size(); ++r) values[r] = rows[r] * d;
+
+  RankRows mine;
+  mine.n = shape[0];
+  mine.first = static_cast<Eigen::Index>(core::first_row(n, comm.rank(), comm.size()));
+  const std::vector<double> x =
+      comm.scatterv(std::span<const double>(all.data(), comm.rank() == 0 ? n * d : 0), values);
+  mine.X =
+      Eigen::Map<const Matrix>(x.data(), static_cast<Eigen::Index>(x.size() / std::max<std::size_t>(d, 1)), shape[1]);
+  if (shape[2]) mine.w = comm.scatterv(all_weights, rows);
+  mine.scatter.comm_s = comm.seconds() - before;
+  mine.scatter.wall_s = mine.scatter.comm_s;
+  return mine;
+}
+
+namespace {
+
+// Per-cluster sums, inertia and changed labels of every rank, summed: one allreduce of k d + k + 2 values.
+void sum_over_ranks(core::Comm& comm, ClusterSums& s) {
+  const Eigen::Index kd = s.sums.size(), k = s.weights.size();
+  std::vector<double> packed(static_cast<std::size_t>(kd + k + 2));
+  std::copy(s.sums.data(), s.sums.data() + kd, packed.begin());
+  std::copy(s.weights.data(), s.weights.data() + k, packed.begin() + kd);
+  packed[static_cast<std::size_t>(kd + k)] = s.inertia;
+  packed[static_cast<std::size_t>(kd + k + 1)] = static_cast<double>(s.n_changed);  // exact below 2^53
+  comm.allreduce_sum(packed);
+  std::copy(packed.begin(), packed.begin() + kd, s.sums.data());
+  std::copy(packed.begin() + kd, packed.begin() + kd + k, s.weights.data());
+  s.inertia = packed[static_cast<std::size_t>(kd + k)];
+  s.n_changed = static_cast<std::int64_t>(packed[static_cast<std::size_t>(kd + k + 1)]);
+}
+
+// The farthest points over all ranks: each rank offers its own `take` farthest, every rank picks the
+// same `take` of them by the single process's order (farther()).
+std::vector<FarPoint> farthest_over_ranks(core::Comm& comm, const RankRows& mine, std::span<const std::int32_t> labels,
+                                          const Matrix& centroids, std::size_t take) {
+  const Eigen::Index d = centroids.cols();
+  const std::vector<FarPoint> local = farthest_points(mine.X, mine.w, labels, centroids, take, mine.first);
+  std::vector<double> packed;  // distance, index, label, weight, x
+  for (const FarPoint& f : local) {
+    packed.insert(packed.end(), {f.distance, static_cast<double>(f.index), static_cast<double>(f.label), f.weight});
+    packed.insert(packed.end(), f.x.data(), f.x.data() + d);
+  }
+  const std::vector<double> all = comm.allgatherv<double>(packed);
+  std::vector<FarPoint> candidates;
+  const auto stride = static_cast<std::size_t>(d + 4);
+  for (std::size_t at = 0; at + stride <= all.size(); at += stride)
+    candidates.push_back({all[at], static_cast<Eigen::Index>(all[at + 1]), static_cast<std::int32_t>(all[at + 2]),
+                          all[at + 3], Eigen::Map<const Eigen::RowVectorXd>(all.data() + at + 4, d)});
+  take = std::min(take, candidates.size());
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(take), candidates.end(),
+                    farther);
+  candidates.resize(take);
+  return candidates;
+}
+
+struct RankRun {
+  Matrix centroids;
+  std::vector<std::int32_t> labels;  // this rank's
+  double inertia = 0;
+  int n_iter = 0, n_relocated = 0;
+  bool converged = false;
+  std::vector<KMeansIteration> iterations;
+  Timings timings;
+};
+
+// kmeans::lloyd (kmeans.cpp) over the ranks: the same steps and stopping rules on the summed values.
+RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assignment, const RankRows& mine,
+                         Matrix centroids, const KMeansParams& p, double scaled_tol, ProgressEvent report,
+                         const Stopwatch& fit_clock) {
+  RankRun run;
+  const auto rows = static_cast<std::size_t>(mine.X.rows());
+  std::vector<std::int32_t> previous = host_array<std::int32_t>(rows, -1, "the previous iteration's labels");
+  auto assign = [&](Timings& t) {
+    return assignment ? assignment->assign(centroids, &t) : std::span<const std::int32_t>{};
+  };
+  Matrix next;
+  std::span<const std::int32_t> labels;
+  bool labels_stable = false;
+  for (int it = 0; it < p.max_iter; ++it) {
+    Stopwatch wall;
+    const double comm_before = comm.seconds();
+    Timings t;
+    labels = assign(t);
+    Stopwatch host;
+    ClusterSums s = cluster_sums(mine.X, mine.w, labels, previous, centroids);
+    sum_over_ranks(comm, s);
+    const std::vector<Eigen::Index> empty = empty_clusters(s);
+    const std::vector<FarPoint> farthest =
+        empty.empty() ? std::vector<FarPoint>{} : farthest_over_ranks(comm, mine, labels, centroids, empty.size());
+    const UpdateOutcome u = finish_update(s, empty, farthest, centroids, next);
+    t.comm_s = comm.seconds() - comm_before;
+    t.host_s = host.seconds() - t.comm_s;
+    t.wall_s = wall.seconds();
+    run.iterations.push_back({u.inertia, u.n_relocated, t});
+    run.timings += t;
+    run.n_relocated += u.n_relocated;
+    run.n_iter = it + 1;
+    if (p.progress) {
+      report.iteration = run.n_iter;
+      report.objective = u.inertia;
+      report.elapsed_s = fit_clock.seconds();
+      p.progress(report);
+    }
+    std::swap(centroids, next);
+    if (u.n_changed == 0) {
+      labels_stable = run.converged = true;
+      break;
+    }
+    if (u.shift_sq <= scaled_tol) {
+      run.converged = true;
+      break;
+    }
+  }
+  if (!labels_stable) {
+    Stopwatch wall;
+    Timings t;
+    labels = assign(t);
+    t.wall_s = wall.seconds();
+    run.timings += t;
+  }
+  run.labels.assign(labels.begin(), labels.end());
+  Stopwatch host;
+  const double comm_before = comm.seconds();
+  double inertia = kmeans_inertia(mine.X, mine.w, run.labels, centroids);
+  comm.allreduce_sum(std::span<double>(&inertia, 1));
+  run.inertia = inertia;
+  run.timings.comm_s += comm.seconds() - comm_before;
+  run.timings.host_s += host.seconds();
+  run.centroids = std::move(centroids);
+  return run;
+}
+
+}  // namespace
+
+KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const RankRows& mine,
+                            const Matrix& all, std::span<const double> all_weights) {
+  const bool root = comm.rank() == 0;
+  if (root) p.validate(all, all_weights);
+  // A rank without rows assigns nothing; rank 0 still builds the kernel over one row, to report it.
+  std::optional<KMeansAssignment> assignment;
+  if (mine.X.rows() > 0)
+    assignment.emplace(device, mine.X, p.precision, p.kernel);
+  else if (root)
+    assignment.emplace(device, Matrix(all.topRows(1)), p.precision, p.kernel);
+  const bool assigns = mine.X.rows() > 0;
+  std::optional<KMeansAssignment> none;
+
+  double scaled_tol = root ? kmeans_scaled_tol(all, p.tol) : 0;
+  comm.broadcast(scaled_tol);
+  const int n_init = p.runs();
+
+  KMeansResult best;
+  if (assignment) {
+    best.upload = assignment->upload_timings();
+    best.kernel = assignment->kernel();
+    best.build_options = assignment->build_options();
+    best.tuning_sources = assignment->tuning_sources();
+  }
+  best.upload += mine.scatter;
+  Rng rng(p.random_state);  // drawn from on rank 0 only, as one process draws
+  const Stopwatch fit_clock;
+  std::vector<std::int32_t> best_labels;
+  for (int r = 0; r < n_init; ++r) {
+    Stopwatch init_wall;
+    const double comm_before = comm.seconds();
+    Matrix start(p.n_clusters, mine.X.cols());
+    if (p.init == KMeansInit::given)
+      start = p.init_centroids;
+    else if (root)
+      start = p.init == KMeansInit::random ? init_random(all, all_weights, p.n_clusters, rng)
+                                           : init_kmeans_plus_plus(all, all_weights, p.n_clusters, rng);
+    if (p.init != KMeansInit::given) comm.broadcast_bytes(start.data(), static_cast<std::size_t>(start.size()) * 8);
+    Timings init;
+    init.comm_s = comm.seconds() - comm_before;
+    init.wall_s = init_wall.seconds();
+    init.host_s = init.wall_s - init.comm_s;
+    const ProgressEvent report{
+        .algorithm = "kmeans", .run = r + 1, .runs = n_init, .max_iterations = p.max_iter, .objective_name = "inertia"};
+    RankRun run =
+        lloyd_over_ranks(comm, assigns ? assignment : none, mine, std::move(start), p, scaled_tol, report, fit_clock);
+    run.timings += init;
+    best.init_inertia.push_back(run.inertia);
+    best.total += run.timings;
+    if (r == 0 || run.inertia < best.inertia) {  // the same on every rank: the inertia is summed
+      best.centroids = std::move(run.centroids);
+      best_labels = std::move(run.labels);
+      best.inertia = run.inertia;
+      best.n_iter = run.n_iter;
+      best.converged = run.converged;
+      best.n_relocated = run.n_relocated;
+      best.iterations = std::move(run.iterations);
+      best.best_init = r;
+    }
+  }
+  const double comm_before = comm.seconds();
+  best.labels = comm.gatherv<std::int32_t>(best_labels);  // on rank 0, which writes them
+  best.total.comm_s += comm.seconds() - comm_before;
+  return best;
+}
+
+}  // namespace itercl::kmeans

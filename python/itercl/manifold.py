@@ -1,0 +1,177 @@
+"""Metric multidimensional scaling by SMACOF on the device (docs/smacof.md): scikit-learn 1.7's MDS and
+smacof, with its stress and stopping rule, plus weights."""
+
+import json
+
+import numpy as np
+
+from . import _itercl
+from ._base import (BaseEstimator, check_array, check_int, check_number, check_precision, check_string,
+                    device_spec, kernel_json, seed)
+
+_INITS = ("random", "classical", "classical_mds")
+
+
+def _fit(data, vectors, metric, weights, n_components, max_iter, eps, init, n_init, random_state, device,
+         precision, kernel):
+    n_components = check_int("n_components", n_components, 1)
+    max_iter = check_int("max_iter", max_iter, 1)
+    eps = check_number("eps", eps, 0)
+    n_init = check_int("n_init", n_init, 1)
+    n = data.shape[0]
+    embedding = None
+    if init is None:
+        init = "random"
+    if isinstance(init, str):
+        check_string("init", init, _INITS)
+        init = "classical" if init == "classical_mds" else init
+    else:
+        embedding = check_array(init, "init", dtype=np.float64)
+        if embedding.shape != (n, n_components):
+            raise ValueError(f"init: has shape {embedding.shape}, expected ({n}, {n_components}): one row per "
+                             "point, one column per component")
+        init, n_init = "given", 1
+    if weights is not None:
+        weights = check_array(weights, "weights", dtype=np.float64)
+        if weights.shape != (n, n):
+            raise ValueError(f"weights: has shape {weights.shape}, expected ({n}, {n}): one per pair")
+    return _itercl.smacof_fit(data, vectors, metric, weights, n_components, max_iter, eps, init, embedding, n_init,
+                              seed(random_state), device_spec(device), check_precision(precision),
+                              kernel_json(kernel))
+
+
+def _check_metric(metric):
+    if metric is not True and metric != 1:
+        raise ValueError(f"metric: only metric MDS is implemented (metric=True), got {metric!r}")
+
+
+def _check_normalized(normalized_stress):
+    if normalized_stress not in ("auto", True, False):
+        raise ValueError(f"normalized_stress: expected 'auto', True or False, got {normalized_stress!r}")
+    return normalized_stress is True  # "auto" is False for metric MDS, as scikit-learn's
+
+
+def smacof(dissimilarities, *, metric=True, n_components=2, init=None, n_init=1, n_jobs=None, max_iter=300,
+           verbose=0, eps=1e-6, random_state=None, return_n_iter=False, normalized_stress="auto", weights=None,
+           device=None, precision="float", kernel=None):
+    """scikit-learn's smacof on the device: the embedding of N points from their N x N dissimilarities.
+
+    Returns (X, stress) or, with return_n_iter, (X, stress, n_iter). dissimilarities: symmetric (up to
+    scikit-learn's tolerance, then averaged), finite, non-negative, zero diagonal. init: an (N,
+    n_components) start (n_init is then 1), or "random" (uniform in [0, 1), None's meaning) or
+    "classical" (Torgerson's scaling). stress: raw, 1/2 sum_{i != j} w_ij (d_ij - delta_ij)^2, or
+    Stress-1 with normalized_stress=True. Stopping rule, scikit-learn 1.7's: from the second
+    iteration, (stress_old - stress) / (1/2 sum w_ij d_ij^2) < eps; eps=0 runs max_iter iterations.
+    weights: N x N, symmetric, non-negative (0 marks a missing dissimilarity), connecting all points.
+    n_jobs and verbose are accepted for scikit-learn's sake and ignored. Only metric=True is implemented.
+    """
+    _check_metric(metric)
+    normalized = _check_normalized(normalized_stress)
+    D = check_array(dissimilarities, "dissimilarities", min_rows=2)
+    if D.shape[0] != D.shape[1]:
+        raise ValueError(f"dissimilarities: expected a square matrix, got shape {D.shape}")
+    r = _fit(D, False, "euclidean", weights, n_components, max_iter, eps, init, n_init, random_state, device,
+             precision, kernel)
+    stress = r["normalized_stress"] if normalized else r["stress"]
+    if return_n_iter:
+        return r["embedding"], stress, r["n_iter"]
+    return r["embedding"], stress
+
+
+class MDS(BaseEstimator):
+    """Metric multidimensional scaling (SMACOF) with scikit-learn 1.7's parameters, on a device.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    metric : True
+        Only metric MDS is implemented.
+    n_init : int, default=1
+        Runs from different random starts; the lowest final stress wins.
+    max_iter : int, default=300
+    eps : float, default=1e-6
+        scikit-learn 1.7's rule: stop when (stress_old - stress) / (1/2 sum w_ij d_ij^2) < eps.
+    random_state : None, int or numpy RandomState / Generator
+    dissimilarity : {"euclidean", "precomputed"}, default="euclidean"
+        "euclidean" computes the dissimilarities from the rows of X on the device (also "sqeuclidean",
+        "cityblock"); "precomputed" takes X as the N x N dissimilarities.
+    normalized_stress : {"auto", True, False}, default="auto"
+        stress_ as Stress-1 (True) or raw ("auto" and False, as scikit-learn's for metric MDS).
+    init : {"random", "classical"}, default="random"
+        The start unless fit is given one: uniform in [0, 1) or Torgerson's classical scaling.
+    device, precision, kernel
+        The device spec, its arithmetic ("float" or "double") and the kernel's variant and tuning
+        (a config's params.kernel, docs/smacof.md).
+    n_jobs, verbose
+        Accepted for scikit-learn's sake and ignored.
+
+    Attributes
+    ----------
+    embedding_, stress_, n_iter_, n_features_in_, dissimilarity_matrix_ as scikit-learn's (the last is
+    computed when first read, for dissimilarity="euclidean"); converged_, stress_trace_, kernel_.
+    """
+
+    def __init__(self, n_components=2, *, metric=True, n_init=1, max_iter=300, verbose=0, eps=1e-6, n_jobs=None,
+                 random_state=None, dissimilarity="euclidean", normalized_stress="auto", init="random",
+                 device=None, precision="float", kernel=None):
+        self.n_components = n_components
+        self.metric = metric
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.verbose = verbose
+        self.eps = eps
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.dissimilarity = dissimilarity
+        self.normalized_stress = normalized_stress
+        self.init = init
+        self.device = device
+        self.precision = precision
+        self.kernel = kernel
+
+    def fit(self, X, y=None, init=None, weights=None):
+        """Embed X: vectors (n_samples, n_features), or dissimilarities (n_samples, n_samples) if precomputed.
+
+        init: an (n_samples, n_components) start, overriding the init parameter. weights: n_samples x
+        n_samples pair weights (0: a missing dissimilarity).
+        """
+        self.fit_transform(X, init=init, weights=weights)
+        return self
+
+    def fit_transform(self, X, y=None, init=None, weights=None):
+        """Fit, then return embedding_."""
+        _check_metric(self.metric)
+        normalized = _check_normalized(self.normalized_stress)
+        dissimilarity = check_string("dissimilarity", self.dissimilarity,
+                                     ("euclidean", "sqeuclidean", "cityblock", "precomputed"))
+        X = check_array(X, min_rows=2)
+        if dissimilarity == "precomputed" and X.shape[0] != X.shape[1]:
+            raise ValueError(f"X: dissimilarity='precomputed' needs a square matrix, got shape {X.shape}")
+        vectors = dissimilarity != "precomputed"
+        r = _fit(X, vectors, dissimilarity if vectors else "euclidean", weights, self.n_components, self.max_iter,
+                 self.eps, self.init if init is None else init, self.n_init, self.random_state, self.device,
+                 self.precision, self.kernel)
+        self.embedding_ = r["embedding"]
+        self.stress_ = float(r["normalized_stress"] if normalized else r["stress"])
+        self.n_iter_ = int(r["n_iter"])
+        self.converged_ = bool(r["converged"])
+        self.stress_trace_ = r["stress_trace"]
+        self.kernel_ = json.loads(r["kernel"])
+        self.n_features_in_ = X.shape[1]
+        self._X = X if vectors else None
+        self._dissimilarities = None if vectors else X
+        return self.embedding_
+
+    @property
+    def dissimilarity_matrix_(self):
+        if getattr(self, "_dissimilarities", None) is None:
+            if getattr(self, "_X", None) is None:
+                raise AttributeError("dissimilarity_matrix_: fit first")
+            from .pairwise import pairwise_distances
+
+            self._dissimilarities = pairwise_distances(self._X, metric=self.dissimilarity, device=self.device,
+                                                       precision=self.precision)
+        return self._dissimilarities
+
+    def _more_tags(self):
+        return {"pairwise": self.dissimilarity == "precomputed"}

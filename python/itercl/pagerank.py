@@ -1,0 +1,158 @@
+"""PageRank as networkx's function, by power iteration on the device (docs/pagerank.md)."""
+
+import numbers
+
+import numpy as np
+
+from . import _itercl
+from ._base import check_int, check_number, check_precision, check_string, device_spec, kernel_json
+
+try:
+    from networkx import PowerIterationFailedConvergence as _NetworkxConvergence
+except ImportError:  # networkx is optional
+    _NetworkxConvergence = RuntimeError
+
+
+class PowerIterationFailedConvergence(_NetworkxConvergence):
+    """PageRank did not converge within max_iter (networkx's exception, when networkx is installed).
+
+    ``ranks`` holds the last iterate, in the form a converged call returns.
+    """
+
+    def __init__(self, num_iterations, ranks=None):
+        self.ranks = ranks
+        if _NetworkxConvergence is RuntimeError:
+            super().__init__(f"power iteration failed to converge within {num_iterations} iterations")
+        else:
+            super().__init__(num_iterations)
+
+
+_FORMATS = ("auto", "csr_scalar", "csr_vector", "ell", "hybrid", "bsr")
+
+
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None, dangling=None,
+             format="auto", *, weight="weight", n_nodes=None, device=None, precision="float", kernel=None):
+    """The PageRank of the nodes of G, with networkx's parameters, semantics and stopping rule.
+
+    G is one of
+    - a networkx graph: returns a dict {node: rank}, as networkx.pagerank. An undirected graph links
+      both ways; a multigraph's parallel edges each count.
+    - a SciPy sparse matrix or a 2-D NumPy array, the adjacency matrix with row = source (as
+      networkx.to_scipy_sparse_array gives): returns a NumPy array by node index. An entry k (a positive
+      integer) is k parallel links.
+    - a pair (src, dst) of integer arrays, edge e linking src[e] -> dst[e], nodes 0 .. n_nodes - 1
+      (n_nodes: default max id + 1): returns a NumPy array.
+
+    personalization, dangling: where a jump lands and where the rank of nodes without out-links goes,
+    a dict keyed by node (missing nodes 0) or, for the array forms, an array by node; normalised.
+    tol: stop when the L1 change falls below n_nodes * tol; tol=0 runs max_iter iterations. Not
+    converging raises PowerIterationFailedConvergence (networkx's) unless tol is 0.
+    format: the sparse format (csr_scalar, csr_vector, ell, hybrid, bsr; auto: the fastest measured
+    for the device); kernel: its tuning, as a config's params.kernel. precision: of the device's
+    vectors ("float", the CLI's default, or "double").
+
+    Links are unweighted, as the CLI reads them. weight: as networkx's, the edge attribute holding a
+    networkx graph's weights; an edge whose weight is not 1 is an error rather than silently ignored.
+    weight=None ignores the attributes (every link weighs 1, as in networkx). nstart is not supported
+    yet (the C++ API starts from the uniform vector).
+    """
+    if nstart is not None:
+        raise NotImplementedError("nstart: a starting vector is not supported yet; the iteration starts uniform")
+    alpha = check_number("alpha", alpha)
+    max_iter = check_int("max_iter", max_iter, 1)
+    tol = check_number("tol", tol, 0)
+    fmt = check_string("format", format, _FORMATS)
+    kernel = dict(kernel or {})
+    if fmt != "auto":
+        kernel["format"] = fmt
+
+    nodes, n, src, dst = _edges(G, n_nodes, weight)
+    p = _node_vector("personalization", personalization, nodes, n)
+    d = _node_vector("dangling", dangling, nodes, n)
+    if n == 0:
+        return {} if nodes is not None else np.zeros(0)
+    r = _itercl.pagerank(n, src, dst, alpha, p, d, max_iter, tol, device_spec(device), check_precision(precision),
+                         kernel_json(kernel))
+    ranks = r["ranks"]
+    result = dict(zip(nodes, ranks.tolist())) if nodes is not None else ranks
+    if not r["converged"] and tol > 0:
+        raise PowerIterationFailedConvergence(max_iter, result)
+    return result
+
+
+def _edges(G, n_nodes, weight):
+    """(nodes or None, n, src, dst) of the graph, whatever form it came in."""
+    if hasattr(G, "adj") and hasattr(G, "is_directed"):  # a networkx graph
+        nodes = list(G)
+        index = {node: i for i, node in enumerate(nodes)}
+        src, dst = [], []
+        for u, v, data in G.edges(data=True):
+            w = 1 if weight is None else data.get(weight, 1)
+            if w != 1:
+                raise ValueError(f"G: edge ({u!r}, {v!r}) has {weight} {w!r}; links are unweighted "
+                                 "(weight=None ignores the attribute)")
+            src.append(index[u])
+            dst.append(index[v])
+            if not G.is_directed() and u != v:
+                src.append(index[v])
+                dst.append(index[u])
+        return nodes, len(nodes), np.asarray(src, dtype=np.int32), np.asarray(dst, dtype=np.int32)
+
+    if isinstance(G, tuple) and len(G) == 2:
+        src = np.asarray(G[0])
+        dst = np.asarray(G[1])
+        for name, a in (("src", src), ("dst", dst)):
+            if a.ndim != 1 or (a.size and a.dtype.kind not in "iu"):
+                raise ValueError(f"G: {name} must be a 1-D array of integer node ids")
+            if a.size and a.min() < 0:
+                raise ValueError(f"G: {name} holds a negative node id, {a.min()}")
+        if src.shape != dst.shape:
+            raise ValueError(f"G: {src.size} sources but {dst.size} destinations")
+        largest = int(max(src.max(), dst.max())) + 1 if src.size else 0
+        n = largest if n_nodes is None else check_int("n_nodes", n_nodes, 0)
+        if n < largest:
+            raise ValueError(f"n_nodes: {n}, but an edge names node {largest - 1}")
+        if n >= 2**31:
+            raise ValueError(f"n_nodes: {n} is too many (the kernels index with 32-bit ints)")
+        return None, n, src.astype(np.int32), dst.astype(np.int32)
+
+    if hasattr(G, "tocoo"):  # SciPy sparse
+        A = G.tocoo()
+        rows, cols, values = A.row, A.col, A.data
+    else:
+        A = np.asarray(G)
+        if A.ndim != 2:
+            raise TypeError("G: expected a networkx graph, a SciPy sparse or NumPy adjacency matrix, or (src, dst)")
+        rows, cols = np.nonzero(A)
+        values = A[rows, cols]
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"G: the adjacency matrix must be square, got shape {A.shape}")
+    values = np.asarray(values, dtype=np.float64)
+    keep = values != 0
+    rows, cols, values = rows[keep], cols[keep], values[keep]
+    if np.any(values < 0) or np.any(values != np.round(values)):
+        raise ValueError("G: adjacency entries must be counts of links (positive integers); links are unweighted")
+    repeats = values.astype(np.int64)
+    return None, A.shape[0], np.repeat(rows, repeats).astype(np.int32), np.repeat(cols, repeats).astype(np.int32)
+
+
+def _node_vector(name, value, nodes, n):
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        if nodes is None:
+            index = {i: i for i in range(n)}
+        else:
+            index = {node: i for i, node in enumerate(nodes)}
+        v = np.zeros(n)
+        for node, x in value.items():
+            if node not in index:
+                raise ValueError(f"{name}: {node!r} is not a node of G")
+            if not isinstance(x, numbers.Real):
+                raise ValueError(f"{name}: the value of {node!r} is {x!r}, expected a number")
+            v[index[node]] = x
+        return v
+    v = np.asarray(value, dtype=np.float64)
+    if v.ndim != 1 or v.size != n:
+        raise ValueError(f"{name}: expected {n} values, one per node, got shape {v.shape}")
+    return np.ascontiguousarray(v)

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# K-Means over 1, 2 and 3 MPI ranks against the plain run of the same config: identical labels and
+# iterations, inertia and centroids within tolerance::ranks_objective (tests/mpi/compare.py); then
+# errors on one rank or all end every rank at once with exit code 2 (bad input) or 1 (a failure while
+# running) and leave no results file.
+# Usage: mpi_test.sh ITERCL MPIEXEC SOURCE_DIR
+set -euo pipefail
+itercl=$1
+mpiexec=$2
+source_dir=$3
+here="$source_dir/tests/mpi"
+python=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mpirun() { timeout 60 "$mpiexec" --allow-run-as-root --oversubscribe -np "$@"; }
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+unset ITERCL_DEVICE  # the configs name the device: cpu, PoCL in CI
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# The configs, with their outputs (results, labels) in $tmp per run.
+"$python" "$here/make_configs.py" "$here" "$tmp"
+blobs="$tmp/configs/blobs_kmeanspp.json"
+
+for config in "$tmp"/configs/*.json; do
+  name=$(basename "$config" .json)
+  "$itercl" run "$config" --quiet --out "$tmp/$name.plain.json" >/dev/null || { fail "$name: plain run"; continue; }
+  for p in 1 2 3; do
+    if ! mpirun "$p" "$itercl" run "$config" --quiet --out "$tmp/$name.np$p.json" >"$tmp/$name.np$p.log" 2>&1; then
+      fail "$name: -np $p exited $?"; cat "$tmp/$name.np$p.log"; continue
+    fi
+    "$python" "$here/compare.py" "$tmp/$name.plain.json" "$tmp/$name.np$p.json" "$p" || fail "$name: -np $p differs"
+  done
+done
+
+# One device spec per rank: a list in the config, or --device with commas.
+if mpirun 2 "$itercl" run "$tmp/configs/device_list.json.txt" --quiet --out "$tmp/listed.np2.json" >/dev/null; then
+  "$python" "$here/compare.py" "$tmp/blobs_kmeanspp.plain.json" "$tmp/listed.np2.json" 2 || fail "device list differs"
+else
+  fail "device list in the config"
+fi
+if mpirun 2 "$itercl" run "$blobs" --quiet --device cpu,0:0 --out "$tmp/commas.np2.json" >/dev/null; then
+  "$python" "$here/compare.py" "$tmp/blobs_kmeanspp.plain.json" "$tmp/commas.np2.json" 2 || fail "--device a,b differs"
+else
+  fail "--device cpu,0:0"
+fi
+
+# An error on rank 1 alone (its device spec), on every rank (a parameter), an algorithm not spread yet:
+# exit code 2 (MPI_Abort's code, passed through by mpirun), the message, no results file.
+expect_error() {  # what, expected message, mpirun arguments... ($code: the exit code expected, 2 unless set)
+  local what=$1 message=$2 expected=${code:-2}
+  shift 2
+  local rc=0
+  mpirun "$@" >"$tmp/error.log" 2>&1 || rc=$?
+  if [ "$rc" -ne "$expected" ]; then fail "$what: exit code $rc, expected $expected"; cat "$tmp/error.log"; fi
+  grep -q -- "$message" "$tmp/error.log" || { fail "$what: no message '$message'"; cat "$tmp/error.log"; }
+  if [ -e "$tmp/error.json" ]; then fail "$what: left a results file"; fi
+  rm -f "$tmp/error.json"
+}
+expect_error "device list, rank 1 wrong" "rank 1: error: device 'no-such-device'" \
+  2 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" --device cpu,no-such-device
+expect_error "device list, wrong length" "a list gives one spec per rank: 2 specs" \
+  3 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" --device cpu,cpu
+expect_error "a bad parameter on every rank" "n_clusters" \
+  2 "$itercl" run "$tmp/configs/bad_params.json.txt" --quiet --out "$tmp/error.json"
+expect_error "SMACOF over two ranks" "runs on one rank for now" \
+  2 "$itercl" run "$source_dir/examples/smacof-eurodist.json" --quiet --out "$tmp/error.json"
+# A failure while running (the results folder cannot be made): exit code 1 from every rank.
+code=1 expect_error "results folder impossible" "rank 0: failed: " \
+  2 "$itercl" run "$blobs" --quiet --out /proc/no-such-folder/error.json
+
+# mpirun -np 1 is a plain run: no "mpi" in the results.
+"$python" -c 'import json, sys; sys.exit("mpi" in json.load(open(sys.argv[1])))' "$tmp/blobs_kmeanspp.np1.json" ||
+  fail "-np 1 recorded \"mpi\""
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failures"
+  exit 1
+fi
+echo "mpi: all runs agree"
