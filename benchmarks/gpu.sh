@@ -63,7 +63,7 @@ for step in ${WHAT:-tests}; do
     core)  POCL_CPU_MAX_CU_COUNT=1 POCL_MAX_PTHREAD_COUNT=1 "$BIN/itercl" bench "benchmarks/$name/suite.json" \
              --device cpu --repeat "${CPU_REPEAT:-$REPEAT}" --no-peers --groups "$(baseline_groups "$name")" \
              --out "$res/core/$name.json" 2>&1 | tail -2 || true ;;
-    tune)  "$BIN/itercl" tune "$name" --device "$device" --problem "$(tune_problem "$name" "$device")" --repeats 5 --out "$res/tuning" \
+    tune)  "$BIN/itercl" tune "$name" --device "$device" --problem "$(tune_problem "$name" "$device")" --repeat 5 --out "$res/tuning" \
              > "$res/tuning/$name-$device.txt" 2>&1 || true
            tail -3 "$res/tuning/$name-$device.txt" ;;
     *) echo "unknown step $step" >&2; exit 2 ;;

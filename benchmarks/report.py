@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Turns `itercl bench` result files into a Markdown report with PNG plots, in the spirit of the seeds'
 figures: time against N for each variant (the optimisation steps), speedup of each device over one CPU
-core and against the peers, achieved GFLOPS and GB/s against each device's measured peaks, the seed's
-overhead model (section 4.2: T = c + o, from runs with doubled compute) and what tuning gained.
+core and against the peers, achieved GFLOPS and GB/s against each device's measured peaks, PageRank's
+time per iteration in every storage format on every graph, the seed's overhead model (section 4.2: T = c + o, from runs with doubled compute) and what tuning gained.
 
     benchmarks/report.py RESULTS.json [RESULTS.json ...] --out DIR [--tuning tuning]
 
@@ -46,6 +46,20 @@ def metric_of(case, prefer=("iteration_kernel_ms", "total_kernel_ms")):
     return None, None
 
 
+# Metrics renamed by their unit, with the names results written before the rename carry (the bench still
+# writes both for a while; the committed results hold only the old ones).
+OLD_NAMES = {"kernel_gbs": "gflops_kernel_gbs", "pairs_per_second": "gflops_pairs_per_second",
+             "pairs_per_second_kernel": "gflops_pairs_per_second_kernel"}
+
+
+def metric(m, key, stat="median"):
+    """A case's metric statistic by its current name, else by its deprecated one; None if absent."""
+    for name in (key, OLD_NAMES.get(key)):
+        if name and name in m:
+            return m[name][stat]
+    return None
+
+
 def series_label(varied, skip):
     parts = [f"{k.rsplit('.', 1)[-1]}={json.dumps(v) if isinstance(v, dict) else v}"
              for k, v in varied.items() if k != skip]
@@ -87,18 +101,21 @@ def plot_group(suite, group, cases, out_dir):
 
 
 def group_table(cases):
-    rows = ["| device | case | kernel ms | wall ms (min-max) | GFLOPS | GB/s |", "|---|---|---|---|---|---|"]
+    pairs = any(metric(c.get("metrics", {}), "pairs_per_second") is not None for c in cases)
+    rows = ["| device | case | kernel ms | wall ms (min-max) | GFLOPS | GB/s |" + (" pairs/s |" if pairs else ""),
+            "|---|---|---|---|---|---|" + ("---|" if pairs else "")]
     for c in cases:
         if "error" in c:
-            rows.append(f"| {c['device_label']} | {c['case']} | failed: {c['error'][:80]} | | | |")
+            rows.append(f"| {c['device_label']} | {c['case']} | failed: {c['error'][:80]} | | | |"
+                        + (" |" if pairs else ""))
             continue
         m = c["metrics"]
         _, kernel = metric_of(c)
         wall_key = "iteration_wall_ms" if "iteration_wall_ms" in m else "total_wall_ms"
         wall = m[wall_key]
         rows.append(f"| {c['device_label']} | {c['case']} | {fmt(kernel)} | {fmt(wall['median'])} "
-                    f"({fmt(wall['min'])}-{fmt(wall['max'])}) | {fmt(m.get('gflops_kernel', {}).get('median'))} | "
-                    f"{fmt(m.get('gflops_kernel_gbs', {}).get('median'))} |")
+                    f"({fmt(wall['min'])}-{fmt(wall['max'])}) | {fmt(metric(m, 'gflops_kernel'))} | "
+                    f"{fmt(metric(m, 'kernel_gbs'))} |" + (f" {fmt(metric(m, 'pairs_per_second'))} |" if pairs else ""))
     return rows
 
 
@@ -171,7 +188,7 @@ def peak_rows(cases, devices):
             continue
         key = (c["device_label"], c["group"])
         if key not in best or m["gflops_kernel"]["median"] > best[key][0]:
-            best[key] = (m["gflops_kernel"]["median"], m.get("gflops_kernel_gbs", {}).get("median"), c)
+            best[key] = (m["gflops_kernel"]["median"], metric(m, "kernel_gbs"), c)
     rows = []
     for (device, group), (gflops, gbs, c) in sorted(best.items()):
         p = peaks[device]
@@ -224,6 +241,52 @@ def overhead(suite, cases, out_dir):
     head = [f"`{knob}` doubled the compute; T is `{metric}` (median).", "",
             "| device | N | T | T' | c = T' - T | o = 2T - T' |", "|---|---|---|---|---|---|"]
     return head + rows, name
+
+
+def graph_label(case):
+    """The graph a PageRank case ran on: its file's name, or the generator and scale."""
+    data = case.get("varied", {}).get("data") or case.get("config", {}).get("data", {})
+    if "path" in data:
+        return os.path.basename(data["path"]).split(".")[0]
+    return f"{data.get('generator', 'graph')} {data.get('scale', '')}".strip()
+
+
+def pagerank_formats(suite, cases, out_dir):
+    """PageRank (seed Figures 10 and 11): time per iteration of every storage format on every graph, a panel
+    per device. None when no case varies params.format."""
+    cases = [c for c in cases if "params.format" in c.get("varied", {}) and "metrics" in c]
+    if not cases:
+        return None
+    devices = list(dict.fromkeys(c["device_label"] for c in cases))
+    graphs = list(dict.fromkeys(graph_label(c) for c in cases))
+    formats = list(dict.fromkeys(c["varied"]["params.format"] for c in cases))
+    fig, axes = plt.subplots(1, len(devices), figsize=(max(6.5, 1.1 * len(graphs) * len(devices) + 2), 4.2),
+                             squeeze=False)
+    width = 0.8 / len(formats)
+    for ax, device in zip(axes[0], devices):
+        for k, fmt_name in enumerate(formats):
+            xs, ys = [], []
+            for g, graph in enumerate(graphs):
+                values = [c["metrics"]["iteration_wall_ms"]["median"] for c in cases
+                          if c["device_label"] == device and graph_label(c) == graph
+                          and c["varied"]["params.format"] == fmt_name and "iteration_wall_ms" in c["metrics"]]
+                if values:
+                    xs.append(g + (k - (len(formats) - 1) / 2) * width)
+                    ys.append(min(values))
+            ax.bar(xs, ys, width=width, label=fmt_name)
+        ax.set_xticks(range(len(graphs)))
+        ax.set_xticklabels(graphs, rotation=30, ha="right", fontsize=8)
+        ax.set_yscale("log")
+        ax.set_ylabel("ms per iteration (median wall)")
+        ax.set_title(device, fontsize=9)
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(f"{suite}: PageRank storage formats, time per iteration", fontsize=10)
+    fig.tight_layout()
+    name = f"{suite}-formats.png"
+    fig.savefig(os.path.join(out_dir, name), dpi=110)
+    plt.close(fig)
+    return name
 
 
 def tuning_rows(folder):
@@ -281,6 +344,9 @@ def main():
                             ("Achieved rates against the measured peaks", peak_rows(cases, devices))):
             if rows:
                 md += [f"### {title}", ""] + rows + [""]
+        figure = pagerank_formats(suite, cases, a.out)
+        if figure:
+            md += ["### Storage formats (seed Figures 10 and 11)", "", f"![{suite} formats]({figure})", ""]
         rows, figure = overhead(suite, cases, a.out)
         if rows:
             md += ["### Overhead model (seed section 4.2)", "", f"![{suite} overhead]({figure})", ""] + rows + [""]

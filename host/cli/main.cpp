@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -45,9 +46,10 @@ int list_devices(bool as_json) {
 }
 
 int tune_kernel(const std::string& kernel, const std::string& device_spec, const itercl::TuneOptions& options,
-                const std::string& out, bool dry_run) {
+                const std::string& out, bool dry_run, ProgressLine& line) {
   const itercl::Device device = itercl::Device::select(itercl::device_spec(device_spec, ""));
   const itercl::TuneReport report = itercl::tune(kernel, device, options);
+  line.finish();
   std::printf("tune %s on %s (%s), %s, problem %s\n", kernel.c_str(), device.info().name.c_str(),
               device.info().type.c_str(), std::string(itercl::precision_name(options.precision)).c_str(),
               report.problem.dump().c_str());
@@ -69,10 +71,38 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, const
   const double before = report.candidates[report.baseline].median_ms, best = report.candidates[report.best].median_ms;
   std::printf("tuning gained: %.4f ms before, %.4f ms tuned (%.2fx)\n", before, best, before / best);
   if (!dry_run) {
-    itercl::store_tuned_parameters(out, kernel, device.info(), report.entry);
-    std::printf("stored as devices/%s in %s/%s.json\n", device.info().name.c_str(), out.c_str(), kernel.c_str());
+    // --out, else --tuning / $ITERCL_TUNING_DIR, else the user's folder: where runs will look.
+    std::filesystem::path folder = out;
+    if (folder.empty()) folder = itercl::tuning_dir_override().value_or(std::filesystem::path());
+    if (folder.empty()) folder = itercl::user_tuning_dir().value_or(std::filesystem::path());
+    if (folder.empty())
+      throw itercl::InputError(
+          "tune: no tuning folder to store in (no $HOME, or $ITERCL_NO_USER_TUNING set): "
+          "give --out DIR or --dry-run");
+    // --out names a whole database (the repository's tuning/, say); the others are overlays.
+    itercl::store_tuned_parameters(folder, kernel, device.info(), report.entry, /*start_from_builtin=*/!out.empty());
+    std::printf("stored as devices/%s in %s\n", device.info().name.c_str(),
+                (folder / (kernel + ".json")).string().c_str());
   }
   return 0;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// A hidden alias of an option that was renamed: still accepted, with a warning on stderr (stdout may
+// carry results).
+void deprecated_alias(CLI::Option* alias, const std::string& name, const std::string& replacement) {
+  alias->group("");  // hidden from the help
+  alias->check(CLI::Validator(
+      [name, replacement](std::string&) {
+        std::cerr << "warning: " << name << " is deprecated; use " << replacement << "\n";
+        return std::string();
+      },
+      "DEPRECATED"));
 }
 
 // The message, then the exit code; over several ranks the message names its rank and every rank ends
@@ -95,7 +125,25 @@ int main(int argc, char** argv) {
   app.fallthrough();  // the options below work before or after the subcommand
   bool no_cache = false, quiet = false;
   app.add_flag("--no-cache", no_cache, "Compile every kernel afresh instead of loading it from the disk cache");
-  app.add_flag("--quiet", quiet, "No progress line on stderr");
+  app.add_flag("--quiet", quiet, "No progress line and no summary (errors still go to stderr)");
+  std::string progress_name = "auto";
+  app.add_option("--progress", progress_name,
+                 "Progress on stderr: auto (a self-overwriting line when stderr is a terminal, else none), bar, "
+                 "plain (a line a second, for logs), none")
+      ->check(CLI::IsMember({"auto", "bar", "plain", "none"}));
+  std::string tuning_dir;
+  app.add_option("--tuning", tuning_dir,
+                 "Tuning folder over the built-in database and the user's (~/.config/itercl/tuning): "
+                 "runs read it, tune writes it (default: $ITERCL_TUNING_DIR)");
+
+  // Subcommands' help lists the global options too: CLI11 shows only a subcommand's own.
+  const std::string global_options =
+      "Global options (before or after the subcommand):\n"
+      "  --progress auto|bar|plain|none  Progress on stderr (default auto: a line when it is a terminal)\n"
+      "  --quiet                         No progress and no summary\n"
+      "  --no-cache                      Compile every kernel afresh\n"
+      "  --tuning DIR                    Tuning folder over the built-in and the user's (~/.config/itercl/tuning)\n"
+      "  --version                       Print the version and exit\n";
 
   bool as_json = false;
   auto* devices = app.add_subcommand("devices", "List OpenCL platforms and devices");
@@ -109,7 +157,11 @@ int main(int argc, char** argv) {
   run->add_option("--device", overrides.device,
                   "auto, gpu, cpu, P:D or a name substring (default: $ITERCL_DEVICE, else the config's)");
   run->add_option("--precision", overrides.precision, "float or double (default: the config's)");
-  run->add_option("--out", out, "Results file (default: the config's output)");
+  run->add_option("--out", out,
+                  "Results file (default: the config's output); - for standard output. The config's relative "
+                  "extra files (labels, ...) go beside it");
+  run->footer("Algorithms (the config's \"algorithm\"): " + itercl::cli::joined(itercl::experiment_algorithms()) +
+              "\n" + global_options);
 
   std::string suite;
   itercl::BenchOptions bench_options;
@@ -125,19 +177,28 @@ int main(int argc, char** argv) {
   bench->add_option("--limit", limits, "PATH=MAX: skip cases whose config holds more than MAX at PATH");
   bench->add_option("--out", bench_out, "Results JSON (CSV beside it; default: the suite's \"output\")");
   bench->add_flag("--no-peers", no_peers, "Skip the suite's peer programs");
+  bench->footer(global_options);
 
-  std::string tune_kernel_name, tune_device, tune_precision = "float", tune_problem = "{}", tune_out = "tuning";
+  std::string tune_kernel_name, tune_device, tune_precision = "float", tune_problem = "{}", tune_out;
   itercl::TuneOptions tune_options;
   bool dry_run = false;
   auto* tune = app.add_subcommand("tune", "Sweep a kernel's tuning space on a device and store the fastest correct");
-  tune->add_option("kernel", tune_kernel_name, "Kernel family to tune")->required();
+  tune->add_option("kernel", tune_kernel_name,
+                   "Kernel family to tune: " + itercl::cli::joined(itercl::tunable_kernels()))
+      ->required();
   tune->add_option("--device", tune_device,
                    "auto, gpu, cpu, P:D or a name substring (default: $ITERCL_DEVICE or auto)");
   tune->add_option("--precision", tune_precision, "float or double");
   tune->add_option("--problem", tune_problem, "The problem's size as JSON, e.g. '{\"n_samples\": 4194304}'");
-  tune->add_option("--repeats", tune_options.repeats, "Timed runs per candidate (median)");
-  tune->add_option("--out", tune_out, "Folder of the tuning database to update (<out>/<kernel>.json)");
+  tune->add_option("--repeat", tune_options.repeats, "Timed runs per candidate (median; default 10)");
+  itercl::cli::deprecated_alias(tune->add_option("--repeats", tune_options.repeats, "Old name of --repeat"),
+                                "--repeats", "--repeat");
+  tune->add_option("--out", tune_out,
+                   "Folder of the tuning database to update (<out>/<kernel>.json; default: --tuning, else "
+                   "$ITERCL_TUNING_DIR, else the user's folder ~/.config/itercl/tuning)");
   tune->add_flag("--dry-run", dry_run, "Report only; store nothing");
+  tune->footer("Kernels: " + itercl::cli::joined(itercl::tunable_kernels()) + "\n" + global_options);
+  devices->footer(global_options);
 
   try {
     app.parse(argc, argv);
@@ -145,6 +206,11 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
+  itercl::cli::ProgressMode progress_mode = itercl::cli::ProgressMode::none;
+  itercl::cli::parse_progress_mode(progress_name, quiet, progress_mode);
+  itercl::cli::ProgressLine line(progress_mode);
+  // The library reads the folder from the environment: one place for every subcommand and library call.
+  if (!tuning_dir.empty()) setenv("ITERCL_TUNING_DIR", tuning_dir.c_str(), 1);
   itercl::mpi_start(&argc, &argv);  // under mpirun only; a plain run never initialises MPI
   struct MpiEnd {
     ~MpiEnd() { itercl::mpi_finish(); }
@@ -163,11 +229,30 @@ int main(int argc, char** argv) {
         bench_options.limits.emplace_back(limit.substr(0, eq), max);
       }
       bench_options.peers = !no_peers;
-      if (!quiet) bench_options.log = [](const std::string& line) { std::cerr << line << std::endl; };
+      if (!quiet)
+        bench_options.log = [&line](const std::string& text) {
+          line.finish();
+          std::cerr << text << std::endl;
+        };
+      if (line.active()) bench_options.progress = std::ref(line);
       const auto outcome = itercl::run_bench_file(suite, bench_options);
-      std::cout << "bench: " << outcome.results["cases"].size() << " cases, " << outcome.failed << " failed; "
-                << outcome.json_path.string() << ", " << outcome.csv_path.string() << "\n";
-      return outcome.failed ? 1 : 0;
+      line.finish();
+      const std::size_t peers = outcome.results["peers"].size();
+      const std::string peer_summary = peers == 0 ? ""
+                                                  : "; " + std::to_string(peers) + " peers, " +
+                                                        std::to_string(outcome.peers_missing.size()) + " missing, " +
+                                                        std::to_string(outcome.peers_crashed.size()) + " crashed";
+      if (!quiet)
+        std::cout << "bench: " << outcome.results["cases"].size() << " cases, " << outcome.failed << " failed"
+                  << peer_summary << "; " << outcome.json_path.string() << ", " << outcome.csv_path.string() << "\n";
+      // Said on stderr even with --quiet: a missing peer is a warning, a crashed one an error (exit 1).
+      if (!outcome.peers_missing.empty())
+        std::cerr << "warning: peers not installed (their results are absent): "
+                  << itercl::cli::joined(outcome.peers_missing) << "\n";
+      if (!outcome.peers_crashed.empty())
+        std::cerr << "failed: peers crashed (see \"peers\" in " << outcome.json_path.string()
+                  << "): " << itercl::cli::joined(outcome.peers_crashed) << "\n";
+      return outcome.failed || !outcome.peers_crashed.empty() ? 1 : 0;
     }
     if (*tune) {
       tune_options.precision = itercl::parse_precision(tune_precision);
@@ -176,19 +261,23 @@ int main(int argc, char** argv) {
       } catch (const nlohmann::json::parse_error& e) {
         throw itercl::InputError(std::string("--problem: not valid JSON: ") + e.what());
       }
-      return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run);
+      if (line.active()) tune_options.progress = std::ref(line);
+      return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run, line);
     }
     overrides.output = out;
-    itercl::cli::ProgressLine line;
     const bool first_rank = itercl::mpi_rank() == 0;  // over several ranks, rank 0 reports
-    if (first_rank && itercl::cli::ProgressLine::wanted(quiet)) overrides.progress = std::ref(line);
+    if (first_rank && line.active()) overrides.progress = std::ref(line);
     const auto outcome = itercl::run_experiment_file(config, overrides);
     line.finish();
-    if (first_rank) std::cout << outcome.summary;
+    // --out -: standard output carries the results JSON and nothing else; the summary goes to stderr.
+    if (first_rank && out == "-") std::cout << outcome.results.dump(2) << "\n" << std::flush;
+    if (first_rank && !quiet) (out == "-" ? std::cerr : std::cout) << outcome.summary;
     return 0;
   } catch (const itercl::InputError& e) {
+    line.finish();
     return itercl::cli::fail("error: ", e.what(), 2);
   } catch (const std::exception& e) {
+    line.finish();
     return itercl::cli::fail("failed: ", e.what(), 1);
   }
 }

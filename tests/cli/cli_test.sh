@@ -102,6 +102,8 @@ run_itercl run "$tmp/good.json" --out "$tmp/other/results.json"
 expect_rc 0 "itercl run --out"
 [[ -f $tmp/other/results.json ]] || fail "itercl run --out: $tmp/other/results.json was not written"
 [[ ! -e $tmp/out/results.json ]] || fail "itercl run --out: the config's output path was written too"
+[[ -f $tmp/other/out/labels.txt ]] || fail "itercl run --out: the labels did not go beside the results file"
+[[ ! -e $tmp/out/labels.txt ]] || fail "itercl run --out: the labels went beside the config"
 
 run_itercl run "$tmp/good.json"
 expect_rc 0 "itercl run good.json"
@@ -138,6 +140,125 @@ run_itercl --no-cache run "$tmp/good.json" --quiet --out "$tmp/nocache.json"
 expect_rc 0 "itercl --no-cache run --quiet"
 check_results "$tmp/nocache.json" 'r["result"]["n_iter"] >= 1'
 grep -q "iteration" "$tmp/stderr" && fail "a progress line went to a stderr that is not a terminal"
+
+# --- outputs: --out - is the results JSON on stdout and nothing else; --out PATH takes the extra files along ---
+rm -rf "$tmp/out/labels.txt"
+run_itercl run "$tmp/good.json" --out -
+expect_rc 0 "itercl run --out -"
+check_results "$tmp/stdout" 'r["result"]["n_iter"] >= 1 and r["config"]["output"]["path"] == "-"'
+expect_text stderr "results: standard output" "itercl run --out -"
+[[ ! -e ./- && ! -e $tmp/- ]] || fail "itercl run --out -: wrote a file named '-'"
+[[ -f $tmp/out/labels.txt ]] || fail "itercl run --out -: the labels are not beside the config"
+run_itercl run "$tmp/good.json" --out - --quiet
+expect_rc 0 "itercl run --out - --quiet"
+[[ ! -s $tmp/stderr ]] || fail "itercl run --out - --quiet: printed on stderr"
+check_results "$tmp/stdout" '"result" in r'
+sed 's|"labels": "out/labels.txt"|"labels": "'"$tmp"'/absolute-labels.txt"|' "$tmp/good.json" >"$tmp/absolute.json"
+run_itercl run "$tmp/absolute.json" --out "$tmp/moved/results.json"
+expect_rc 0 "itercl run absolute.json --out"
+[[ -f $tmp/absolute-labels.txt ]] || fail "itercl run --out: an absolute labels path was not kept"
+
+# --- progress: every algorithm reports through --progress=plain (one line a second, for logs) ---
+cat >"$tmp/smacof.json" <<'EOF'
+{"algorithm": "smacof", "data": {"kind": "vectors", "path": "points.csv"}, "params": {"random_state": 0, "max_iter": 20},
+ "output": "out/smacof.json"}
+EOF
+cat >"$tmp/pagerank.json" <<'EOF'
+{"algorithm": "pagerank", "data": {"generator": "rmat", "scale": 8, "edge_factor": 4, "random_state": 1},
+ "output": "out/pagerank.json"}
+EOF
+cat >"$tmp/pairwise.json" <<'EOF'
+{"algorithm": "pairwise_distances", "data": {"path": "points.csv"}, "params": {"block_rows": 8},
+ "output": "out/pairwise.json"}
+EOF
+cat >"$tmp/histogram.json" <<'EOF'
+{"algorithm": "distance_histogram", "data": {"path": "points.csv"},
+ "params": {"bins": 4, "range": [0, 30]}, "output": "out/histogram.json"}
+EOF
+for pair in "good:kmeans  iteration [0-9]+/300  inertia" "smacof:smacof  iteration [0-9]+/20  stress" \
+  "pagerank:pagerank  iteration [0-9]+/100  L1 change" "pairwise:pairwise  rectangle [0-9]+/[0-9]+ " \
+  "histogram:pair histogram  rectangle [0-9]+/[0-9]+ "; do
+  name=${pair%%:*} pattern=${pair#*:}
+  run_itercl run "$tmp/$name.json" --progress=plain
+  expect_rc 0 "itercl run $name.json --progress=plain"
+  grep -qE "^progress: $pattern.* s, at most [0-9]+ s to go$" "$tmp/stderr" ||
+    fail "itercl run $name.json --progress=plain: no line matching '$pattern' on stderr"
+  run_itercl run "$tmp/$name.json" --progress=plain --quiet
+  expect_rc 0 "itercl run $name.json --progress=plain --quiet"
+  [[ ! -s $tmp/stdout && ! -s $tmp/stderr ]] || fail "itercl run $name.json --quiet: printed something"
+done
+run_itercl run "$tmp/good.json" --progress=sometimes
+expect_rc 2 "itercl run --progress=sometimes"
+run_itercl tune kmeans --progress=plain --dry-run --repeat 1 \
+  --problem '{"n_samples": 256, "n_features": 2, "n_clusters": 4}'
+expect_rc 0 "itercl tune kmeans --progress=plain"
+grep -qE "^progress: kmeans  candidate 1/[0-9]+ " "$tmp/stderr" || fail "itercl tune: no candidate progress line"
+
+# --- the plotting scripts of examples/ read what the runs above wrote (where numpy and matplotlib are) ---
+if /usr/bin/python3 -c 'import matplotlib, numpy' 2>/dev/null; then
+  for pair in kmeans:results mds:smacof pagerank:pagerank; do
+    /usr/bin/python3 "$source_root/examples/${pair%%:*}_plot.py" "$tmp/out/${pair#*:}.json" "$tmp/${pair%%:*}.png" \
+      >/dev/null || fail "examples/${pair%%:*}_plot.py failed"
+    [[ -s $tmp/${pair%%:*}.png ]] || fail "examples/${pair%%:*}_plot.py drew nothing"
+  done
+fi
+
+# --- help: the choices, the global options, one spelling per option ---
+run_itercl run --help
+expect_rc 0 "itercl run --help"
+for word in kmeans smacof pagerank pairwise_distances distance_histogram pair_counts --progress --quiet --no-cache; do
+  expect_text stdout "$word" "itercl run --help"
+done
+run_itercl tune --help
+expect_rc 0 "itercl tune --help"
+for word in kmeans smacof pagerank pairwise pair_histogram --repeat --progress --quiet; do
+  expect_text stdout "$word" "itercl tune --help"
+done
+grep -q -- "--repeats" "$tmp/stdout" && fail "itercl tune --help shows the deprecated --repeats"
+run_itercl bench --help
+expect_rc 0 "itercl bench --help"
+expect_text stdout "--repeat" "itercl bench --help"
+expect_text stdout "--progress" "itercl bench --help"
+run_itercl tune kmeans --dry-run --repeats 1 --problem '{"n_samples": 64, "n_features": 2, "n_clusters": 2}'
+expect_rc 0 "itercl tune --repeats (deprecated alias)"
+expect_text stderr "--repeats is deprecated; use --repeat" "itercl tune --repeats"
+
+# --- tuning that is used: tune stores in the user's folder ($XDG_CONFIG_HOME/itercl/tuning), runs read it ---
+xdg=$tmp/xdg
+ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl tune kmeans --repeat 1 \
+  --problem '{"n_samples": 64, "n_features": 2, "n_clusters": 2}'
+expect_rc 0 "itercl tune kmeans (user folder)"
+[[ -f $xdg/itercl/tuning/kmeans.json ]] || fail "itercl tune: nothing stored in \$XDG_CONFIG_HOME/itercl/tuning"
+ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl run "$tmp/good.json" --out "$tmp/tuned.json"
+expect_rc 0 "itercl run with a user tuning folder"
+check_results "$tmp/tuned.json" 'r["kernel"]["tuning_sources"][-1] == "user:devices/" + r["device"]["name"]'
+# --tuning DIR (as $ITERCL_TUNING_DIR) is where tune stores and what runs read over the user's folder
+ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl tune kmeans --repeat 1 --tuning "$tmp/mine" \
+  --problem '{"n_samples": 64, "n_features": 2, "n_clusters": 2}'
+expect_rc 0 "itercl tune --tuning DIR"
+[[ -f $tmp/mine/kmeans.json ]] || fail "itercl tune --tuning DIR: nothing stored there"
+ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl run "$tmp/good.json" --out "$tmp/tuned.json" --tuning "$tmp/mine"
+check_results "$tmp/tuned.json" 'r["kernel"]["tuning_sources"][-2:] == ["user:devices/" + r["device"]["name"], "devices/" + r["device"]["name"]]'
+# the tests themselves never see a user's folder (tests/CMakeLists.txt sets ITERCL_NO_USER_TUNING)
+XDG_CONFIG_HOME=$xdg run_itercl run "$tmp/good.json" --out "$tmp/tuned.json"
+check_results "$tmp/tuned.json" 'not any(s.startswith("user:") for s in r["kernel"]["tuning_sources"])'
+
+# --- bench peers: a missing one is a warning, a crashed one an error (exit 1), both said on stderr ---
+cat >"$tmp/suite.json" <<'EOF'
+{"name": "cli", "warmup": 0, "repeat": 1,
+ "experiment": {"algorithm": "kmeans", "data": {"path": "points.csv"}, "params": {"n_clusters": 3, "random_state": 0}},
+ "groups": [{"name": "one"}],
+ "peers": [{"name": "gone", "command": ["python3", "-c", "import itercl_no_such_module"]}],
+ "output": "out/suite.json"}
+EOF
+run_itercl bench "$tmp/suite.json"
+expect_rc 0 "itercl bench with a missing peer"
+expect_text stdout "1 peers, 1 missing, 0 crashed" "itercl bench with a missing peer"
+expect_text stderr "warning: peers not installed (their results are absent): gone" "itercl bench with a missing peer"
+sed 's|"import itercl_no_such_module"|"raise SystemExit(3)"|' "$tmp/suite.json" >"$tmp/crash-suite.json"
+run_itercl bench "$tmp/crash-suite.json" --quiet
+expect_rc 1 "itercl bench with a crashed peer"
+expect_text stderr "failed: peers crashed" "itercl bench with a crashed peer"
 
 # --- bad input: exit code 2, "error:" and the culprit on stderr ---
 cp "$results" "$tmp/results.before"

@@ -131,4 +131,30 @@ TEST_CASE("device auto: the results say which device ran and why; another spec r
   CHECK(itercl::run_experiment(config, "fixed.json", tmp.path, overrides).results["device_choice"].is_null());
 }
 
+TEST_CASE("--out: PATH takes the relative extra files along; - writes no file, the caller prints the results") {
+  test::TempDir tmp;
+  const json config = {
+      {"algorithm", "kmeans"},
+      {"data", {{"generator", "uniform"}, {"n_samples", 200}, {"n_features", 2}, {"random_state", 1}}},
+      {"params", {{"n_clusters", 3}, {"init", "random"}, {"n_init", 1}, {"max_iter", 2}, {"random_state", 1}}},
+      {"output", {{"path", "r.json"}, {"labels", "labels.txt"}}}};
+  itercl::RunOverrides overrides;
+  overrides.output = tmp.path / "moved" / "r.json";
+  const auto moved = itercl::run_experiment(config, "c.json", tmp.path, overrides);
+  CHECK(std::filesystem::exists(tmp.path / "moved" / "r.json"));
+  CHECK(std::filesystem::exists(tmp.path / "moved" / "labels.txt"));
+  CHECK_FALSE(std::filesystem::exists(tmp.path / "labels.txt"));
+
+  overrides.output = "-";
+  std::vector<int> iterations;  // and the progress events come as in any run
+  overrides.progress = [&](const itercl::ProgressEvent& e) { iterations.push_back(e.iteration); };
+  const auto printed = itercl::run_experiment(config, "c.json", tmp.path, overrides);
+  CHECK_FALSE(std::filesystem::exists(tmp.path / "r.json"));
+  CHECK_FALSE(std::filesystem::exists("-"));
+  CHECK(std::filesystem::exists(tmp.path / "labels.txt"));  // beside the config
+  CHECK(printed.results["config"]["output"]["path"] == "-");
+  CHECK(printed.summary.find("results: standard output") != std::string::npos);
+  CHECK_FALSE(iterations.empty());
+}
+
 }  // namespace experiment_tests

@@ -72,7 +72,7 @@ TEST_CASE("PageRank config errors name the field") {
        },
        "cfg.json: params.kernel.vector_size: applies to format csr_vector, not bsr"},
       {[](json& c) {
-         c["params"]["kernel"] = {{"hybrid_k", 0}};
+         c["params"]["kernel"] = {{"hybrid_k", -2}};
        },
        "params.kernel.hybrid_k: expected an integer >= 1"},
       {[](json& c) {

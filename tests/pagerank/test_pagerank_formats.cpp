@@ -180,7 +180,7 @@ TEST_CASE("an array too large for host memory is a RuntimeError naming it and it
                        "out of host memory for bsr slots: 4611686018427387904 bytes", itercl::RuntimeError);
 }
 
-TEST_CASE("PageRankKernel as JSON: hybrid_k takes \"auto\" or an integer >= 1, the ratios numbers") {
+TEST_CASE("PageRankKernel as JSON: hybrid_k takes \"auto\" (or 0) or an integer >= 1, the ratios numbers") {
   itercl::PageRankKernel k;
   from_json(nlohmann::json{{"hybrid_k", "auto"}, {"hybrid_rho", 0.5}, {"ell_max_fill", 3}}, k);
   CHECK(k.hybrid_k == 0);
@@ -200,7 +200,10 @@ TEST_CASE("PageRankKernel as JSON: hybrid_k takes \"auto\" or an integer >= 1, t
     CAPTURE(bad.dump());
     CHECK_THROWS_WITH_AS(from_json(bad, k), doctest::Contains(message), itercl::ParamError);
   };
-  fails({{"hybrid_k", 0}}, "kernel.hybrid_k: expected an integer >= 1 or \"auto\", got 0");
+  // 0 is the default, "auto", as for every tuning field.
+  from_json(nlohmann::json{{"hybrid_k", 0}}, k);
+  CHECK(k.hybrid_k == 0);
+  fails({{"hybrid_k", -1}}, "kernel.hybrid_k: expected an integer >= 1 or \"auto\" (or 0, as \"auto\"), got -1");
   fails({{"hybrid_k", "many"}}, "kernel.hybrid_k: expected an integer >= 1 or \"auto\"");
   fails({{"hybrid_rho", "fast"}}, "kernel.hybrid_rho: expected a number, got \"fast\"");
   fails({{"vector_size", 2.5}}, "kernel.vector_size: expected an integer, got 2.5");

@@ -233,9 +233,22 @@ TEST_CASE("pairwise reduce: knn through a config, inline results") {
     for (std::size_t q = 0; q < 3; ++q)
       check_rank(res["distances"][i][q].get<double>(), res["indices"][i][q].get<std::int64_t>(), ranks, q, e, i);
   }
+  // k = 1 keeps the n x k shape: rows of one, not a flat list (row_min's form).
+  config["params"]["k"] = 1;
+  const auto one = itercl::run_experiment(config, "c.json", tmp.path).results["result"];
+  REQUIRE(one["distances"].size() == 30);
+  REQUIRE(one["indices"].size() == 30);
+  CHECK(one["distances"][0].is_array());
+  CHECK(one["distances"][0].size() == 1);
+  CHECK(one["indices"][29].size() == 1);
+  config["params"]["k"] = 3;
   config["params"]["form"] = "row_min";
   CHECK_THROWS_WITH_AS(itercl::run_experiment(config, "c.json", tmp.path),
                        doctest::Contains("params.k: only form knn takes k"), itercl::InputError);
+  config["params"].erase("k");
+  const auto row_min = itercl::run_experiment(config, "c.json", tmp.path).results["result"];
+  CHECK(row_min["min"].size() == 30);
+  CHECK(row_min["min"][0].is_number());  // one value a row: a list
 }
 
 }  // namespace pairwise_tests

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "itercl/progress.hpp"
+
 namespace itercl {
 
 struct BenchOptions {
@@ -32,13 +34,22 @@ struct BenchOptions {
   std::filesystem::path output;                 // the results JSON (the CSV goes beside it); default: the suite's
   bool peers = true;                            // run the suite's peers
   std::function<void(const std::string&)> log;  // a line per finished case; may be empty
+  ProgressCallback progress{};  // told as each case starts (step "case", over all devices); may be empty
 };
 
 struct BenchOutcome {
   nlohmann::json results;
   std::filesystem::path json_path, csv_path;
   int failed = 0;  // cases that failed while running (recorded in the results, not fatal)
+  // Peers that failed, by name (recorded with "status" in the results, not fatal): missing ones (the
+  // command or a Python module it imports is not installed) and crashed ones (anything else).
+  std::vector<std::string> peers_missing, peers_crashed;
 };
+
+// How a peer that exited with `exit_status` failed, judged from its exit status (127, 126: no such
+// command) and its stderr (Python's ModuleNotFoundError): missing, else crashed.
+enum class PeerFailure { missing, crashed };
+PeerFailure classify_peer_failure(int exit_status, const std::string& stderr_text);
 
 // Throws InputError for a bad suite (before running anything).
 BenchOutcome run_bench_file(const std::filesystem::path& suite, const BenchOptions& options = {});

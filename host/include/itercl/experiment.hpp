@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "itercl/progress.hpp"
 
@@ -12,10 +13,12 @@ namespace itercl {
 // Command-line choices: values that replace the config's (empty: keep the config's), and where
 // progress goes.
 struct RunOverrides {
-  std::string device;            // --device (else ITERCL_DEVICE, else the config's "device")
-  std::string precision;         // --precision
-  std::filesystem::path output;  // --out: the results file
-  ProgressCallback progress;     // empty: silent
+  std::string device;     // --device (else ITERCL_DEVICE, else the config's "device")
+  std::string precision;  // --precision
+  // --out: the results file (the config's relative extra files go beside it); "-": write no results
+  // file, the caller prints ExperimentOutcome::results (extra files resolve against the config's folder)
+  std::filesystem::path output;
+  ProgressCallback progress;  // empty: silent
 };
 
 struct ExperimentOutcome {
@@ -23,6 +26,9 @@ struct ExperimentOutcome {
   std::filesystem::path results_path;
   std::string summary;  // a few lines for a human
 };
+
+// The algorithms a config's "algorithm" can name ("kmeans", "smacof", ...), sorted.
+std::vector<std::string> experiment_algorithms();
 
 // Reads the config, runs the experiment and writes its results file atomically (an earlier file is
 // replaced only by a complete new one). Relative paths in the config resolve against its folder.

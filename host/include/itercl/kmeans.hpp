@@ -32,7 +32,7 @@ struct KMeansParams {
   std::uint64_t random_state = 0;
   Precision precision = Precision::f32;  // of the device's arithmetic; the host works in double
   KMeansKernel kernel;
-  ProgressCallback progress;  // told after every iteration (objective: the iteration's inertia)
+  ProgressCallback progress{};  // told after every iteration (objective: the iteration's inertia)
 
   void validate() const;  // throws ParamError naming the field
   // validate(), plus the checks against the data: n_clusters against the samples of positive weight,

@@ -13,6 +13,7 @@
 #include "itercl/device.hpp"
 #include "itercl/graph.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/progress.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {
@@ -51,6 +52,7 @@ struct PageRankParams {
   std::vector<double> dangling;
   Precision precision = Precision::f32;  // of the device's vectors and sums; the host works in double
   PageRankKernel kernel;
+  ProgressCallback progress{};  // told after every iteration (objective: the L1 change of the ranks)
 
   void validate() const;  // throws ParamError naming the field
   // validate(), plus the vectors' lengths against the graph.

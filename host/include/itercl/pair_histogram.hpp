@@ -13,6 +13,7 @@
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/pairwise.hpp"
+#include "itercl/progress.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {
@@ -58,7 +59,8 @@ struct PairHistogramParams {
   std::vector<double> box;  // side lengths of a periodic box, one per coordinate; empty: not periodic
   Precision precision = Precision::f32;
   PairHistogramKernel kernel;
-  Eigen::Index block = 0;  // side of the pair space's rectangles; 0: by the counters' limits and devices
+  Eigen::Index block = 0;       // side of the pair space's rectangles; 0: by the counters' limits and devices
+  ProgressCallback progress{};  // told as each rectangle of the pair space starts (step "rectangle")
 
   void validate(Eigen::Index dim) const;
 };

@@ -14,6 +14,7 @@
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/metric.hpp"
+#include "itercl/progress.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {
@@ -47,6 +48,7 @@ struct PairwiseParams {
   // device's memory budget, else the largest square that does (several devices: smaller, so that each
   // gets many). With one input rectangles are square (block_cols is ignored).
   Eigen::Index block_rows = 0, block_cols = 0;
+  ProgressCallback progress{};  // told as each rectangle of the pair space starts (step "rectangle")
 
   void validate() const;  // throws ParamError naming the field
 };

@@ -7,16 +7,20 @@
 namespace itercl {
 
 struct ProgressEvent {
-  std::string_view algorithm;  // "kmeans", ...
-  int run = 1, runs = 1;       // e.g. of n_init
-  int iteration = 0;           // 1-based, within the run
+  std::string_view algorithm{};  // "kmeans", ...
+  int run = 1, runs = 1;         // e.g. of n_init
+  int iteration = 0;             // 1-based, within the run
   int max_iterations = 0;
-  std::string_view objective_name;  // "inertia", ...
+  std::string_view objective_name{};  // "inertia", ...; empty: no objective to show
   double objective = 0;
   double elapsed_s = 0;  // since the fit started
+  // What `iteration` counts: "iteration" for the iterative fits, "rectangle" for the pair-space runs
+  // (the rectangle now started), "case" for `itercl bench`, "candidate" for `itercl tune`.
+  std::string_view step = "iteration";
 };
 
-// Called on the fitting thread; keep it cheap. Empty: no reporting.
+// Called on the fitting thread (for pair-space runs on several devices: on any worker's, one call at a
+// time); keep it cheap. Empty: no reporting.
 using ProgressCallback = std::function<void(const ProgressEvent&)>;
 
 }  // namespace itercl

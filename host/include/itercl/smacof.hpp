@@ -13,6 +13,7 @@
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/metric.hpp"
+#include "itercl/progress.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {
@@ -59,6 +60,7 @@ struct SmacofParams {
   std::uint64_t random_state = 0;
   Precision precision = Precision::f32;  // of the device's arithmetic; the host works in double
   SmacofKernel kernel;
+  ProgressCallback progress{};  // told after every iteration (objective: the iteration's raw stress)
 
   void validate() const;  // throws ParamError naming the field
 };

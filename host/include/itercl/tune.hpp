@@ -11,13 +11,16 @@
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/progress.hpp"
+#include "itercl/timing.hpp"
 
 namespace itercl {
 
 struct TuneOptions {
   nlohmann::json problem = nlohmann::json::object();  // the problem's size; each tuner has defaults
   Precision precision = Precision::f32;
-  int repeats = 10;  // timed runs per candidate (after 2 warm-ups); the median counts
+  int repeats = 10;             // timed runs per candidate (after 2 warm-ups); the median counts
+  ProgressCallback progress{};  // told as each candidate starts (step "candidate"); may be empty
 };
 
 struct TuneCandidate {
@@ -34,6 +37,7 @@ struct TuneReport {
   std::size_t best = 0;      // index of the fastest correct candidate
   std::size_t baseline = 0;  // index of the database's choice before tuning
   nlohmann::json entry;      // devices/<name> entry to store: the best parameters plus "tuned" metadata
+  Stopwatch clock;           // started with the sweep, for its progress events
 };
 
 // Kernel families that can be tuned ("kmeans", ...).

@@ -1,6 +1,8 @@
 // `itercl bench`: suites of experiments, repeated, summarised as medians and spreads.
 #include "itercl/bench.hpp"
 
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -20,6 +22,16 @@
 #include "itercl/version.hpp"
 
 namespace itercl {
+
+PeerFailure classify_peer_failure(int exit_status, const std::string& stderr_text) {
+  // 127 and 126: the shell or timeout(1) found no such command, or could not run it.
+  if (exit_status == 127 || exit_status == 126) return PeerFailure::missing;
+  // Python's ImportError of a module that is not installed (numpy, torch, sklearn, ...).
+  for (const char* missing : {"ModuleNotFoundError", "No module named", "command not found"})
+    if (stderr_text.find(missing) != std::string::npos) return PeerFailure::missing;
+  return PeerFailure::crashed;
+}
+
 namespace bench {
 
 using nlohmann::json;
@@ -113,8 +125,18 @@ std::vector<Case> expand(const json& experiment, const json& groups, const std::
   return cases;
 }
 
+// The name of a rate of the results' "gflops" section as a bench metric, named by its unit: GFLOPS
+// ("kernel" -> "gflops_kernel"), or, for the rates in other units, the key itself ("kernel_gbs": GB/s;
+// "pairs_per_second", "pairs_per_second_kernel": pairs/s).
+std::string metric_name(const std::string& key) {
+  if (key.ends_with("_gbs") || key.find("per_second") != std::string::npos) return key;
+  return "gflops_" + key;
+}
+
 // The numbers of one run worth comparing across runs and devices: the median iteration's and the
 // total's times, and every rate of the "gflops" section (not the flop and byte counts behind them).
+// A rate not in GFLOPS also keeps its old name "gflops_<key>" (gflops_pairs_per_second,
+// gflops_kernel_gbs), deprecated: readers of results written before the rename still find it.
 json metrics_of(const json& r) {
   json m = json::object();
   for (const char* section : {"median_iteration", "total"}) {
@@ -124,7 +146,9 @@ json metrics_of(const json& r) {
   }
   for (const auto& [key, value] : r["gflops"].items()) {
     const bool count = key.rfind("flops", 0) == 0 || key.rfind("bytes", 0) == 0 || key.ends_with("_per_iteration");
-    if (value.is_number() && !count) m["gflops_" + key] = value;
+    if (!value.is_number() || count) continue;
+    m[metric_name(key)] = value;
+    m["gflops_" + key] = value;  // deprecated beside a renamed one; the same key for the GFLOPS rates
   }
   return m;
 }
@@ -159,7 +183,9 @@ std::string slurp(const std::filesystem::path& p) {
 // run, not the suite; a peer that needs longer sets its own (benchmarks/pagerank/suite.json: 900).
 constexpr int kPeerTimeoutS = 600;
 
-// A peer program, run once from the suite's folder; its stdout must be JSON.
+// A peer program, run once from the suite's folder; its stdout must be JSON. "status": "ok", "missing"
+// (the command or a module it imports is not installed) or "crashed" (anything else: an exception, a
+// signal, the time limit, output that is not JSON).
 json run_peer(const json& peer, const std::filesystem::path& base, const std::filesystem::path& tmp) {
   json record = {{"name", peer.value("name", "peer")}, {"command", peer["command"]}};
   std::string command = "cd " + shell_quote(base.string()) + " && timeout " +
@@ -168,14 +194,18 @@ json run_peer(const json& peer, const std::filesystem::path& base, const std::fi
   const auto out = tmp / "peer.out", err = tmp / "peer.err";
   command += "> " + shell_quote(out.string()) + " 2> " + shell_quote(err.string());
   const auto start = std::chrono::steady_clock::now();
-  const int rc = std::system(command.c_str());
+  const int status = std::system(command.c_str());
   record["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const int rc = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  const PeerFailure failure = classify_peer_failure(rc, slurp(err));
   try {
     if (rc != 0) throw std::runtime_error("exit status " + std::to_string(rc) + ": " + slurp(err));
     record["output"] = json::parse(slurp(out));
     record["ok"] = true;
-  } catch (const std::exception& e) {  // a peer that is not installed is recorded, not fatal
+    record["status"] = "ok";
+  } catch (const std::exception& e) {  // recorded, not fatal to the suite
     record["ok"] = false;
+    record["status"] = rc != 0 && failure == PeerFailure::missing ? "missing" : "crashed";
     record["error"] = e.what();
   }
   return record;
@@ -280,6 +310,10 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
                   {"devices", json::array()},
                   {"cases", json::array()},
                   {"peers", json::array()}};
+  const Stopwatch clock;
+  const std::string progress_name = "bench " + name;
+  int started_cases = 0;
+  const int total_cases = static_cast<int>(devices.size() * cases.size());
   for (const std::string& spec : devices) {
     const Device device = Device::select(spec);
     results["devices"].push_back({{"spec", spec}, {"info", device.info()}, {"peaks", measure_peaks(device)}});
@@ -289,6 +323,12 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
                      {"device", spec},
                      {"device_name", device.info().name},
                      {"varied", c.varied}};
+      if (options.progress)
+        options.progress(ProgressEvent{.algorithm = progress_name,
+                                       .iteration = ++started_cases,
+                                       .max_iterations = total_cases,
+                                       .elapsed_s = clock.seconds(),
+                                       .step = "case"});
       json config = c.config;
       config["output"] = (tmp / "case.json").string();
       RunOverrides overrides;
@@ -324,7 +364,18 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
     }
   }
   if (options.peers && peers)
-    for (const json& peer : *peers) results["peers"].push_back(bench::run_peer(peer, base, tmp));
+    for (const json& peer : *peers) {
+      json record = bench::run_peer(peer, base, tmp);
+      if (record["status"] == "missing") outcome.peers_missing.push_back(record["name"].get<std::string>());
+      if (record["status"] == "crashed") outcome.peers_crashed.push_back(record["name"].get<std::string>());
+      if (options.log && !record["ok"].get<bool>()) {
+        std::string error = record["error"].get<std::string>();
+        if (error.size() > 400) error = error.substr(0, 400) + "...";
+        options.log("peer " + record["name"].get<std::string>() + " " + record["status"].get<std::string>() + ": " +
+                    error);
+      }
+      results["peers"].push_back(std::move(record));
+    }
   std::error_code ignored;
   std::filesystem::remove_all(tmp, ignored);
 

@@ -42,6 +42,9 @@ struct ExperimentContext {
   ProgressCallback progress;           // pass on to the algorithm's params; may be empty
   std::optional<Workload> workload;    // what the run will cost, for device "auto"
   nlohmann::json device_choice;        // how device "auto" was resolved; null for any other spec
+  // Where the output's relative file names (labels, embedding, ranks, matrix) resolve: beside the
+  // results file given by --out, else the config's folder (`base`).
+  std::filesystem::path output_base;
 };
 
 struct AlgorithmReport {

@@ -109,15 +109,23 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   if (output_value) output_json = output_value->is_string() ? nlohmann::json{{"path", *output_value}} : *output_value;
   ConfigObject output(output_json, config_name, "output");
   std::filesystem::path results_path = output.path("path", base).value_or(base / "results" / (name + ".json"));
+  // --out PATH: the results there, and the extra files the config names relatively beside them. --out -:
+  // the results are the caller's to print (standard output); the extra files stay beside the config.
+  const bool results_to_caller = overrides.output == "-";
+  std::filesystem::path output_base = base;
   if (!overrides.output.empty()) {
-    results_path = std::filesystem::absolute(overrides.output);
+    if (!results_to_caller) {
+      results_path = std::filesystem::absolute(overrides.output);
+      output_base = results_path.parent_path();
+    }
     as_run["output"] = output_json;
-    as_run["output"]["path"] = results_path.string();
+    as_run["output"]["path"] = results_to_caller ? "-" : results_path.string();
   }
 
   const std::string started = utc_timestamp();
-  ExperimentContext context{spec,   std::nullopt, precision, static_cast<int>(repeat), base,         results_path, data,
-                            params, output,       as_run,    overrides.progress,       std::nullopt, nullptr};
+  ExperimentContext context{
+      spec,   std::nullopt, precision, static_cast<int>(repeat), base,         results_path, data,
+      params, output,       as_run,    overrides.progress,       std::nullopt, nullptr,      output_base};
   AlgorithmReport report = algorithms().at(algorithm)(context);
   const Device& device = context.device();
 
@@ -136,7 +144,7 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
                             {"gflops", report.gflops}};
   const nlohmann::json ranks = ranks_json(device.info());  // waits for every rank to finish its share
   if (!ranks.is_null()) results["mpi"] = ranks;
-  if (writes_results()) write_file_atomically(results_path, results.dump(2) + "\n");
+  if (writes_results() && !results_to_caller) write_file_atomically(results_path, results.dump(2) + "\n");
 
   std::ostringstream summary;
   summary << algorithm << " '" << name << "' on " << device.info().name << " (" << device.info().type << ", "
@@ -144,11 +152,17 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   if (!context.device_choice.is_null())
     summary << "  device auto: " << context.device_choice["verdict"].get<std::string>() << "\n";
   if (!ranks.is_null()) summary << "  over " << ranks["ranks"].get<int>() << " MPI ranks\n";
-  summary << report.summary << "  results: " << results_path.string() << "\n";
+  summary << report.summary << "  results: " << (results_to_caller ? "standard output" : results_path.string()) << "\n";
   return {std::move(results), results_path, summary.str()};
 }
 
 }  // namespace experiment
+
+std::vector<std::string> experiment_algorithms() {
+  std::vector<std::string> names;
+  for (const auto& [name, runner] : experiment::algorithms()) names.push_back(name);
+  return names;
+}
 
 ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string& config_name,
                                  const std::filesystem::path& base, const RunOverrides& overrides) {

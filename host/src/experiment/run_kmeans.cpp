@@ -82,8 +82,8 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   KMeansParams params = kmeans::read_params(c, X, weights, root);
   comm.broadcast(params.random_state);  // a drawn seed is rank 0's
   c.config_as_run["params"]["random_state"] = params.random_state;
-  const auto labels_path = c.output.path("labels", c.base);
-  auto centroids_path = c.output.path("centroids", c.base);
+  const auto labels_path = c.output.path("labels", c.output_base);
+  auto centroids_path = c.output.path("centroids", c.output_base);
   c.output.finish();
   std::optional<kmeans::RankRows> mine;
   if (comm.several()) mine = kmeans::scatter_rows(comm, X, weights);

@@ -24,6 +24,7 @@ PageRankParams read_params(ExperimentContext& c, const Graph& g) {
   ConfigObject& P = c.params;
   PageRankParams p;
   p.precision = c.precision;
+  p.progress = c.progress;
   p.alpha = P.number("alpha").value_or(p.alpha);
   const long long max_iter = P.integer("max_iter").value_or(p.max_iter);
   if (max_iter < 1 || max_iter > std::numeric_limits<int>::max())
@@ -87,7 +88,7 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   // else a file beside the results.
   const nlohmann::json* ranks_field = c.output.get("ranks");
   const bool no_ranks = ranks_field && ranks_field->is_boolean() && !ranks_field->get<bool>();
-  const auto ranks_path = no_ranks ? std::nullopt : c.output.path("ranks", c.base);
+  const auto ranks_path = no_ranks ? std::nullopt : c.output.path("ranks", c.output_base);
   c.output.finish();
 
   Stopwatch csr;

@@ -82,6 +82,7 @@ HistogramInputs read_common(ExperimentContext& c, AlgorithmReport& report,
   ConfigObject& P = c.params;
   PairHistogramParams& params = out.params;
   params.precision = c.precision;
+  params.progress = c.progress;
   params.box = file_box;
   if (const nlohmann::json* b = P.get("box")) {
     if (b->is_boolean() && !b->get<bool>())

@@ -15,11 +15,13 @@
 namespace itercl {
 namespace pairwise {
 
-// A reduction's rows x width array: inline (a list for width 1) up to kInlineValues, else an .npy beside
-// the results, as the matrix goes.
-nlohmann::json reduced_array(const ExperimentContext& c, const char* name, const Matrix& m) {
+// A reduction's rows x width array: inline up to kInlineValues, else an .npy beside the results, as the
+// matrix goes. Inline, a per-row reduction (row_min, ...: one value a row) is a list; knn's n x k stays
+// rows of k even for k = 1, so that its shape does not depend on k (as scikit-learn's kneighbors).
+nlohmann::json reduced_array(const ExperimentContext& c, const char* name, const Matrix& m, bool one_per_row) {
   if (m.size() <= kInlineValues)
-    return m.cols() == 1 ? nlohmann::json(std::vector<double>(m.data(), m.data() + m.size())) : matrix_json(m);
+    return one_per_row && m.cols() == 1 ? nlohmann::json(std::vector<double>(m.data(), m.data() + m.size()))
+                                        : matrix_json(m);
   const auto path = std::filesystem::path(c.results_path).replace_extension(std::string(".") + name + ".npy");
   write_matrix(path, m);
   return {{"file", path.string()}, {"dtype", "float64"}, {"shape", {m.rows(), m.cols()}}};
@@ -35,7 +37,7 @@ void reduced_json(const ExperimentContext& c, const std::string& form, const Red
       list.row(q) << static_cast<double>(p.i), static_cast<double>(p.j), p.d;
     }
     res["pairs_within"] = r.pairs.size();
-    res["pair_list"] = reduced_array(c, "pair_list", list);
+    res["pair_list"] = reduced_array(c, "pair_list", list, false);
     return;
   }
   const auto rows = static_cast<Eigen::Index>(r.values.size()) / r.width;
@@ -44,13 +46,14 @@ void reduced_json(const ExperimentContext& c, const std::string& form, const Red
                            : form == "row_max" ? "max"
                            : form == "row_sum" ? "sum"
                                                : "distances";
-  res[value_name] = reduced_array(c, value_name, values);
+  const bool one_per_row = form != "knn";
+  res[value_name] = reduced_array(c, value_name, values, one_per_row);
   if (r.indices.empty()) return;
   const Matrix indices = Eigen::Map<const Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
                              r.indices.data(), rows, r.width)
                              .cast<double>();
   const char* index_name = form == "row_min" ? "argmin" : form == "row_max" ? "argmax" : "indices";
-  res[index_name] = reduced_array(c, index_name, indices);
+  res[index_name] = reduced_array(c, index_name, indices, one_per_row);
 }
 
 }  // namespace pairwise
@@ -85,6 +88,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   ConfigObject& P = c.params;
   PairwiseParams params;
   params.precision = c.precision;
+  params.progress = c.progress;
   std::optional<Matrix> Y;
   with_field_prefix(P.source(), "params", [&] {
     params.metric = parse_metric(P.string("metric", std::string(metric_name(params.metric))));
@@ -126,7 +130,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     params.validate();
     if (reduced) reduction.validate();
   });
-  auto matrix_path = c.output.path("matrix", c.base);
+  auto matrix_path = c.output.path("matrix", c.output_base);
   c.output.finish();
 
   const auto n1 = static_cast<std::size_t>(X.rows()), n2 = static_cast<std::size_t>(Y ? Y->rows() : X.rows());

@@ -60,6 +60,7 @@ SmacofParams read_params(ExperimentContext& c, Eigen::Index n, Matrix& weights) 
   ConfigObject& P = c.params;
   SmacofParams p;  // its defaults are the fields' defaults
   p.precision = c.precision;
+  p.progress = c.progress;
   p.n_components = int_field(P, "n_components", P.integer("n_components").value_or(p.n_components));
   p.max_iter = int_field(P, "max_iter", P.integer("max_iter").value_or(p.max_iter));
   p.eps = P.number("eps").value_or(p.eps);
@@ -110,7 +111,7 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
   const Eigen::Index n = in.values.rows();
   Matrix weights;
   const SmacofParams params = smacof::read_params(c, n, weights);
-  auto embedding_path = c.output.path("embedding", c.base);
+  auto embedding_path = c.output.path("embedding", c.output_base);
   c.output.finish();
 
   const double flops = smacof::iteration_flops(n, params.n_components);

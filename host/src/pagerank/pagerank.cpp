@@ -111,6 +111,7 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const Prob
            cl::Local(reduce_wg * sizeof(T)));
 
   int current = 0;
+  const Stopwatch fit_clock;
   for (int it = 0; it < p.max_iter; ++it) {
     Stopwatch wall;
     SpmvWork work;
@@ -138,6 +139,13 @@ PageRankResult iterate(const Device& device, const PageRankParams& p, const Prob
     r.iterations.push_back(step);
     r.total += step.timings;
     r.n_iter = it + 1;
+    if (p.progress)
+      p.progress(ProgressEvent{.algorithm = "pagerank",
+                               .iteration = r.n_iter,
+                               .max_iterations = p.max_iter,
+                               .objective_name = "L1 change",
+                               .objective = step.residual,
+                               .elapsed_s = fit_clock.seconds()});
     if (!std::isfinite(step.residual))
       throw RuntimeError("pagerank: the L1 change became " + number_text(step.residual) + " at iteration " +
                          std::to_string(it + 1));

@@ -216,7 +216,8 @@ PairHistogramResult PairHistogram::run() {
       w.share = DeviceShare{.device = w.share.device, .timings = {}};
       w.queue.enqueueFillBuffer(w.totals, cl_ulong{0}, 0, buckets * sizeof(cl_ulong));
     }
-    pairwise::RectangleQueue queue(pairwise::cut_pair_space(s.n, s.n, true, s.block, s.block));
+    pairwise::RectangleQueue queue(pairwise::cut_pair_space(s.n, s.n, true, s.block, s.block), s.params.progress,
+                                   "pair histogram");
     pairwise::run_workers(static_cast<int>(s.workers.size()), queue,
                           [&](int k) { s.work(s.workers[static_cast<std::size_t>(k)], queue); });
     PairHistogramResult r;

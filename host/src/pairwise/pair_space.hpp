@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "itercl/matrix.hpp"
+#include "itercl/progress.hpp"
+#include "itercl/timing.hpp"
 
 namespace itercl::pairwise {
 
@@ -34,15 +36,26 @@ std::vector<Rect> cut_pair_space(Eigen::Index n1, Eigen::Index n2, bool symmetri
 Eigen::Index default_block(Eigen::Index n1, Eigen::Index n2, bool symmetric, double max_entries, int workers,
                            Eigen::Index align);
 
-// Hands out rectangles to worker threads, first come first served.
+// Hands out rectangles to worker threads, first come first served, telling `progress` (if any) of each
+// rectangle started as step "rectangle" of `algorithm`, one call at a time.
 class RectangleQueue {
  public:
-  explicit RectangleQueue(std::vector<Rect> rects) : rects_(std::move(rects)) {}
+  explicit RectangleQueue(std::vector<Rect> rects, ProgressCallback progress = {}, std::string_view algorithm = {})
+      : rects_(std::move(rects)), progress_(std::move(progress)), algorithm_(algorithm) {}
   // The next rectangle, or nullptr when none is left or a worker failed.
   const Rect* next() {
     if (stopped_.load()) return nullptr;
     const std::size_t k = next_.fetch_add(1);
-    return k < rects_.size() ? &rects_[k] : nullptr;
+    if (k >= rects_.size()) return nullptr;
+    if (progress_) {
+      std::lock_guard lock(progress_mutex_);
+      progress_(ProgressEvent{.algorithm = algorithm_,
+                              .iteration = static_cast<int>(k + 1),
+                              .max_iterations = static_cast<int>(rects_.size()),
+                              .elapsed_s = clock_.seconds(),
+                              .step = "rectangle"});
+    }
+    return &rects_[k];
   }
   void stop() { stopped_.store(true); }
   std::size_t size() const { return rects_.size(); }
@@ -51,6 +64,10 @@ class RectangleQueue {
   std::vector<Rect> rects_;
   std::atomic<std::size_t> next_{0};
   std::atomic<bool> stopped_{false};
+  ProgressCallback progress_;
+  std::string_view algorithm_;
+  std::mutex progress_mutex_;
+  Stopwatch clock_;
 };
 
 // Runs body(w) for w in [0, workers), each on its own thread (worker 0 on the caller's), until the queue

@@ -24,7 +24,9 @@ struct Run {
 
 // X_1, X_2, ... from x0 until (stress_old - stress) / (1/2 sum w d^2) < eps, as scikit-learn 1.7 (the
 // first test after the second iteration), or max_iter.
-Run run_from(SmacofDevice& device, const Matrix& x0, const SmacofParams& p) {
+// `report` is this run's progress event, completed and sent after every iteration.
+Run run_from(SmacofDevice& device, const Matrix& x0, const SmacofParams& p, ProgressEvent report,
+             const Stopwatch& fit_clock) {
   Run run;
   device.start(x0, &run.timings);
   double previous = 0;
@@ -41,6 +43,12 @@ Run run_from(SmacofDevice& device, const Matrix& x0, const SmacofParams& p) {
     run.n_iter = it + 1;
     run.stress = s.stress;
     run.squared_distances = s.squared_distances;
+    if (p.progress) {
+      report.iteration = run.n_iter;
+      report.objective = s.stress;
+      report.elapsed_s = fit_clock.seconds();
+      p.progress(report);
+    }
     if (it > 0 && p.eps > 0 && (previous - s.stress) / s.squared_distances < p.eps) {
       run.converged = true;
       break;
@@ -69,11 +77,17 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
   best.tuning_sources = device.tuning_sources();
   best.build_options = device.build_options();
   Rng rng(p.random_state);
+  const Stopwatch fit_clock;
   for (int r = 0; r < p.n_init; ++r) {
     const Matrix start = p.init == SmacofInit::given       ? p.init_embedding
                          : p.init == SmacofInit::classical ? classical
                                                            : random_init(n, p.n_components, rng);
-    Run run = run_from(device, start, p);
+    const ProgressEvent report{.algorithm = "smacof",
+                               .run = r + 1,
+                               .runs = p.n_init,
+                               .max_iterations = p.max_iter,
+                               .objective_name = "stress"};
+    Run run = run_from(device, start, p, report, fit_clock);
     best.init_stress.push_back(run.stress);
     best.total += run.timings;
     if (r == 0 || run.stress < best.stress) {

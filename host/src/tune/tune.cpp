@@ -31,8 +31,14 @@ long long problem_count(ConfigObject& problem, const char* key, long long fallba
   return v;
 }
 
-void add_candidate(TuneReport& report, const nlohmann::json& declared,
+void add_candidate(TuneReport& report, const TuneOptions& options, std::size_t total, const nlohmann::json& declared,
                    const std::function<void(TuneCandidate&)>& evaluate) {
+  if (options.progress)
+    options.progress(ProgressEvent{.algorithm = report.kernel,
+                                   .iteration = static_cast<int>(report.candidates.size() + 1),
+                                   .max_iterations = static_cast<int>(total),
+                                   .elapsed_s = report.clock.seconds(),
+                                   .step = "candidate"});
   TuneCandidate c;
   auto reject = [&](const std::exception& e) { c = TuneCandidate{.parameters = declared, .rejected = e.what()}; };
   try {
@@ -84,7 +90,7 @@ TuneReport tune(std::string_view kernel, const Device& device, const TuneOptions
     for (const auto& name : tunable_kernels()) known += (known.empty() ? "" : ", ") + name;
     throw InputError("tune: unknown kernel '" + std::string(kernel) + "'; expected one of " + known);
   }
-  if (options.repeats < 1) throw InputError("tune: --repeats must be at least 1");
+  if (options.repeats < 1) throw InputError("tune: --repeat must be at least 1");
   device.require(options.precision);
   TuneReport report;
   report.kernel = std::string(kernel);

@@ -59,7 +59,7 @@ void tune_kmeans(const Device& device, ConfigObject& problem, const TuneOptions&
   std::vector<KMeansKernel> kernels = {KMeansKernel{}};  // the database's current choice first
   for (const KMeansKernel& kernel : kmeans::tune_space(device.info())) kernels.push_back(kernel);
   for (const KMeansKernel& kernel : kernels)
-    add_candidate(report, kmeans::stored(kernel), [&](TuneCandidate& c) {
+    add_candidate(report, options, kernels.size(), kmeans::stored(kernel), [&](TuneCandidate& c) {
       KMeansAssignment a(device, X, options.precision, kernel);
       c.parameters = kmeans::stored(a.kernel());
       c.rejected = kmeans::labels_mismatch(X, C, a.assign(C), reference_labels, options.precision);

@@ -57,7 +57,7 @@ void tune_pagerank(const Device& device, ConfigObject& problem, const TuneOption
   std::vector<PageRankKernel> kernels = {PageRankKernel{}};  // the database's current choice first
   for (const PageRankKernel& kernel : pagerank::tuning_space(device.info())) kernels.push_back(kernel);
   for (const PageRankKernel& kernel : kernels)
-    add_candidate(report, pagerank::stored(kernel), [&](TuneCandidate& c) {
+    add_candidate(report, options, kernels.size(), pagerank::stored(kernel), [&](TuneCandidate& c) {
       const PageRankResult r = fit(kernel);
       c.parameters = pagerank::stored(r.kernel);
       c.rejected = pagerank::ranks_mismatch(r.ranks, reference, options.precision);

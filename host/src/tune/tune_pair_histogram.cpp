@@ -51,7 +51,7 @@ void tune_pair_histogram(const Device& device, ConfigObject& problem, const Tune
   for (const PairHistogramKernel& kernel : pairwise::histogram_tuning_space(device.info(), n))
     kernels.push_back(kernel);
   for (const PairHistogramKernel& kernel : kernels)
-    add_candidate(report, pairwise::histogram_entry(kernel), [&](TuneCandidate& c) {
+    add_candidate(report, options, kernels.size(), pairwise::histogram_entry(kernel), [&](TuneCandidate& c) {
       PairHistogram h = histogram(kernel);
       const PairHistogramResult first = h.run();
       c.parameters = pairwise::histogram_entry(first.kernel);

@@ -59,7 +59,7 @@ void tune_pairwise(const Device& device, ConfigObject& problem, const TuneOption
   std::vector<PairwiseKernel> kernels = {PairwiseKernel{}};  // the database's current choice first
   for (const PairwiseKernel& kernel : pairwise::tuning_space(device.info(), n, d)) kernels.push_back(kernel);
   for (const PairwiseKernel& kernel : kernels)
-    add_candidate(report, kernel, [&](TuneCandidate& c) {
+    add_candidate(report, options, kernels.size(), kernel, [&](TuneCandidate& c) {
       params.kernel = kernel;
       PairwiseDistances p({device}, X, nullptr, params);
       c.parameters = p.kernel();

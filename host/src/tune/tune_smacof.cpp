@@ -75,7 +75,7 @@ void tune_smacof(const Device& device, ConfigObject& problem, const TuneOptions&
   std::vector<SmacofKernel> kernels = {SmacofKernel{}};  // the database's current choice first
   for (const SmacofKernel& kernel : smacof::tune_space(device.info(), n)) kernels.push_back(kernel);
   for (const SmacofKernel& kernel : kernels)
-    add_candidate(report, smacof::stored(kernel), [&](TuneCandidate& c) {
+    add_candidate(report, options, kernels.size(), smacof::stored(kernel), [&](TuneCandidate& c) {
       smacof::SmacofDevice d = build(kernel);
       c.parameters = smacof::stored(d.kernel());
       const double error = smacof::relative_error(smacof::iterated(d, data.x0), reference);

@@ -27,8 +27,9 @@ long long problem_count(ConfigObject& problem, const char* key, long long fallba
 // resolved to, and either rejects it (c.rejected: how its output differs from the reference's) or times
 // it. A ParamError (a tuning this device or problem cannot launch) or a failure to build or enqueue it
 // (cl::Error, std::bad_alloc, RuntimeError) rejects it with the message, its parameters being
-// `declared`, and the sweep goes on.
-void add_candidate(TuneReport& report, const nlohmann::json& declared,
+// `declared`, and the sweep goes on. options.progress, if any, is told as the candidate starts (step
+// "candidate", one of `total`).
+void add_candidate(TuneReport& report, const TuneOptions& options, std::size_t total, const nlohmann::json& declared,
                    const std::function<void(TuneCandidate&)>& evaluate);
 
 // Times a correct candidate: `run` runs the kernel once (one iteration of the family's loop) and returns

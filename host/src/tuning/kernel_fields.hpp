@@ -16,7 +16,8 @@ struct KernelField {
   const char* name;
   std::variant<std::string K::*, int K::*, bool K::*, double K::*> member;
   // An int whose unset value 0 is spelled "auto" in JSON (PageRankKernel::hybrid_k): reads "auto" as 0,
-  // else an integer >= 1. Written back as the int.
+  // else an integer >= 0 (0 too: every tuning field takes 0 for its default, as the docs promise).
+  // Written back as the int.
   bool zero_is_auto = false;
 };
 
@@ -49,8 +50,9 @@ void read_kernel_fields(const nlohmann::json& j, K& k, const std::vector<KernelF
                 k.*member = 0;
                 return;
               }
-              if (!value.is_number_integer() || value.template get<long long>() < 1)
-                throw ParamError("kernel." + key, "expected an integer >= 1 or \"auto\", got " + value.dump());
+              if (!value.is_number_integer() || value.template get<long long>() < 0)
+                throw ParamError("kernel." + key,
+                                 "expected an integer >= 1 or \"auto\" (or 0, as \"auto\"), got " + value.dump());
             }
           }
           const bool fits = std::is_same_v<T, std::string> ? value.is_string()

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/embedded_files.hpp"
@@ -46,30 +47,50 @@ const nlohmann::json* entry(const nlohmann::json& db, const std::string& section
 
 }  // namespace tuning
 
+std::optional<std::filesystem::path> user_tuning_dir() {
+  if (const char* off = std::getenv("ITERCL_NO_USER_TUNING"); off && *off && std::string_view(off) != "0")
+    return std::nullopt;
+  // XDG: a relative $XDG_CONFIG_HOME is invalid and ignored.
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg && std::filesystem::path(xdg).is_absolute())
+    return std::filesystem::path(xdg) / "itercl" / "tuning";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".config" / "itercl" / "tuning";
+  return std::nullopt;
+}
+
+std::optional<std::filesystem::path> tuning_dir_override() {
+  if (const char* dir = std::getenv("ITERCL_TUNING_DIR"); dir && *dir) return std::filesystem::path(dir);
+  return std::nullopt;
+}
+
 TunedParameters tuned_parameters(std::string_view kernel, const DeviceInfo& info) {
-  std::vector<nlohmann::json> databases = {tuning::builtin(kernel)};
-  if (const char* dir = std::getenv("ITERCL_TUNING_DIR"); dir && *dir)
-    databases.push_back(tuning::user_file(std::filesystem::path(dir) / (std::string(kernel) + ".json")));
+  const std::string file = std::string(kernel) + ".json";
+  // Each database with the prefix its entries carry in `sources`, the later overriding the earlier.
+  std::vector<std::pair<nlohmann::json, std::string>> databases = {{tuning::builtin(kernel), ""}};
+  if (const auto user = user_tuning_dir()) databases.emplace_back(tuning::user_file(*user / file), "user:");
+  if (const auto dir = tuning_dir_override()) databases.emplace_back(tuning::user_file(*dir / file), "");
 
   const std::pair<std::string, std::string> levels[] = {
       {"default", ""}, {"types", info.type}, {"vendors", info.vendor + "/" + info.type}, {"devices", info.name}};
   TunedParameters tuned;
   for (const auto& [section, key] : levels) {
-    for (const nlohmann::json& db : databases) {
+    for (const auto& [db, prefix] : databases) {
       const nlohmann::json* e = tuning::entry(db, section, key);
       if (!e) continue;
       for (const auto& [field, value] : e->items())
         if (field != "tuned" && field != "why") tuned.values[field] = value;
-      tuned.sources.push_back(key.empty() ? section : section + "/" + key);
+      tuned.sources.push_back(prefix + (key.empty() ? section : section + "/" + key));
     }
   }
   return tuned;
 }
 
 void store_tuned_parameters(const std::filesystem::path& folder, std::string_view kernel, const DeviceInfo& info,
-                            const nlohmann::json& entry) {
+                            const nlohmann::json& entry, bool start_from_builtin) {
   const std::filesystem::path path = folder / (std::string(kernel) + ".json");
-  nlohmann::json db = std::filesystem::exists(path) ? tuning::user_file(path) : tuning::builtin(kernel);
+  nlohmann::json db = std::filesystem::exists(path) ? tuning::user_file(path)
+                      : start_from_builtin          ? tuning::builtin(kernel)
+                                                    : nlohmann::json::object();
   db["devices"][info.name] = entry;
   write_file_atomically(path, db.dump(2) + "\n");
 }
