@@ -41,7 +41,12 @@ class KMeansAssignment {
  public:
   // Uploads `points` (samples as rows) once, converted to `precision`, and builds the kernel.
   // Throws InputError if the data do not fit the device or the precision, or the tuning is invalid.
-  KMeansAssignment(const Device& device, const Matrix& points, Precision precision, KMeansKernel kernel = {});
+  // Points and centroids are centred on `origin` before they are rounded to the device's precision (so
+  // that an offset far from zero costs no precision); by default on the points' mean. A caller that
+  // splits one data set among several assignments (MPI ranks) gives every part the same origin, so
+  // that each point is rounded exactly as a single assignment over all of them would round it.
+  KMeansAssignment(const Device& device, const Matrix& points, Precision precision, KMeansKernel kernel = {},
+                   const Eigen::RowVectorXd* origin = nullptr);
   ~KMeansAssignment();
   KMeansAssignment(KMeansAssignment&&) noexcept;
   KMeansAssignment& operator=(KMeansAssignment&&) noexcept;

@@ -36,8 +36,8 @@ struct KMeansAssignment::Impl {
   Timings upload;
 };
 
-KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, Precision precision,
-                                   KMeansKernel kernel) {
+KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, Precision precision, KMeansKernel kernel,
+                                   const Eigen::RowVectorXd* origin) {
   const Eigen::Index n = points.rows(), dim = points.cols();
   if (n < 1 || dim < 1)
     throw InputError("data: no points (shape " + std::to_string(n) + " x " + std::to_string(dim) + ")");
@@ -52,7 +52,7 @@ KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, P
   // Squared distances must not overflow the device's precision (a float overflow would tie all
   // centroids at infinity and silently label everything 0): a centred point's difference from a centroid
   // inside the data is at most twice the largest centred value, and D of them are summed squared.
-  const Eigen::RowVectorXd mean = points.colwise().mean();
+  const Eigen::RowVectorXd mean = origin ? *origin : Eigen::RowVectorXd(points.colwise().mean());
   const double largest = (points.rowwise() - mean).cwiseAbs().maxCoeff();
   const double limit =
       std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) /

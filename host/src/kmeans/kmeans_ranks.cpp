@@ -155,11 +155,18 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
   const bool root = comm.rank() == 0;
   if (root) p.validate(all, all_weights);
   // A rank without rows assigns nothing; rank 0 still builds the kernel over one row, to report it.
+  // Every rank centres its rows on the mean of all of them, as one process would: each point is then
+  // rounded to the device's precision exactly as in a single-process run, and so labelled the same.
+  std::vector<double> origin_values(root ? static_cast<std::size_t>(all.cols()) : 0);
+  if (root) Eigen::Map<Eigen::RowVectorXd>(origin_values.data(), all.cols()) = all.colwise().mean();
+  comm.broadcast(origin_values);
+  const Eigen::RowVectorXd origin =
+      Eigen::Map<const Eigen::RowVectorXd>(origin_values.data(), static_cast<Eigen::Index>(origin_values.size()));
   std::optional<KMeansAssignment> assignment;
   if (mine.X.rows() > 0)
-    assignment.emplace(device, mine.X, p.precision, p.kernel);
+    assignment.emplace(device, mine.X, p.precision, p.kernel, &origin);
   else if (root)
-    assignment.emplace(device, Matrix(all.topRows(1)), p.precision, p.kernel);
+    assignment.emplace(device, Matrix(all.topRows(1)), p.precision, p.kernel, &origin);
   const bool assigns = mine.X.rows() > 0;
   std::optional<KMeansAssignment> none;
 
