@@ -97,7 +97,8 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   for (int i = 0; i < c.repeat; ++i) {
     Stopwatch wall;
     r = with_field_prefix(c.params.source(), "params", [&] {
-      return mine ? kmeans::fit_over_ranks(comm, c.device(), params, *mine, X, weights) : model.fit(X, weights);
+      return mine ? kmeans::fit_over_ranks(comm, c.device(), params, kmeans::local_rows(*mine), X, weights)
+                  : model.fit(X, weights);
     });
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }

@@ -49,7 +49,7 @@ void sum_over_ranks(core::Comm& comm, ClusterSums& s) {
 
 // The farthest points over all ranks: each rank offers its own `take` farthest, every rank picks the
 // same `take` of them by the single process's order (farther()).
-std::vector<FarPoint> farthest_over_ranks(core::Comm& comm, const RankRows& mine, std::span<const std::int32_t> labels,
+std::vector<FarPoint> farthest_over_ranks(core::Comm& comm, const LocalRows& mine, std::span<const std::int32_t> labels,
                                           const Matrix& centroids, std::size_t take) {
   const Eigen::Index d = centroids.cols();
   const std::vector<FarPoint> local = farthest_points(mine.X, mine.w, labels, centroids, take, mine.first);
@@ -81,8 +81,9 @@ struct RankRun {
   Timings timings;
 };
 
-// kmeans::lloyd (kmeans.cpp) over the ranks: the same steps and stopping rules on the summed values.
-RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assignment, const RankRows& mine,
+// Lloyd's iterations from `centroids`, with scikit-learn's stopping rules, on the values summed over the
+// ranks. `report` is the progress event of this run, completed and sent after every iteration.
+RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assignment, const LocalRows& mine,
                          Matrix centroids, const KMeansParams& p, double scaled_tol, ProgressEvent report,
                          const Stopwatch& fit_clock) {
   RankRun run;
@@ -120,7 +121,7 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
       p.progress(report);
     }
     std::swap(centroids, next);
-    if (u.n_changed == 0) {
+    if (u.n_changed == 0) {  // strict convergence: the update reproduced the centroids just used
       labels_stable = run.converged = true;
       break;
     }
@@ -129,6 +130,8 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
       break;
     }
   }
+  // Unless the labels were already those of the final centroids, assign once more so that labels and
+  // inertia describe the centroids returned.
   if (!labels_stable) {
     Stopwatch wall;
     Timings t;
@@ -150,7 +153,7 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
 
 }  // namespace
 
-KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const RankRows& mine,
+KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine,
                             const Matrix& all, std::span<const double> all_weights) {
   const bool root = comm.rank() == 0;
   if (root) p.validate(all, all_weights);

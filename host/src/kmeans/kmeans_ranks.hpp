@@ -22,13 +22,23 @@ struct RankRows {
   Timings scatter;  // the scatter's communication
 };
 
+// The rows one rank works on: its scattered RankRows, or on one rank (KMeans::fit) the caller's data,
+// not copied.
+struct LocalRows {
+  const Matrix& X;
+  std::span<const double> w;  // empty: unit weights
+  Eigen::Index first = 0, n = 0;
+  Timings scatter;
+};
+inline LocalRows local_rows(const RankRows& r) { return {r.X, r.w, r.first, r.n, r.scatter}; }
+
 // Rank 0 passes all points (and weights, or none); the other ranks pass empty ones. Every rank calls it.
 RankRows scatter_rows(core::Comm& comm, const Matrix& all, std::span<const double> all_weights);
 
-// KMeans::fit over the ranks. `all` and `all_weights`: every point, on rank 0 only (for the
-// initialisation and the scaled tolerance; empty elsewhere). The labels of all points are returned on
-// rank 0 (the other ranks get none); the timings are this rank's.
-KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const RankRows& mine,
+// Lloyd's iterations over the ranks of `comm`, and KMeans::fit itself on a one-rank communicator. `all` and
+// `all_weights`: every point, on rank 0 only (for the initialisation and the scaled tolerance; empty elsewhere). The
+// labels of all points are returned on rank 0 (the other ranks get none); the timings are this rank's.
+KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine,
                             const Matrix& all, std::span<const double> all_weights);
 
 }  // namespace itercl::kmeans
