@@ -47,7 +47,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     a dict keyed by node (missing nodes 0) or, for the array forms, an array by node; normalised.
     tol: stop when the L1 change falls below n_nodes * tol; tol=0 runs max_iter iterations. Not
     converging raises PowerIterationFailedConvergence (networkx's) unless tol is 0.
-    format: the sparse format (csr_scalar, csr_vector, ell, hybrid, bsr; auto: the fastest measured
+    format: the sparse format (csr_scalar, csr_vector, csr_adaptive, ell, hybrid, bsr; auto: the fastest measured
     for the device); kernel: its tuning, as a config's params.kernel. precision: of the device's
     vectors ("float", the CLI's default, or "double").
 

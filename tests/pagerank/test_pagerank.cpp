@@ -25,13 +25,18 @@ std::vector<PageRankKernel> all_kernels() {
           {.format = "csr_vector", .vector_size = 2},
           {.format = "csr_vector", .work_group_size = 64, .vector_size = 32},
           {.format = "csr_vector"},
+          {.format = "csr_adaptive"},
+          {.format = "csr_adaptive", .work_group_size = 32},
+          {.format = "csr_adaptive", .reorder = "degree"},
+          {.format = "csr_scalar", .reorder = "degree"},
           {.format = "ell", .ell_max_fill = 1e6},
           {.format = "hybrid", .hybrid_k = 4},
           {.format = "hybrid", .hybrid_k = 16},
           {.format = "hybrid", .work_group_size = 32},
           {.format = "bsr", .bsr_width = 5},
           {.format = "bsr", .work_group_size = 128, .bsr_width = 32},
-          {.format = "bsr"}};
+          {.format = "bsr"},
+          {.format = "bsr", .reorder = "degree"}};
 }
 
 // 3,000 nodes: random links from nodes 0..2399 (so 600 are dangling, unless linked to the hub row);

@@ -58,7 +58,8 @@ TEST_CASE("PageRank config errors name the field") {
   };
   const Case cases[] = {
       {[](json& c) { c["params"]["format"] = "coo"; },
-       "cfg.json: params.format: expected one of auto, csr_scalar, csr_vector, ell, hybrid, bsr; got \"coo\""},
+       "cfg.json: params.format: expected one of auto, csr_scalar, csr_vector, csr_adaptive, ell, hybrid, bsr; got "
+       "\"coo\""},
       {[](json& c) {
          c["params"]["kernel"] = {{"format", "ell"}};
        },

@@ -3,8 +3,11 @@
 // for host memory; PageRankKernel's JSON; the description's reference check and tuning graph.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <random>
+#include <set>
 
 #include "itercl/error.hpp"
 #include "itercl/pagerank.hpp"
@@ -184,6 +187,7 @@ TEST_CASE("PageRankKernel as JSON: hybrid_k takes \"auto\" (or 0) or an integer 
   CHECK(k.hybrid_k == 16);
   const nlohmann::json j = k;
   CHECK(j == nlohmann::json{{"format", "auto"},
+                            {"reorder", "auto"},
                             {"work_group_size", 0},
                             {"vector_size", 0},
                             {"bsr_width", 0},
@@ -203,7 +207,7 @@ TEST_CASE("PageRankKernel as JSON: hybrid_k takes \"auto\" (or 0) or an integer 
   fails({{"vector_size", 2.5}}, "kernel.vector_size: expected an integer, got 2.5");
   fails({{"format", 3}}, "kernel.format: expected a string");
   fails({{"width", 3}},
-        "kernel.width: unknown field (expected format, work_group_size, vector_size, bsr_width, "
+        "kernel.width: unknown field (expected format, reorder, work_group_size, vector_size, bsr_width, "
         "hybrid_k, hybrid_rho, ell_max_fill)");
 }
 
@@ -217,6 +221,99 @@ TEST_CASE("the description: a candidate's ranks within twice ranks_l1 of the ref
   CHECK(links.n_nodes == 256);
   CHECK(links.n_links() == 1024);
   CHECK(itercl::pagerank::additions_per_iteration(links) == 1024);
+}
+
+TEST_CASE("csr_adaptive row blocks: rows packed within capacity and max rows, long rows cut into pieces") {
+  // capacity 4, at most 3 rows: rows 1-2 (1 + 2 links) fit, row 3 (2) would not; rows 3, 4 (empty),
+  // 5 (1) make a block; row 6 (9 links) is cut 4 + 4 + 1; rows 7 (4 links, whole) and 8 (empty).
+  const InLinks L = from_rows(8, {{1}, {1, 2}, {3, 4}, {}, {5}, {1, 2, 3, 4, 5, 6, 7, 8, 1}, {1, 2, 3, 4}, {}});
+  const pagerank::RowBlocks b = pagerank::build_row_blocks(L, 4, 3);
+  // (first row, first link) per block, then (n, links): rows 0-based, links as offsets.
+  CHECK(b.blocks == std::vector<std::int32_t>{0, 0, 2, 3, 5, 6, 5, 10, 5, 14, 6, 15, 8, 19});
+  CHECK(b.n_blocks() == 6);
+  CHECK(b.split == std::vector<std::int32_t>{5, 2, 3});  // row 6 (0-based 5): pieces from block 2, three
+  CHECK_THROWS_AS(pagerank::build_row_blocks(L, 0, 3), itercl::ParamError);
+}
+
+TEST_CASE("csr_adaptive row blocks on random graphs: every row in one block, every link in one, within limits") {
+  std::mt19937_64 rng(5);
+  for (const int capacity : {1, 7, 64}) {
+    Graph g;
+    g.n_nodes = 500;
+    std::uniform_int_distribution<std::int32_t> node(0, 499), hub(0, 4);
+    for (int e = 0; e < 4000; ++e) g.src.push_back(node(rng)), g.dst.push_back(e % 3 ? node(rng) : hub(rng));
+    const InLinks L = itercl::in_links(g);
+    const pagerank::RowBlocks b = pagerank::build_row_blocks(L, capacity, 16);
+    CAPTURE(capacity);
+    std::vector<int> covered(500, 0);
+    std::int64_t pieces = 0;
+    for (std::int64_t k = 0; k < b.n_blocks(); ++k) {
+      const auto at = [&](std::int64_t i) { return b.blocks[static_cast<std::size_t>(i)]; };
+      const std::int32_t first = at(2 * k), next = at(2 * k + 2), begin = at(2 * k + 1), end = at(2 * k + 3);
+      CHECK(end - begin <= capacity);
+      CHECK(begin <= end);
+      if (begin == L.offsets[static_cast<std::size_t>(first)] && next == first + 1 &&
+          end == L.offsets[static_cast<std::size_t>(first) + 1])
+        ++covered[static_cast<std::size_t>(first)];
+      else if (next - first <= 1 && begin != end && L.row_length(first) > capacity)
+        ++pieces;  // a piece of a split row, counted through `split` below
+      else {
+        CHECK(next - first <= 16);
+        CHECK(begin == L.offsets[static_cast<std::size_t>(first)]);
+        CHECK(end == L.offsets[static_cast<std::size_t>(next)]);
+        for (std::int32_t r = first; r < next; ++r) ++covered[static_cast<std::size_t>(r)];
+      }
+    }
+    for (std::int64_t i = 0; i < b.n_split(); ++i) {
+      const std::int32_t row = b.split[static_cast<std::size_t>(3 * i)];
+      CHECK(b.split[static_cast<std::size_t>(3 * i + 2)] == (L.row_length(row) + capacity - 1) / capacity);
+      ++covered[static_cast<std::size_t>(row)];
+      pieces -= b.split[static_cast<std::size_t>(3 * i + 2)];
+    }
+    CHECK(pieces == 0);
+    CHECK(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }));
+  }
+}
+
+TEST_CASE("reorder degree: nodes by out-degree, largest first; the renumbered graph has the same links") {
+  std::mt19937_64 rng(9);
+  Graph g;
+  g.n_nodes = 300;
+  std::uniform_int_distribution<std::int32_t> node(0, 299), few(0, 20);
+  for (int e = 0; e < 3000; ++e) {
+    const std::int32_t u = e % 2 ? few(rng) : node(rng);  // nodes 0..20 link most
+    g.src.push_back(u), g.dst.push_back(node(rng));
+  }
+  g.src.push_back(5), g.dst.push_back(5);  // a self-loop
+  const InLinks L = itercl::in_links(g);
+  const std::vector<std::int32_t> order = pagerank::degree_order(L);
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    const auto a = L.out_degree[static_cast<std::size_t>(order[i - 1])];
+    const auto b = L.out_degree[static_cast<std::size_t>(order[i])];
+    CHECK((a > b || (a == b && order[i - 1] < order[i])));
+  }
+  const InLinks R = pagerank::renumbered(L, order);
+  std::vector<std::int32_t> new_id(300);
+  for (std::size_t i = 0; i < 300; ++i) new_id[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i);
+  std::multiset<std::pair<std::int32_t, std::int32_t>> before, after;
+  for (std::int32_t v = 0; v < 300; ++v) {
+    for (std::int32_t k = L.offsets[static_cast<std::size_t>(v)]; k < L.offsets[static_cast<std::size_t>(v) + 1]; ++k)
+      before.insert({new_id[static_cast<std::size_t>(L.sources[static_cast<std::size_t>(k)])],
+                     new_id[static_cast<std::size_t>(v)]});
+    CHECK(R.out_degree[static_cast<std::size_t>(new_id[static_cast<std::size_t>(v)])] ==
+          L.out_degree[static_cast<std::size_t>(v)]);
+  }
+  for (std::int32_t v = 0; v < 300; ++v) {
+    const auto row = R.sources.begin() + R.offsets[static_cast<std::size_t>(v)];
+    CHECK(std::is_sorted(row, R.sources.begin() + R.offsets[static_cast<std::size_t>(v) + 1]));
+    for (std::int32_t k = R.offsets[static_cast<std::size_t>(v)]; k < R.offsets[static_cast<std::size_t>(v) + 1]; ++k)
+      after.insert({R.sources[static_cast<std::size_t>(k)], v});
+  }
+  CHECK(before == after);
+  const std::vector<double> values = {1, 2, 3};
+  const std::vector<std::int32_t> three = {2, 0, 1};
+  CHECK(pagerank::to_new(values, three) == std::vector<double>{3, 1, 2});
+  CHECK(pagerank::to_old(pagerank::to_new(values, three), three) == values);
 }
 
 }  // namespace pagerank_tests

@@ -22,9 +22,12 @@ namespace itercl {
 // (tuning/pagerank.json, itercl/tuning.hpp) or derived from it and the graph; PageRankResult::kernel
 // reports the values used.
 struct PageRankKernel {
-  // "csr_scalar", "csr_vector", "ell", "hybrid", "bsr" (README.md, "PageRank"), or "auto": the format
-  // measured fastest for the device type.
+  // "csr_scalar", "csr_vector", "csr_adaptive", "ell", "hybrid", "bsr" (docs/pagerank.md), or "auto":
+  // the format measured fastest for the device.
   std::string format = "auto";
+  // "none", "degree" (nodes renumbered by out-degree before the upload, ranks mapped back), or "auto":
+  // what the tuning database chose for the device.
+  std::string reorder = "auto";
   int work_group_size = 0;
   int vector_size = 0;  // csr_vector: work-items per row, a power of two up to the work-group size
   int bsr_width = 0;    // bsr: slots per BSR row (W >= 4), markers and row ids included
@@ -62,6 +65,7 @@ struct PageRankParams {
 // What a format costs, for the seed's Figure 10 and 11 comparisons.
 struct PageRankFormatStats {
   double preprocess_s = 0;         // building the format from the in-link CSR, on the host
+  double reorder_s = 0;            // renumbering the nodes (reorder "degree"), on the host
   std::uint64_t matrix_bytes = 0;  // the format's arrays on the device (and the CPU's rows, for hybrid)
   std::uint64_t csr_bytes = 0;     // the same graph as CSR without values: offsets and in-link ids
   // Format details: ell and hybrid bins' widths; bsr rows and split rows; hybrid's CPU share.

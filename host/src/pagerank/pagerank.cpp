@@ -199,6 +199,22 @@ PageRankResult PageRank::fit(const InLinks& links) const {
   try {
     r.kernel = pagerank::resolve(params_.kernel, device_.info(), problem, r.tuning_sources);
     r.build_options = pagerank::defines(r.kernel, problem);
+    if (r.kernel.reorder == "degree") {  // renumber, iterate, and give the ranks back in the input's ids
+      const Stopwatch clock;
+      const std::vector<std::int32_t> order = pagerank::degree_order(links);
+      const InLinks renamed = pagerank::renumbered(links, order);
+      PageRankParams p = params_;
+      p.personalization = pagerank::to_new(params_.personalization, order);
+      p.dangling = pagerank::to_new(params_.dangling, order);
+      const double reorder_s = clock.seconds();
+      r = with_real(params_.precision, [&](auto zero) {
+        return pagerank::iterate<decltype(zero)>(device_, p, pagerank::Problem{renamed, params_.precision},
+                                                 std::move(r));
+      });
+      r.format.reorder_s = reorder_s;
+      r.ranks = pagerank::to_old(r.ranks, order);
+      return r;
+    }
     return with_real(params_.precision, [&](auto zero) {
       return pagerank::iterate<decltype(zero)>(device_, params_, problem, std::move(r));
     });

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <numeric>
 #include <sstream>
 
 #include "core/parallel.hpp"
@@ -188,6 +189,71 @@ BsrLayout build_bsr(const InLinks& L, int width) {
     b.slots[static_cast<std::size_t>(column * b.n_rows + row)] = value;
   });
   return b;
+}
+
+RowBlocks build_row_blocks(const InLinks& L, int capacity, int max_rows) {
+  if (capacity < 1 || max_rows < 1)
+    throw ParamError("kernel.work_group_size", "row blocks need room for a link and a row, got capacity " +
+                                                   std::to_string(capacity) + " and " + std::to_string(max_rows) +
+                                                   " rows");
+  RowBlocks b;
+  auto start = [&](std::int32_t row, std::int64_t link) {
+    b.blocks.push_back(row);
+    b.blocks.push_back(static_cast<std::int32_t>(link));
+  };
+  for (std::int32_t i = 0; i < L.n_nodes;) {
+    const std::int64_t begin = L.offsets[static_cast<std::size_t>(i)];
+    const int length = L.row_length(i);
+    if (length > capacity) {
+      const std::int64_t pieces = (length + static_cast<std::int64_t>(capacity) - 1) / capacity;
+      b.split.insert(b.split.end(),
+                     {i, static_cast<std::int32_t>(b.n_blocks() + 1), static_cast<std::int32_t>(pieces)});
+      for (std::int64_t piece = 0; piece < pieces; ++piece) start(i, begin + piece * capacity);
+      ++i;
+      continue;
+    }
+    start(i, begin);
+    std::int64_t links = 0;
+    for (int rows = 0; i < L.n_nodes && rows < max_rows && links + L.row_length(i) <= capacity; ++rows, ++i)
+      links += L.row_length(i);
+  }
+  start(L.n_nodes, L.n_links());
+  return b;
+}
+
+std::vector<std::int32_t> degree_order(const InLinks& L) {
+  std::vector<std::int32_t> order = host_array<std::int32_t>(static_cast<std::size_t>(L.n_nodes), 0, "the node order");
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+    return L.out_degree[static_cast<std::size_t>(a)] > L.out_degree[static_cast<std::size_t>(b)];
+  });
+  return order;
+}
+
+InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order) {
+  const auto n = static_cast<std::size_t>(L.n_nodes);
+  std::vector<std::int32_t> new_id = host_array<std::int32_t>(n, 0, "the node order");
+  for (std::size_t i = 0; i < n; ++i) new_id[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i);
+  InLinks R;
+  R.n_nodes = L.n_nodes;
+  R.self_loops = L.self_loops, R.duplicates = L.duplicates, R.dropped = L.dropped;
+  R.offsets = host_array<std::int32_t>(n + 1, 0, "the renumbered offsets");
+  R.out_degree = host_array<std::int32_t>(n, 0, "the renumbered out-degrees");
+  for (std::size_t i = 0; i < n; ++i) {
+    R.out_degree[i] = L.out_degree[static_cast<std::size_t>(order[i])];
+    R.offsets[i + 1] = R.offsets[i] + L.row_length(order[i]);
+  }
+  R.sources = host_array<std::int32_t>(L.sources.size(), 0, "the renumbered in-links");
+  parallel_blocks(n, worker_count(L.sources.size()), [&](std::size_t lo, std::size_t hi, int) {
+    for (std::size_t i = lo; i < hi; ++i) {
+      const auto from = L.sources.begin() + L.offsets[static_cast<std::size_t>(order[i])];
+      const auto to = R.sources.begin() + R.offsets[i];
+      std::transform(from, from + R.offsets[i + 1] - R.offsets[i], to,
+                     [&](std::int32_t j) { return new_id[static_cast<std::size_t>(j)]; });
+      std::sort(to, R.sources.begin() + R.offsets[i + 1]);
+    }
+  });
+  return R;
 }
 
 }  // namespace itercl::pagerank

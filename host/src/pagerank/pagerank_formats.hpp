@@ -55,6 +55,44 @@ int hybrid_bin(int length);
 template <class T>
 void cpu_row_sums(const HybridLayout& h, const T* z, T* out);
 
+// csr_adaptive's row blocks (cl/pagerank_csr.cl): consecutive rows packed while their links fit in
+// `capacity` and they number at most `max_rows` (the work-group size: at least one work-item per
+// row); a row longer than capacity is cut into pieces of capacity links (the last shorter), one
+// block each, and listed in `split` for csr_adaptive_pieces. Every row is in exactly one block.
+struct RowBlocks {
+  std::vector<std::int32_t> blocks;  // (first row, first link) per block, then (n_nodes, n_links)
+  std::vector<std::int32_t> split;   // (row, first block, pieces) per split row
+  std::int64_t n_blocks() const { return static_cast<std::int64_t>(blocks.size() / 2) - 1; }
+  std::int64_t n_split() const { return static_cast<std::int64_t>(split.size() / 3); }
+};
+// Throws ParamError("kernel.work_group_size") unless 1 <= max_rows and 1 <= capacity.
+RowBlocks build_row_blocks(const InLinks& L, int capacity, int max_rows);
+
+// The node order of `reorder: "degree"`: order[new id] = old id, by out-degree, largest first (ties
+// by id). The z values gathered most often (a node's is read once per out-link) then lie together
+// at the start of the vector, where they share cache lines; dangling nodes come last.
+std::vector<std::int32_t> degree_order(const InLinks& L);
+
+// The same graph with node order[i] renamed i: rows, sources (ascending within each row) and
+// out-degrees permuted. The counts of self-loops, duplicates and dropped edges carry over.
+InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order);
+
+// Per-node values moved with the nodes: to_new(v)[i] = v[order[i]] (empty stays empty, as "uniform"),
+// to_old(v)[order[i]] = v[i].
+template <class T>
+std::vector<T> to_new(const std::vector<T>& v, const std::vector<std::int32_t>& order) {
+  if (v.empty()) return v;
+  std::vector<T> out = host_array<T>(v.size(), T{}, "the renumbered node values");
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = v[static_cast<std::size_t>(order[i])];
+  return out;
+}
+template <class T>
+std::vector<T> to_old(const std::vector<T>& v, const std::vector<std::int32_t>& order) {
+  std::vector<T> out = host_array<T>(v.size(), T{}, "the node values in the input's order");
+  for (std::size_t i = 0; i < v.size(); ++i) out[static_cast<std::size_t>(order[i])] = v[i];
+  return out;
+}
+
 // Balanced CSR (seed 004, section 5.2; README.md draws it). Markers are the seed's negative values.
 constexpr std::int32_t kBsrNewRow = -1;      // alpha: a row of A starts, whole, in this BSR row
 constexpr std::int32_t kBsrPartialRow = -2;  // beta: a piece of a row of A split over BSR rows

@@ -17,7 +17,7 @@ namespace itercl {
 namespace pagerank {
 
 void check_format(std::string_view field, const std::string& value) {
-  check_choice(field, value, {"csr_scalar", "csr_vector", "ell", "hybrid", "bsr"});
+  check_choice(field, value, {"csr_scalar", "csr_vector", "csr_adaptive", "ell", "hybrid", "bsr"});
 }
 
 bool power_of_two(int v) { return v > 0 && std::has_single_bit(static_cast<unsigned>(v)); }
@@ -44,6 +44,7 @@ void check_fields_apply(const PageRankKernel& k) {
 
 void PageRankKernel::validate() const {
   pagerank::check_format("kernel.format", format);
+  check_choice("kernel.reorder", reorder, {"none", "degree"});
   if (work_group_size != 0 && !pagerank::power_of_two(work_group_size))
     throw ParamError("kernel.work_group_size",
                      "expected a power of two (or 0 for the default), got " + std::to_string(work_group_size));
@@ -68,6 +69,7 @@ namespace pagerank {
 
 const std::vector<KernelField<PageRankKernel>>& fields() {
   static const std::vector<KernelField<PageRankKernel>> table = {{"format", &PageRankKernel::format},
+                                                                 {"reorder", &PageRankKernel::reorder},
                                                                  {"work_group_size", &PageRankKernel::work_group_size},
                                                                  {"vector_size", &PageRankKernel::vector_size},
                                                                  {"bsr_width", &PageRankKernel::bsr_width},
@@ -92,13 +94,14 @@ PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& 
   k.validate();
   // The database names a default for every format's fields; each applies when its format runs.
   const auto db = tuned_kernel<PageRankKernel>("pagerank", info, sources, [](PageRankKernel t) {
-    if (t.format == "auto" || !t.work_group_size || !t.bsr_width || !(t.hybrid_rho > 0))
-      throw ParamError("pagerank", "needs format, work_group_size, bsr_width and hybrid_rho");
+    if (t.format == "auto" || t.reorder == "auto" || !t.work_group_size || !t.bsr_width || !(t.hybrid_rho > 0))
+      throw ParamError("pagerank", "needs format, reorder, work_group_size, bsr_width and hybrid_rho");
     PageRankKernel{.format = t.format}.validate();
     t.format = "auto";  // the other formats' fields are checked as values, not as misplaced
     t.validate();
   });
   if (k.format == "auto") k.format = db.format;
+  if (k.reorder == "auto") k.reorder = db.reorder;
   check_fields_apply(k);
 
   // A power of two (validate) within the device's maximum is within its largest power of two.
@@ -130,10 +133,14 @@ PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& 
   return k;
 }
 
-std::string defines(const PageRankKernel&, const Problem& problem) { return Defines(problem.precision).str(); }
+std::string defines(const PageRankKernel& k, const Problem& problem) {
+  Defines d(problem.precision);
+  if (k.format == "csr_adaptive") d.add("LINKS_PER_ITEM", kAdaptiveLinksPerItem);
+  return d.str();
+}
 
 const char* kernel_file(const std::string& format) {
-  if (format == "csr_scalar" || format == "csr_vector") return "pagerank_csr.cl";
+  if (format == "csr_scalar" || format == "csr_vector" || format == "csr_adaptive") return "pagerank_csr.cl";
   if (format == "ell" || format == "hybrid") return "pagerank_ell.cl";
   if (format == "bsr") return "pagerank_bsr.cl";
   throw ParamError("kernel.format", "no format '" + format + "'");

@@ -31,6 +31,11 @@ void check_fields_apply(const PageRankKernel& k);
 PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& problem,
                        std::vector<std::string>& sources);
 
+// csr_adaptive's row blocks hold up to this many links per work-item (-D LINKS_PER_ITEM): each
+// work-item keeps as many gathers in flight, and a block of short rows still fits local memory (4 KB
+// per 256 work-items in float).
+constexpr int kAdaptiveLinksPerItem = 4;
+
 // The -D options every PageRank kernel file is built with (the format picks the file, not an option).
 std::string defines(const PageRankKernel& k, const Problem& problem);
 

@@ -1,4 +1,4 @@
-// The device formats csr_scalar, csr_vector, ell and bsr: layout uploaded once, kernels enqueued per
+// The device formats csr_scalar, csr_vector, csr_adaptive, ell and bsr: layout uploaded once, kernels enqueued per
 // iteration.
 #include "pagerank/pagerank_spmv.hpp"
 
@@ -44,6 +44,55 @@ class CsrFormat : public SpmvFormat {
   std::size_t real_size_ = 4;
   cl::Buffer offsets_, sources_;
   cl::Kernel kernel_;
+};
+
+class CsrAdaptiveFormat : public SpmvFormat {
+ public:
+  CsrAdaptiveFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p,
+                    const std::string& options, Timings& upload)
+      : device_(device), work_group_(k.work_group_size), real_size_(real_size(p)) {
+    capacity_ = kAdaptiveLinksPerItem * work_group_;
+    const std::uint64_t local = (static_cast<std::uint64_t>(capacity_) + work_group_) * real_size_;
+    if (local > device.info().local_memory)
+      throw ParamError("kernel.work_group_size", "csr_adaptive with " + std::to_string(work_group_) +
+                                                     " work-items needs " + std::to_string(local) +
+                                                     " bytes of local memory; device '" + device.info().name +
+                                                     "' has " + std::to_string(device.info().local_memory));
+    Stopwatch build;
+    const RowBlocks blocks = build_row_blocks(L, capacity_, work_group_);
+    stats_.preprocess_s = build.seconds();
+    n_blocks_ = blocks.n_blocks(), n_split_ = blocks.n_split();
+    stats_.csr_bytes = csr_bytes(L);
+    stats_.matrix_bytes = stats_.csr_bytes + (blocks.blocks.size() + blocks.split.size()) * 4 +
+                          static_cast<std::uint64_t>(n_blocks_) * real_size_;
+    offsets_ = upload_buffer(device, L.offsets, "csr offsets", upload);
+    sources_ = upload_buffer(device, L.sources, "csr sources", upload);
+    blocks_ = upload_buffer(device, blocks.blocks, "csr_adaptive row blocks", upload);
+    split_ = upload_buffer(device, blocks.split, "csr_adaptive split rows", upload);
+    pieces_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE,
+                         static_cast<std::size_t>(std::max<std::int64_t>(n_blocks_, 1)) * real_size_);
+    blocks_kernel_ = device.kernel(kernel_file(k.format), options, "csr_adaptive");
+    pieces_kernel_ = device.kernel(kernel_file(k.format), options, "csr_adaptive_pieces");
+  }
+
+  void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
+    if (n_blocks_ == 0) return;
+    const auto wg = static_cast<std::size_t>(work_group_);
+    set_args(blocks_kernel_, offsets_, sources_, blocks_, z, s, pieces_,
+             cl::Local(static_cast<std::size_t>(capacity_) * real_size_), cl::Local(wg * real_size_));
+    launch(device_.queue(), blocks_kernel_, static_cast<std::size_t>(n_blocks_) * wg, work_group_, work.kernels);
+    if (n_split_ == 0) return;
+    set_args(pieces_kernel_, static_cast<cl_int>(n_split_), split_, pieces_, s);
+    launch(device_.queue(), pieces_kernel_, static_cast<std::size_t>(n_split_), work_group_, work.kernels);
+  }
+
+ private:
+  Device device_;
+  int work_group_, capacity_ = 0;
+  std::size_t real_size_;
+  std::int64_t n_blocks_ = 0, n_split_ = 0;
+  cl::Buffer offsets_, sources_, blocks_, split_, pieces_;
+  cl::Kernel blocks_kernel_, pieces_kernel_;
 };
 
 class EllFormat : public SpmvFormat {
@@ -124,6 +173,8 @@ std::unique_ptr<SpmvFormat> make_spmv_format(const Device& device, const Problem
   try {
     if (kernel.format == "csr_scalar" || kernel.format == "csr_vector")
       return std::make_unique<CsrFormat>(device, L, kernel, p, options, upload);
+    if (kernel.format == "csr_adaptive")
+      return std::make_unique<CsrAdaptiveFormat>(device, L, kernel, p, options, upload);
     if (kernel.format == "ell") return std::make_unique<EllFormat>(device, L, kernel, options, upload);
     if (kernel.format == "bsr") return std::make_unique<BsrFormat>(device, L, kernel, p, options, upload);
     if (kernel.format == "hybrid") return make_hybrid_format(device, problem, kernel, options, upload);
