@@ -8,6 +8,7 @@
 #include "itercl/matrix.hpp"
 #include "itercl/timing.hpp"
 #include "pagerank/pagerank_formats.hpp"
+#include "tuning/kernel_checks.hpp"
 
 namespace itercl::pagerank {
 
@@ -52,6 +53,9 @@ class CsrAdaptiveFormat : public SpmvFormat {
                     const std::string& options, Timings& upload)
       : device_(device), work_group_(k.work_group_size), real_size_(real_size(p)) {
     capacity_ = kAdaptiveLinksPerItem * work_group_;
+    // The last block's work-items index up to a block past the last link.
+    check_int_indexing("graph", static_cast<std::uint64_t>(L.n_links()) + static_cast<std::uint64_t>(capacity_),
+                       "links and a csr_adaptive row block");
     const std::uint64_t local = (static_cast<std::uint64_t>(capacity_) + work_group_) * real_size_;
     if (local > device.info().local_memory)
       throw ParamError("kernel.work_group_size", "csr_adaptive with " + std::to_string(work_group_) +
