@@ -4,7 +4,8 @@
 # (unpacked here into benchmarks/results/: gpu/ -> nvidia-h200/, cpu/ -> pocl-xeon-16-cores/,
 # core/ -> pocl-xeon-1-core/, tuning/ -> the tuning database entries).
 #
-#   BIN   the itercl and itercl_device_tests binaries built here (default .gpu)
+#   BIN   the itercl and itercl_device_tests binaries built here (default .gpu), and the ViennaCL peer
+#         viennacl_pagerank where ViennaCL was found (the PageRank suite finds it through ITERCL_BIN)
 #   REPEAT timed runs per bench case (default 2, after one warm-up); CPU_REPEAT for the CPU steps
 #   CPU_GROUPS the groups a cpu:SUITE step runs (default: all)
 #   WHAT  steps, any of:
@@ -15,6 +16,7 @@
 #         tune:KERNEL:DEVICE itercl tune on gpu or cpu, with the benchmark's problem size
 set -euo pipefail
 BIN=${BIN:-.gpu}
+export ITERCL_BIN=${ITERCL_BIN:-$PWD/$BIN}
 REPEAT=${REPEAT:-2}
 OUT=${OUT:-/tmp/itercl-out}
 res=$(mktemp -d)
