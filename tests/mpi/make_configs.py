@@ -46,3 +46,57 @@ with open(os.path.join(out, "configs", "device_list.json.txt"), "w") as f:
 bad = {"algorithm": "kmeans", "device": "cpu", "data": blobs, "params": {"n_clusters": 0}}
 with open(os.path.join(out, "configs", "bad_params.json.txt"), "w") as f:
     json.dump(bad, f)
+
+# SMACOF: vectors (rank 0 reads them, every rank builds its rows of delta) and .npy dissimilarities (each
+# rank reads its rows and the same columns). n = 301 splits 100, 100, 101 over 3 ranks; 2 points leave
+# rank 0 of 3 without rows.
+import numpy as np  # noqa: E402
+
+rng = np.random.default_rng(5)
+points = rng.normal(size=(157, 4))
+d = np.sqrt(((points[:, None, :] - points[None, :, :]) ** 2).sum(-1))
+noisy = d + np.triu(rng.uniform(0, 1e-3, size=d.shape), 1)  # asymmetric: data.symmetrize averages it
+np.save(os.path.join(out, "noisy.npy"), noisy)
+np.save(os.path.join(out, "two.npy"), np.array([[0.0, 2.0], [2.0, 0.0]]))
+np.save(os.path.join(out, "three.npy"), d[:3, :3])
+vectors = {"generator": "blobs", "n_samples": 301, "n_features": 5, "centers": 4, "random_state": 2}
+smacof = {
+    "smacof_vectors": {"data": dict(vectors, kind="vectors"), "params": {"random_state": 3}},
+    "smacof_vectors_cityblock_fused_double": {
+        "precision": "double", "data": dict(vectors, kind="vectors", metric="cityblock", n_samples=200),
+        "params": {"n_components": 3, "max_iter": 40, "n_init": 2, "random_state": 4,
+                   "kernel": {"variant": "fused", "slices": 3, "work_group_size": 16}}},
+    "smacof_vectors_classical_double": {
+        "precision": "double", "data": dict(vectors, kind="vectors", n_samples=150),
+        "params": {"init": "classical", "max_iter": 30}},
+    "smacof_npy_symmetrize": {
+        "data": {"kind": "dissimilarities", "path": os.path.join(out, "noisy.npy"), "symmetrize": True},
+        "params": {"eps": 1e-4, "random_state": 6, "kernel": {"variant": "fused_rows", "work_group_size": 8}}},
+    "smacof_npy_empty_rank": {
+        "precision": "double", "data": {"kind": "dissimilarities", "path": os.path.join(out, "two.npy")},
+        "params": {"init": [[0, 0], [1, 1]], "max_iter": 5}},
+}
+for name, c in smacof.items():
+    config = {"algorithm": "smacof", "device": "cpu", "precision": c.get("precision", "float"),
+              "data": c["data"], "params": c["params"],
+              "output": {"path": os.path.join(out, name + ".json"),
+                         "embedding": os.path.join(out, name + ".embedding.npy")}}
+    with open(os.path.join(out, "configs", name + ".json"), "w") as f:
+        json.dump(config, f, indent=1)
+
+# SMACOF's refusals over several ranks (for -np 2 only): weights, a classical start from dissimilarities.
+three = {"kind": "dissimilarities", "path": os.path.join(out, "three.npy")}
+for name, params in {"smacof_weights": {"weights": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]},
+                     "smacof_classical_npy": {"init": "classical"}}.items():
+    with open(os.path.join(out, "configs", name + ".json.txt"), "w") as f:
+        json.dump({"algorithm": "smacof", "device": "cpu", "data": three, "params": params}, f)
+
+# A negative dissimilarity in the last row (symmetrize: no other rank compares it): only the last rank
+# reads it, and its error ends every rank.
+bad = d.copy()
+bad[-1, 0] = -1.0
+np.save(os.path.join(out, "bad_row.npy"), bad)
+with open(os.path.join(out, "configs", "smacof_bad_row.json.txt"), "w") as f:
+    json.dump({"algorithm": "smacof", "device": "cpu",
+               "data": {"kind": "dissimilarities", "path": os.path.join(out, "bad_row.npy"), "symmetrize": True},
+               "params": {}}, f)

@@ -24,8 +24,8 @@ std::string read_device_field(ConfigObject& top) {
 
 void check_ranks(const std::string& algorithm) {
   const core::Comm& comm = core::world();
-  if (comm.several() && algorithm != "kmeans")
-    throw InputError("algorithm \"" + algorithm + "\" runs on one rank for now; K-Means runs over several (" +
+  if (comm.several() && algorithm != "kmeans" && algorithm != "smacof")
+    throw InputError("algorithm \"" + algorithm + "\" runs on one rank for now; K-Means and SMACOF run over several (" +
                      std::to_string(comm.size()) + " ranks were started: run it without mpirun, or -np 1)");
 }
 
