@@ -3,7 +3,8 @@ in every value.
 K-Means: labels and iterations identical; inertia, its trace and the centroids within
 tolerance::ranks_objective (1e-11 relative, host/src/tuning/tolerances.hpp).
 SMACOF: iterations and embedding identical; stress, its trace and the normalized stress within
-tolerance::ranks_stress (2 (N + 16) eps of the precision, relative)."""
+tolerance::ranks_stress (2 (N + 16) eps of the precision, relative).
+Distance histogram, pair counts: counts (and g(r)) identical."""
 import json
 import sys
 
@@ -63,6 +64,15 @@ elif plain["algorithm"] == "smacof":
         if not close(x, y, x, tol):
             problems.append(f"stress {x!r} plain, {y!r} over {p} ranks (tolerance {tol:.3g})")
     print(f"{sys.argv[2]}: stress within {worst:.2g} relative (tolerance {tol:.2g})")
+elif plain["algorithm"] in ("distance_histogram", "pair_counts"):
+    # Integer counts: exactly one process's, as everything derived from them.
+    for key in ("counts", "edges", "radii", "pairs", "counted", "g_r"):
+        if key in a and a[key] != b.get(key):
+            problems.append(f"{key}: {a[key]} plain, {b.get(key)} over {p} ranks")
+    if p > 1 and len(b["shares"]) != p:
+        problems.append(f"{len(b['shares'])} device shares over {p} ranks")
+    if p > 1 and abs(sum(s["pairs"] for s in b["shares"]) - a["pairs"]) > 0:
+        problems.append("the ranks' shares do not add up to every pair")
 else:
     problems.append(f"no comparison for algorithm {plain['algorithm']}")
 
@@ -71,7 +81,8 @@ if p == 1 and mpi is not None:
     problems.append('"mpi" recorded by -np 1')
 if p > 1 and (mpi is None or mpi["ranks"] != p or len(mpi["devices"]) != p):
     problems.append(f'"mpi": {mpi!r}')
-if p > 1 and "comm_ms" not in ranks["timings"]["median_iteration"]:
+timings = ranks["timings"].get("median_iteration", ranks["timings"]["total"])
+if p > 1 and "comm_ms" not in timings:
     problems.append("no comm_ms in the timings")
 for problem in problems:
     print(f"{sys.argv[2]}: {problem}")

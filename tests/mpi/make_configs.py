@@ -100,3 +100,20 @@ with open(os.path.join(out, "configs", "smacof_bad_row.json.txt"), "w") as f:
     json.dump({"algorithm": "smacof", "device": "cpu",
                "data": {"kind": "dissimilarities", "path": os.path.join(out, "bad_row.npy"), "symmetrize": True},
                "params": {}}, f)
+
+# The distance histogram and pair counts: rank 0 reads the points, every rank counts its part of the
+# pair space's rectangles (block 64: 1201 points give 190 of them), the counts are added exactly.
+points3 = {"generator": "blobs", "n_samples": 1201, "n_features": 3, "centers": 3, "random_state": 8}
+histograms = {
+    "histogram_periodic": {"algorithm": "distance_histogram", "data": points3,
+                           "params": {"bins": 40, "range": [0, 8], "box": [9, 9, 9], "block": 64}},
+    "histogram_edges_double": {"algorithm": "distance_histogram", "precision": "double", "data": points3,
+                               "params": {"edges": [0, 0.5, 1, 2, 4, 30], "block": 128}},
+    "pair_counts": {"algorithm": "pair_counts", "data": dict(points3, n_samples=500),
+                    "params": {"radii": [0.5, 1, 2, 5]}},
+}
+for name, c in histograms.items():
+    config = {"algorithm": c["algorithm"], "device": "cpu", "precision": c.get("precision", "float"),
+              "data": c["data"], "params": c["params"], "output": os.path.join(out, name + ".json")}
+    with open(os.path.join(out, "configs", name + ".json"), "w") as f:
+        json.dump(config, f, indent=1)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# K-Means and SMACOF over 1, 2 and 3 MPI ranks against the plain run of the same config: identical
-# labels, embeddings and iterations, inertia, centroids and stress within tolerance::ranks_objective and
-# ranks_stress (tests/mpi/compare.py); then errors on one rank or all end every rank at once with exit
+# K-Means, SMACOF, the distance histogram and pair counts over 1, 2 and 3 MPI ranks against the plain
+# run of the same config: identical labels, embeddings, iterations and counts, inertia, centroids and
+# stress within tolerance::ranks_objective and ranks_stress (tests/mpi/compare.py); then errors on one rank or all end every rank at once with exit
 # code 2 (bad input) or 1 (a failure while running) and leave no results file.
 # Usage: mpi_test.sh ITERCL MPIEXEC SOURCE_DIR
 set -euo pipefail
@@ -27,7 +27,7 @@ for config in "$tmp"/configs/*.json; do
   name=$(basename "$config" .json)
   "$itercl" run "$config" --quiet --out "$tmp/$name.plain.json" >/dev/null || { fail "$name: plain run"; continue; }
   ranks="1 2 3"
-  case $name in smacof_*) ranks="2 3" ;; esac  # -np 1 is a plain run whatever the algorithm: K-Means shows it
+  case $name in smacof_* | histogram_* | pair_counts) ranks="2 3" ;; esac  # -np 1: a plain run (K-Means shows it)
   for p in $ranks; do
     if ! mpirun "$p" "$itercl" run "$config" --quiet --out "$tmp/$name.np$p.json" >"$tmp/$name.np$p.log" 2>&1; then
       fail "$name: -np $p exited $?"; cat "$tmp/$name.np$p.log"; continue

@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "core/comm.hpp"
+#include "experiment/ranks.hpp"
 #include "experiment/run_support.hpp"
 #include "io/data_source.hpp"
 #include "io/io_npy.hpp"
@@ -51,16 +52,6 @@ void read_rows(Input& in, const std::filesystem::path& path, bool symmetrize) {
   in.first = static_cast<Eigen::Index>(first);
 }
 
-// Over several ranks rank 0 reads the vectors (any format) and sends them to every rank, which builds
-// its rows of delta from them.
-void share_vectors(Matrix& vectors) {
-  core::Comm& comm = core::world();
-  std::int64_t shape[2] = {vectors.rows(), vectors.cols()};
-  comm.broadcast(shape);
-  if (comm.rank() != 0) vectors.resize(shape[0], shape[1]);
-  comm.broadcast_bytes(vectors.data(), static_cast<std::size_t>(vectors.size()) * sizeof(double));
-}
-
 Input read_input(ExperimentContext& c, nlohmann::json& description) {
   ConfigObject& data = c.data;
   Input in;
@@ -75,7 +66,7 @@ Input read_input(ExperimentContext& c, nlohmann::json& description) {
     });
     if (core::world().rank() == 0)  // rank 0 reads and checks the data's fields
       in.values = with_field_prefix(data.source(), "data", [&] { return read_vectors(data, c.base, description); });
-    if (core::world().several()) share_vectors(in.values);
+    if (core::world().several()) experiment::broadcast_matrix(in.values);  // each rank builds its rows from all
     in.n = in.values.rows();
     description["kind"] = "vectors";
     description["metric"] = std::string(metric_name(in.metric));
