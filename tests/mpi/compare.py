@@ -4,7 +4,9 @@ K-Means: labels and iterations identical; inertia, its trace and the centroids w
 tolerance::ranks_objective (1e-11 relative, host/src/tuning/tolerances.hpp).
 SMACOF: iterations and embedding identical; stress, its trace and the normalized stress within
 tolerance::ranks_stress (2 (N + 16) eps of the precision, relative).
-Distance histogram, pair counts: counts (and g(r)) identical."""
+Distance histogram, pair counts: counts (and g(r)) identical.
+Pairwise reductions: min, max, k nearest, pairs within a threshold identical; row sums within
+ranks_objective."""
 import json
 import sys
 
@@ -73,6 +75,19 @@ elif plain["algorithm"] in ("distance_histogram", "pair_counts"):
         problems.append(f"{len(b['shares'])} device shares over {p} ranks")
     if p > 1 and abs(sum(s["pairs"] for s in b["shares"]) - a["pairs"]) > 0:
         problems.append("the ranks' shares do not add up to every pair")
+elif plain["algorithm"] == "pairwise_distances":
+    # Minima, maxima, the k nearest and the pairs within the threshold: exactly one process's (ties to the
+    # lower column); row sums: the same rectangles' sums added in another order (ranks_objective).
+    for key in ("min", "argmin", "max", "argmax", "distances", "indices", "pair_list", "pairs_within", "pairs"):
+        if key in a and (key not in b or not np.array_equal(matrix(a, key), matrix(b, key))):
+            problems.append(f"{key} differs over {p} ranks")
+    if "sum" in a:
+        tol = 0.0 if p == 1 else RANKS_OBJECTIVE
+        for x, y in zip(matrix(a, "sum").ravel(), matrix(b, "sum").ravel()):
+            if not close(x, y, x, tol):
+                problems.append(f"row sum {x!r} plain, {y!r} over {p} ranks")
+    if p > 1 and len(b["shares"]) != p:
+        problems.append(f"{len(b['shares'])} device shares over {p} ranks")
 else:
     problems.append(f"no comparison for algorithm {plain['algorithm']}")
 

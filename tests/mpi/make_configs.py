@@ -117,3 +117,28 @@ for name, c in histograms.items():
               "data": c["data"], "params": c["params"], "output": os.path.join(out, name + ".json")}
     with open(os.path.join(out, "configs", name + ".json"), "w") as f:
         json.dump(config, f, indent=1)
+
+# pairwise_distances' reductions: every rank reduces its part of the rectangles, rank 0 merges them.
+# Ties are frequent on integer coordinates (the lower column must win, as on one rank). row_sum gives
+# the block explicitly: the same rectangles as the plain run, so only the parts' order of addition differs.
+ints = rng.integers(0, 6, size=(203, 2)).astype(float)
+np.save(os.path.join(out, "ints.npy"), ints)
+np.save(os.path.join(out, "ints_y.npy"), rng.integers(0, 6, size=(77, 2)).astype(float))
+pairwise = {
+    "pairwise_knn": {"form": "knn", "k": 5, "block_rows": 64},
+    "pairwise_row_min_y": {"form": "row_min", "Y": {"path": os.path.join(out, "ints_y.npy")}, "metric": "cityblock",
+                           "block_rows": 64, "block_cols": 32},
+    "pairwise_row_max": {"form": "row_max", "block_rows": 64},
+    "pairwise_row_sum_double": {"form": "row_sum", "block_rows": 64},
+    "pairwise_threshold": {"form": "threshold", "threshold": 1.5, "block_rows": 64},
+}
+for name, params in pairwise.items():
+    config = {"algorithm": "pairwise_distances", "device": "cpu",
+              "precision": "double" if name.endswith("double") else "float",
+              "data": {"path": os.path.join(out, "ints.npy")}, "params": params,
+              "output": os.path.join(out, name + ".json")}
+    with open(os.path.join(out, "configs", name + ".json"), "w") as f:
+        json.dump(config, f, indent=1)
+with open(os.path.join(out, "configs", "pairwise_dense.json.txt"), "w") as f:
+    json.dump({"algorithm": "pairwise_distances", "device": "cpu", "data": {"path": os.path.join(out, "ints.npy")},
+               "params": {"form": "dense"}}, f)

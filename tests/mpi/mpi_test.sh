@@ -27,7 +27,7 @@ for config in "$tmp"/configs/*.json; do
   name=$(basename "$config" .json)
   "$itercl" run "$config" --quiet --out "$tmp/$name.plain.json" >/dev/null || { fail "$name: plain run"; continue; }
   ranks="1 2 3"
-  case $name in smacof_* | histogram_* | pair_counts) ranks="2 3" ;; esac  # -np 1: a plain run (K-Means shows it)
+  case $name in smacof_* | histogram_* | pair_counts | pairwise_*) ranks="2 3" ;; esac  # -np 1: a plain run (K-Means shows it)
   for p in $ranks; do
     if ! mpirun "$p" "$itercl" run "$config" --quiet --out "$tmp/$name.np$p.json" >"$tmp/$name.np$p.log" 2>&1; then
       fail "$name: -np $p exited $?"; cat "$tmp/$name.np$p.log"; continue
@@ -72,6 +72,8 @@ expect_error "SMACOF from a CSV matrix over two ranks" "each rank reads its rows
   2 "$itercl" run "$source_dir/examples/smacof-eurodist.json" --quiet --out "$tmp/error.json"
 expect_error "SMACOF, a bad value in the last rank's rows" "rank 2: error: .*(156, 0) is -1" \
   3 "$itercl" run "$tmp/configs/smacof_bad_row.json.txt" --quiet --out "$tmp/error.json"
+expect_error "a distance matrix over two ranks" "params.form: over several MPI ranks" \
+  2 "$itercl" run "$tmp/configs/pairwise_dense.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF weights over two ranks" "params.weights: weighted SMACOF" \
   2 "$itercl" run "$tmp/configs/smacof_weights.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF classical start from dissimilarities over two ranks" "params.init: the classical start" \
