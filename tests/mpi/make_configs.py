@@ -142,3 +142,9 @@ for name, params in pairwise.items():
 with open(os.path.join(out, "configs", "pairwise_dense.json.txt"), "w") as f:
     json.dump({"algorithm": "pairwise_distances", "device": "cpu", "data": {"path": os.path.join(out, "ints.npy")},
                "params": {"form": "dense"}}, f)
+
+# A rank's block of the dissimilarities larger than one allocation: refused before anything is allocated.
+with open(os.path.join(out, "configs", "smacof_huge_block.json.txt"), "w") as f:
+    json.dump({"algorithm": "smacof", "device": "cpu",
+               "data": {"kind": "vectors", "generator": "blobs", "n_samples": 400000, "n_features": 2},
+               "params": {"max_iter": 1}}, f)

@@ -74,6 +74,8 @@ expect_error "SMACOF, a bad value in the last rank's rows" "rank 2: error: .*(15
   3 "$itercl" run "$tmp/configs/smacof_bad_row.json.txt" --quiet --out "$tmp/error.json"
 expect_error "a distance matrix over two ranks" "params.form: over several MPI ranks" \
   2 "$itercl" run "$tmp/configs/pairwise_dense.json.txt" --quiet --out "$tmp/error.json"
+expect_error "SMACOF, a rank's block beyond one allocation" "block of 200000 x 400000 dissimilarities needs" \
+  2 "$itercl" run "$tmp/configs/smacof_huge_block.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF weights over two ranks" "params.weights: weighted SMACOF" \
   2 "$itercl" run "$tmp/configs/smacof_weights.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF classical start from dissimilarities over two ranks" "params.init: the classical start" \
