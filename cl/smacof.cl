@@ -14,6 +14,10 @@
 //                   (i, (i + k) mod N), 1 <= k <= N/2, at (k - 1) * N + i (for even N the pairs at
 //                   k = N/2 are stored twice). Work-items i, i+1, ... read consecutive addresses for a
 //                   given k both forwards (j = i + k) and backwards (j = i - k), so every read coalesces.
+//   row block       over several ranks (fused variants, full storage) a device holds only rows
+//                   [first, first + rows) of delta: row i at (i - first) * N + j when read along the rows
+//                   (fused_rows), at j * rows + (i - first) when read down the columns (fused). rows = N,
+//                   first = 0 is the whole matrix, the layout above.
 //   x, x_new        N x DIM, row-major (the seed found row-major X faster: a work-group reads the same
 //                   x_j at once). The loop-variant data.
 //   pinv            N x N full, the Moore-Penrose inverse of V (weighted SMACOF only).
@@ -176,30 +180,31 @@ SEED_KERNELS(naive, false, false)
 SEED_KERNELS(local_x, true, false)
 SEED_KERNELS(colmajor, true, true)
 
-// One pass over a slice of the columns for every row: the partial B(X) X of the slice's columns goes to
-// partial_bx[slice][i][:], the slice's stress partials to partial_stress[slice][group][:]. Range:
-// (rows rounded up to WG_SIZE) x slices. x_j is read from global memory, the same address for the
-// whole group at once (a broadcast the caches serve); x_i stays in registers.
-// along_rows (full storage only; a constant, so each kernel below gets its own loop): read delta along
-// row i, each work-item streaming its own row (what CPUs want), instead of down column i.
+// One pass over a slice of the columns for every row of the block [first, first + rows): the partial
+// B(X) X of the slice's columns goes to partial_bx[slice][i - first][:], the slice's stress partials to
+// partial_stress[slice][group][:]. Range: (rows rounded up to WG_SIZE) x slices. x_j is read from global
+// memory, the same address for the whole group at once (a broadcast the caches serve); x_i stays in
+// registers. along_rows (full storage only; a constant, so each kernel below gets its own loop): read
+// delta along row i, each work-item streaming its own row (what CPUs want), instead of down column i.
+// Packed storage holds the whole matrix only (first 0, rows n).
 inline void fused_pass(__global const real* restrict delta, __global const real* restrict weights,
-                       __global const real* restrict x, const int n, const int per_slice,
-                       __global real* restrict partial_bx, __global real* restrict partial_stress,
-                       __local real* scratch, const bool along_rows) {
-  const int i = get_global_id(0), slice = get_global_id(1);
+                       __global const real* restrict x, const int n, const int first, const int rows,
+                       const int per_slice, __global real* restrict partial_bx,
+                       __global real* restrict partial_stress, __local real* scratch, const bool along_rows) {
+  const int r = get_global_id(0), slice = get_global_id(1), i = first + r;
   real xi[DIM], acc[DIM], sigma = 0, eta = 0;
 #pragma unroll
   for (int d = 0; d < DIM; ++d) {
-    xi[d] = i < n ? x[i * DIM + d] : 0;
+    xi[d] = r < rows ? x[i * DIM + d] : 0;
     acc[d] = 0;
   }
-  if (i < n) {
-    const int first = slice * per_slice;
+  if (r < rows) {
+    const int first_column = slice * per_slice;
 #if PACKED
     // k runs over this slice of 1 .. n/2; each k gives the pair forwards and, unless it is the
     // duplicate of an even n's k = n/2, backwards.
-    const int last = min(n / 2, first + per_slice);
-    for (int k = first + 1; k <= last; ++k) {
+    const int last = min(n / 2, first_column + per_slice);
+    for (int k = first_column + 1; k <= last; ++k) {
       const ulong row = (ulong)(k - 1) * n;
       int j = i + k < n ? i + k : i + k - n;
       real diff[DIM];
@@ -213,10 +218,10 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
       PAIR_TERMS(diff, delta[row + j], WEIGHT(weights, row + j), acc, sigma, eta);
     }
 #else
-    const int last = min(n, first + per_slice);
-    for (int j = first; j < last; ++j) {
+    const int last = min(n, first_column + per_slice);
+    for (int j = first_column; j < last; ++j) {
       // Down column i, consecutive work-items read consecutive addresses; or along row i.
-      const ulong at = along_rows ? (ulong)i * n + j : (ulong)j * n + i;
+      const ulong at = along_rows ? (ulong)r * n + j : (ulong)j * rows + r;
       real diff[DIM];
 #pragma unroll
       for (int d = 0; d < DIM; ++d) diff[d] = xi[d] - x[j * DIM + d];
@@ -224,23 +229,25 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
     }
 #endif
 #pragma unroll
-    for (int d = 0; d < DIM; ++d) partial_bx[((ulong)slice * n + i) * DIM + d] = acc[d];
+    for (int d = 0; d < DIM; ++d) partial_bx[((ulong)slice * rows + r) * DIM + d] = acc[d];
   }
   reduce_pair(sigma, eta, scratch, partial_stress + 2 * (slice * get_num_groups(0) + get_group_id(0)));
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused(
     __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
-    const int n, const int per_slice, __global real* restrict partial_bx, __global real* restrict partial_stress) {
+    const int n, const int first, const int rows, const int per_slice, __global real* restrict partial_bx,
+    __global real* restrict partial_stress) {
   __local real scratch[2 * WG_SIZE];
-  fused_pass(delta, weights, x, n, per_slice, partial_bx, partial_stress, scratch, false);
+  fused_pass(delta, weights, x, n, first, rows, per_slice, partial_bx, partial_stress, scratch, false);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused_rows(
     __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
-    const int n, const int per_slice, __global real* restrict partial_bx, __global real* restrict partial_stress) {
+    const int n, const int first, const int rows, const int per_slice, __global real* restrict partial_bx,
+    __global real* restrict partial_stress) {
   __local real scratch[2 * WG_SIZE];
-  fused_pass(delta, weights, x, n, per_slice, partial_bx, partial_stress, scratch, true);
+  fused_pass(delta, weights, x, n, first, rows, per_slice, partial_bx, partial_stress, scratch, true);
 }
 
 // x_new = scale * (sum of the slices' partial rows), one value per work-item.
@@ -273,15 +280,17 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void apply_pinv(
 }
 
 // Dissimilarities from vectors (features x n, column-major: feature f of vector i at f * n + i),
-// straight into delta's storage, by the metric ACCUMULATE and FINISH name. Range: (n rounded up to
-// WG_SIZE) x columns, where columns is n (full storage: column j) or n/2 (packed: column k - 1,
-// j = i + k mod n). delta(i, j) and delta(j, i) are computed by the same operations in the same order, so
-// the result is exactly symmetric with a zero diagonal.
+// straight into delta's storage, by the metric ACCUMULATE and FINISH name: rows [first, first + rows)
+// (the whole matrix: 0, n), laid out along the rows (along_rows != 0) or down the columns (the layouts
+// above). Range: (rows rounded up to WG_SIZE) x columns, where columns is n (full storage: column j) or
+// n/2 (packed: column k - 1, j = i + k mod n). delta(i, j) and delta(j, i) are computed by the same
+// operations in the same order, so the result is exactly symmetric with a zero diagonal.
 #if defined(ACCUMULATE) && defined(FINISH)
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void build_delta(
-    __global const real* restrict vectors, const int n, const int features, __global real* restrict delta) {
-  const int i = get_global_id(0), c = get_global_id(1);
-  if (i >= n) return;
+    __global const real* restrict vectors, const int n, const int features, const int first, const int rows,
+    const int along_rows, __global real* restrict delta) {
+  const int r = get_global_id(0), c = get_global_id(1), i = first + r;
+  if (r >= rows) return;
 #if PACKED
   const int j = i + c + 1 < n ? i + c + 1 : i + c + 1 - n;
 #else
@@ -302,6 +311,6 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void build_delta(
 #if FINISH == FINISH_SQRT
   acc = sqrt(acc);
 #endif
-  delta[(ulong)c * n + i] = acc;
+  delta[along_rows ? (ulong)r * n + c : (ulong)c * rows + r] = acc;
 }
 #endif

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "io/io_npy.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 #include "test_support.hpp"
@@ -167,6 +168,38 @@ TEST_CASE(".npy float32 and float64, C and Fortran order, 1-D and big-endian") {
 
   write_bytes(dir / "vector.npy", npy("<f8", false, "(4,)", raw<double>({1, 2, 3, 4})));
   CHECK(itercl::load_matrix(dir / "vector.npy") == matrix(4, 1, {1, 2, 3, 4}));
+}
+
+TEST_CASE("a block of a .npy file, C or Fortran order, reads only its values") {
+  TempDir dir;
+  // 3 x 4 with element (i, j) = 10 i + j, in both orders.
+  std::vector<double> c_order, f_order;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) c_order.push_back(10 * i + j);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 3; ++i) f_order.push_back(10 * i + j);
+  write_bytes(dir / "c.npy", npy("<f8", false, "(3, 4)", raw<double>(c_order)));
+  write_bytes(dir / "f.npy", npy("<f4", true, "(3, 4)", raw<float>({f_order.begin(), f_order.end()})));
+  for (const char* name : {"c.npy", "f.npy"}) {
+    CAPTURE(name);
+    const itercl::io::NpyShape shape = itercl::io::npy_shape(dir / name);
+    CHECK(shape.rows == 3);
+    CHECK(shape.cols == 4);
+    CHECK(itercl::io::read_npy_block(dir / name, 1, 2, 0, 4) == matrix(2, 4, {10, 11, 12, 13, 20, 21, 22, 23}));
+    CHECK(itercl::io::read_npy_block(dir / name, 0, 3, 2, 1) == matrix(3, 1, {2, 12, 22}));
+    CHECK(itercl::io::read_npy_block(dir / name, 2, 0, 0, 4).rows() == 0);
+    CHECK_THROWS_WITH_AS(itercl::io::read_npy_block(dir / name, 2, 2, 0, 4),
+                         doctest::Contains("rows [2, 4) x columns [0, 4) lie outside its shape (3, 4)"),
+                         itercl::InputError);
+  }
+  // Only the block's values are checked: a NaN elsewhere is the other ranks' to find.
+  c_order[0] = std::numeric_limits<double>::quiet_NaN();
+  write_bytes(dir / "nan.npy", npy("<f8", false, "(3, 4)", raw<double>(c_order)));
+  CHECK(itercl::io::read_npy_block(dir / "nan.npy", 1, 2, 0, 4)(0, 0) == 10);
+  CHECK_THROWS_WITH_AS(itercl::io::read_npy_block(dir / "nan.npy", 0, 1, 0, 4),
+                       doctest::Contains("element (0, 0) is not finite"), itercl::InputError);
+  CHECK_THROWS_WITH_AS(itercl::io::npy_shape(dir / "nothing.npy"), doctest::Contains("cannot open"),
+                       itercl::InputError);
 }
 
 TEST_CASE("save_npy then load_matrix gives back the same bits") {

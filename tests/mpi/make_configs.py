@@ -46,3 +46,105 @@ with open(os.path.join(out, "configs", "device_list.json.txt"), "w") as f:
 bad = {"algorithm": "kmeans", "device": "cpu", "data": blobs, "params": {"n_clusters": 0}}
 with open(os.path.join(out, "configs", "bad_params.json.txt"), "w") as f:
     json.dump(bad, f)
+
+# SMACOF: vectors (rank 0 reads them, every rank builds its rows of delta) and .npy dissimilarities (each
+# rank reads its rows and the same columns). n = 301 splits 100, 100, 101 over 3 ranks; 2 points leave
+# rank 0 of 3 without rows.
+import numpy as np  # noqa: E402
+
+rng = np.random.default_rng(5)
+points = rng.normal(size=(157, 4))
+d = np.sqrt(((points[:, None, :] - points[None, :, :]) ** 2).sum(-1))
+noisy = d + np.triu(rng.uniform(0, 1e-3, size=d.shape), 1)  # asymmetric: data.symmetrize averages it
+np.save(os.path.join(out, "noisy.npy"), noisy)
+np.save(os.path.join(out, "two.npy"), np.array([[0.0, 2.0], [2.0, 0.0]]))
+np.save(os.path.join(out, "three.npy"), d[:3, :3])
+vectors = {"generator": "blobs", "n_samples": 301, "n_features": 5, "centers": 4, "random_state": 2}
+smacof = {
+    "smacof_vectors": {"data": dict(vectors, kind="vectors"), "params": {"random_state": 3}},
+    "smacof_vectors_cityblock_fused_double": {
+        "precision": "double", "data": dict(vectors, kind="vectors", metric="cityblock", n_samples=200),
+        "params": {"n_components": 3, "max_iter": 40, "n_init": 2, "random_state": 4,
+                   "kernel": {"variant": "fused", "slices": 3, "work_group_size": 16}}},
+    "smacof_vectors_classical_double": {
+        "precision": "double", "data": dict(vectors, kind="vectors", n_samples=150),
+        "params": {"init": "classical", "max_iter": 30}},
+    "smacof_npy_symmetrize": {
+        "data": {"kind": "dissimilarities", "path": os.path.join(out, "noisy.npy"), "symmetrize": True},
+        "params": {"eps": 1e-4, "random_state": 6, "kernel": {"variant": "fused_rows", "work_group_size": 8}}},
+    "smacof_npy_empty_rank": {
+        "precision": "double", "data": {"kind": "dissimilarities", "path": os.path.join(out, "two.npy")},
+        "params": {"init": [[0, 0], [1, 1]], "max_iter": 5}},
+}
+for name, c in smacof.items():
+    config = {"algorithm": "smacof", "device": "cpu", "precision": c.get("precision", "float"),
+              "data": c["data"], "params": c["params"],
+              "output": {"path": os.path.join(out, name + ".json"),
+                         "embedding": os.path.join(out, name + ".embedding.npy")}}
+    with open(os.path.join(out, "configs", name + ".json"), "w") as f:
+        json.dump(config, f, indent=1)
+
+# SMACOF's refusals over several ranks (for -np 2 only): weights, a classical start from dissimilarities.
+three = {"kind": "dissimilarities", "path": os.path.join(out, "three.npy")}
+for name, params in {"smacof_weights": {"weights": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]},
+                     "smacof_classical_npy": {"init": "classical"}}.items():
+    with open(os.path.join(out, "configs", name + ".json.txt"), "w") as f:
+        json.dump({"algorithm": "smacof", "device": "cpu", "data": three, "params": params}, f)
+
+# A negative dissimilarity in the last row (symmetrize: no other rank compares it): only the last rank
+# reads it, and its error ends every rank.
+bad = d.copy()
+bad[-1, 0] = -1.0
+np.save(os.path.join(out, "bad_row.npy"), bad)
+with open(os.path.join(out, "configs", "smacof_bad_row.json.txt"), "w") as f:
+    json.dump({"algorithm": "smacof", "device": "cpu",
+               "data": {"kind": "dissimilarities", "path": os.path.join(out, "bad_row.npy"), "symmetrize": True},
+               "params": {}}, f)
+
+# The distance histogram and pair counts: rank 0 reads the points, every rank counts its part of the
+# pair space's rectangles (block 64: 1201 points give 190 of them), the counts are added exactly.
+points3 = {"generator": "blobs", "n_samples": 1201, "n_features": 3, "centers": 3, "random_state": 8}
+histograms = {
+    "histogram_periodic": {"algorithm": "distance_histogram", "data": points3,
+                           "params": {"bins": 40, "range": [0, 8], "box": [9, 9, 9], "block": 64}},
+    "histogram_edges_double": {"algorithm": "distance_histogram", "precision": "double", "data": points3,
+                               "params": {"edges": [0, 0.5, 1, 2, 4, 30], "block": 128}},
+    "pair_counts": {"algorithm": "pair_counts", "data": dict(points3, n_samples=500),
+                    "params": {"radii": [0.5, 1, 2, 5]}},
+}
+for name, c in histograms.items():
+    config = {"algorithm": c["algorithm"], "device": "cpu", "precision": c.get("precision", "float"),
+              "data": c["data"], "params": c["params"], "output": os.path.join(out, name + ".json")}
+    with open(os.path.join(out, "configs", name + ".json"), "w") as f:
+        json.dump(config, f, indent=1)
+
+# pairwise_distances' reductions: every rank reduces its part of the rectangles, rank 0 merges them.
+# Ties are frequent on integer coordinates (the lower column must win, as on one rank). row_sum gives
+# the block explicitly: the same rectangles as the plain run, so only the parts' order of addition differs.
+ints = rng.integers(0, 6, size=(203, 2)).astype(float)
+np.save(os.path.join(out, "ints.npy"), ints)
+np.save(os.path.join(out, "ints_y.npy"), rng.integers(0, 6, size=(77, 2)).astype(float))
+pairwise = {
+    "pairwise_knn": {"form": "knn", "k": 5, "block_rows": 64},
+    "pairwise_row_min_y": {"form": "row_min", "Y": {"path": os.path.join(out, "ints_y.npy")}, "metric": "cityblock",
+                           "block_rows": 64, "block_cols": 32},
+    "pairwise_row_max": {"form": "row_max", "block_rows": 64},
+    "pairwise_row_sum_double": {"form": "row_sum", "block_rows": 64},
+    "pairwise_threshold": {"form": "threshold", "threshold": 1.5, "block_rows": 64},
+}
+for name, params in pairwise.items():
+    config = {"algorithm": "pairwise_distances", "device": "cpu",
+              "precision": "double" if name.endswith("double") else "float",
+              "data": {"path": os.path.join(out, "ints.npy")}, "params": params,
+              "output": os.path.join(out, name + ".json")}
+    with open(os.path.join(out, "configs", name + ".json"), "w") as f:
+        json.dump(config, f, indent=1)
+with open(os.path.join(out, "configs", "pairwise_dense.json.txt"), "w") as f:
+    json.dump({"algorithm": "pairwise_distances", "device": "cpu", "data": {"path": os.path.join(out, "ints.npy")},
+               "params": {"form": "dense"}}, f)
+
+# A rank's block of the dissimilarities larger than one allocation: refused before anything is allocated.
+with open(os.path.join(out, "configs", "smacof_huge_block.json.txt"), "w") as f:
+    json.dump({"algorithm": "smacof", "device": "cpu",
+               "data": {"kind": "vectors", "generator": "blobs", "n_samples": 400000, "n_features": 2},
+               "params": {"max_iter": 1}}, f)

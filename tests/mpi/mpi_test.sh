@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# K-Means over 1, 2 and 3 MPI ranks against the plain run of the same config: identical labels and
-# iterations, inertia and centroids within tolerance::ranks_objective (tests/mpi/compare.py); then
-# errors on one rank or all end every rank at once with exit code 2 (bad input) or 1 (a failure while
-# running) and leave no results file.
+# K-Means, SMACOF, the distance histogram and pair counts over 1, 2 and 3 MPI ranks against the plain
+# run of the same config: identical labels, embeddings, iterations and counts, inertia, centroids and
+# stress within tolerance::ranks_objective and ranks_stress (tests/mpi/compare.py); then errors on one rank or all end every rank at once with exit
+# code 2 (bad input) or 1 (a failure while running) and leave no results file.
 # Usage: mpi_test.sh ITERCL MPIEXEC SOURCE_DIR
 set -euo pipefail
 itercl=$1
@@ -26,7 +26,9 @@ blobs="$tmp/configs/blobs_kmeanspp.json"
 for config in "$tmp"/configs/*.json; do
   name=$(basename "$config" .json)
   "$itercl" run "$config" --quiet --out "$tmp/$name.plain.json" >/dev/null || { fail "$name: plain run"; continue; }
-  for p in 1 2 3; do
+  ranks="1 2 3"
+  case $name in smacof_* | histogram_* | pair_counts | pairwise_*) ranks="2 3" ;; esac  # -np 1: a plain run (K-Means shows it)
+  for p in $ranks; do
     if ! mpirun "$p" "$itercl" run "$config" --quiet --out "$tmp/$name.np$p.json" >"$tmp/$name.np$p.log" 2>&1; then
       fail "$name: -np $p exited $?"; cat "$tmp/$name.np$p.log"; continue
     fi
@@ -64,8 +66,20 @@ expect_error "device list, wrong length" "a list gives one spec per rank: 2 spec
   3 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" --device cpu,cpu
 expect_error "a bad parameter on every rank" "n_clusters" \
   2 "$itercl" run "$tmp/configs/bad_params.json.txt" --quiet --out "$tmp/error.json"
-expect_error "SMACOF over two ranks" "runs on one rank for now" \
+expect_error "PageRank over two ranks" "runs on one rank for now" \
+  2 "$itercl" run "$source_dir/examples/pagerank-rmat.json" --quiet --out "$tmp/error.json"
+expect_error "SMACOF from a CSV matrix over two ranks" "each rank reads its rows of a .npy file" \
   2 "$itercl" run "$source_dir/examples/smacof-eurodist.json" --quiet --out "$tmp/error.json"
+expect_error "SMACOF, a bad value in the last rank's rows" "rank 2: error: .*(156, 0) is -1" \
+  3 "$itercl" run "$tmp/configs/smacof_bad_row.json.txt" --quiet --out "$tmp/error.json"
+expect_error "a distance matrix over two ranks" "params.form: over several MPI ranks" \
+  2 "$itercl" run "$tmp/configs/pairwise_dense.json.txt" --quiet --out "$tmp/error.json"
+expect_error "SMACOF, a rank's block beyond one allocation" "block of 200000 x 400000 dissimilarities needs" \
+  2 "$itercl" run "$tmp/configs/smacof_huge_block.json.txt" --quiet --out "$tmp/error.json"
+expect_error "SMACOF weights over two ranks" "params.weights: weighted SMACOF" \
+  2 "$itercl" run "$tmp/configs/smacof_weights.json.txt" --quiet --out "$tmp/error.json"
+expect_error "SMACOF classical start from dissimilarities over two ranks" "params.init: the classical start" \
+  2 "$itercl" run "$tmp/configs/smacof_classical_npy.json.txt" --quiet --out "$tmp/error.json"
 # A failure while running (the results folder cannot be made): exit code 1 from every rank.
 code=1 expect_error "results folder impossible" "rank 0: failed: " \
   2 "$itercl" run "$blobs" --quiet --out /proc/no-such-folder/error.json

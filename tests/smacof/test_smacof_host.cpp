@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "core/number_text.hpp"
 #include "itercl/error.hpp"
 #include "itercl/experiment.hpp"
 #include "itercl/io.hpp"
@@ -11,6 +12,7 @@
 #include "reference/smacof_reference.hpp"
 #include "smacof/smacof_description.hpp"
 #include "smacof/smacof_kernel.hpp"
+#include "smacof/smacof_ranks.hpp"
 #include "smacof/smacof_steps.hpp"
 #include "test_support.hpp"
 
@@ -82,6 +84,29 @@ TEST_CASE("load_labelled_matrix: plain numbers, a header of names, quoted names,
   CHECK_THROWS_WITH_AS(itercl::load_labelled_matrix(write("open.csv", "\"a,0\n")),
                        doctest::Contains("open.csv:1: a quoted field is not closed"), InputError);
   CHECK_THROWS_WITH_AS(itercl::load_labelled_matrix(write("empty.csv", "a,b\n")), doctest::Contains("no data"),
+                       InputError);
+}
+
+TEST_CASE("a rank's rows of the dissimilarities are checked and averaged as the whole matrix's") {
+  // Every split of a random asymmetric 7 x 7 matrix (the rows a rank holds, the same columns it reads)
+  // gives exactly the rows of checked_dissimilarities' (D + D^T) / 2, and any_positive of its rows.
+  Matrix d = Matrix::Random(7, 7).cwiseAbs();
+  d.diagonal().setZero();
+  const Matrix whole = itercl::checked_dissimilarities(d, true);
+  for (Eigen::Index first = 0; first < 7; ++first)
+    for (Eigen::Index rows = 0; first + rows <= 7; ++rows) {
+      CAPTURE(first);
+      CAPTURE(rows);
+      bool any = false;
+      const Matrix mine = smacof::checked_dissimilarity_rows(d.middleRows(first, rows), d.middleCols(first, rows),
+                                                             first, true, {}, any);
+      CHECK(mine == whole.middleRows(first, rows));
+      CHECK(any == (rows > 0));
+    }
+  // Without symmetrize the asymmetry is found from either row of the pair, named as the row holds it.
+  bool any = false;
+  CHECK_THROWS_WITH_AS(smacof::checked_dissimilarity_rows(d.middleRows(5, 2), d.middleCols(5, 2), 5, false, {}, any),
+                       doctest::Contains(("(5, 0) is " + itercl::number_text(d(5, 0)) + " but (0, 5) is").c_str()),
                        InputError);
 }
 

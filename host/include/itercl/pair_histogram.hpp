@@ -59,7 +59,11 @@ struct PairHistogramParams {
   std::vector<double> box;  // side lengths of a periodic box, one per coordinate; empty: not periodic
   Precision precision = Precision::f32;
   PairHistogramKernel kernel;
-  Eigen::Index block = 0;       // side of the pair space's rectangles; 0: by the counters' limits and devices
+  Eigen::Index block = 0;  // side of the pair space's rectangles; 0: by the counters' limits and devices
+  // Several processes (MPI ranks) sharing one histogram: this one counts only its part, rectangle k of the
+  // pair space when k % parts == part, and the caller adds the counts of all parts. The default sizes
+  // rectangles for the devices of all parts (about 8 each).
+  int part = 0, parts = 1;
   ProgressCallback progress{};  // told as each rectangle of the pair space starts (step "rectangle")
 
   void validate(Eigen::Index dim) const;

@@ -48,6 +48,10 @@ struct PairwiseParams {
   // device's memory budget, else the largest square that does (several devices: smaller, so that each
   // gets many). With one input rectangles are square (block_cols is ignored).
   Eigen::Index block_rows = 0, block_cols = 0;
+  // Several processes (MPI ranks) sharing one pair space: this one computes only its part, rectangle k
+  // when k % parts == part, and the caller merges the parts (reductions: merge_reduced_parts). The
+  // default rectangles are sized for the devices of all parts (about 8 each).
+  int part = 0, parts = 1;
   ProgressCallback progress{};  // told as each rectangle of the pair space starts (step "rectangle")
 
   void validate() const;  // throws ParamError naming the field
@@ -145,6 +149,12 @@ class PairwiseDistances {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The reductions of several parts of one pair space (PairwiseParams::part), each over all `rows`,
+// merged as one process merges its rectangles: min, max and the k nearest exactly one process's (equal
+// values: the lower column), the pairs within the threshold sorted, the sums added in the parts' order.
+ReducedDistances merge_reduced_parts(const PairwiseReduction& reduction, Eigen::Index rows,
+                                     const std::vector<ReducedDistances>& parts);
 
 // scipy's pdist order: the index of pair (i, j), i < j, in the condensed upper triangle of n points.
 inline std::size_t condensed_index(std::size_t n, std::size_t i, std::size_t j) {

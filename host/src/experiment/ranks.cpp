@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <set>
 #include <vector>
 
 #include "core/comm.hpp"
@@ -24,8 +25,11 @@ std::string read_device_field(ConfigObject& top) {
 
 void check_ranks(const std::string& algorithm) {
   const core::Comm& comm = core::world();
-  if (comm.several() && algorithm != "kmeans")
-    throw InputError("algorithm \"" + algorithm + "\" runs on one rank for now; K-Means runs over several (" +
+  static const std::set<std::string> spread = {"kmeans", "smacof", "distance_histogram", "pair_counts",
+                                               "pairwise_distances"};
+  if (comm.several() && !spread.count(algorithm))
+    throw InputError("algorithm \"" + algorithm +
+                     "\" runs on one rank for now; K-Means, SMACOF and the pairwise statistics run over several (" +
                      std::to_string(comm.size()) + " ranks were started: run it without mpirun, or -np 1)");
 }
 
@@ -75,5 +79,33 @@ nlohmann::json ranks_json(const DeviceInfo& device) {
 }
 
 bool writes_results() { return core::world().rank() == 0; }
+
+void broadcast_matrix(Matrix& m) {
+  core::Comm& comm = core::world();
+  std::int64_t shape[2] = {m.rows(), m.cols()};
+  comm.broadcast(shape);
+  if (comm.rank() != 0) m.resize(shape[0], shape[1]);
+  comm.broadcast_bytes(m.data(), static_cast<std::size_t>(m.size()) * sizeof(double));
+}
+
+std::vector<DeviceShare> gather_shares(const std::vector<DeviceShare>& mine) {
+  core::Comm& comm = core::world();
+  if (!comm.several()) return mine;
+  nlohmann::json out = nlohmann::json::array();
+  for (const DeviceShare& s : mine) {
+    const Timings& t = s.timings;
+    out.push_back({s.device, s.rectangles, s.pairs, t.kernel_s, t.transfer_s, t.host_s, t.wall_s, t.comm_s});
+  }
+  std::vector<DeviceShare> all;
+  const std::vector<std::string> parts = comm.gather_bytes(out.dump());
+  for (std::size_t r = 0; r < parts.size(); ++r)
+    for (const auto& s : nlohmann::json::parse(parts[r]))
+      all.push_back({.device = "rank " + std::to_string(r) + ": " + s[0].get<std::string>(),
+                     .rectangles = s[1].get<int>(),
+                     .pairs = s[2].get<double>(),
+                     .timings = {s[3].get<double>(), s[4].get<double>(), s[5].get<double>(), s[6].get<double>(),
+                                 s[7].get<double>()}});
+  return all;
+}
 
 }  // namespace itercl::experiment

@@ -8,6 +8,8 @@
 
 #include "io/config.hpp"
 #include "itercl/device.hpp"
+#include "itercl/matrix.hpp"
+#include "itercl/pairwise.hpp"
 
 namespace itercl::experiment {
 
@@ -29,5 +31,12 @@ nlohmann::json ranks_json(const DeviceInfo& device);
 
 // Whether this rank writes the results file and the extra files: rank 0 only.
 bool writes_results();
+
+// Rank 0's matrix on every rank (a collective; the other ranks pass any, it is resized).
+void broadcast_matrix(Matrix& m);
+
+// Every rank's device shares of a pair space, on rank 0 (a collective; the other ranks get theirs back),
+// each device named "rank R: ..." with several ranks.
+std::vector<DeviceShare> gather_shares(const std::vector<DeviceShare>& mine);
 
 }  // namespace itercl::experiment

@@ -6,7 +6,9 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/comm.hpp"
 #include "experiment/algorithms.hpp"
+#include "experiment/ranks.hpp"
 #include "io/data_source.hpp"
 #include "itercl/pair_histogram.hpp"
 #include "itercl/particles.hpp"
@@ -72,17 +74,26 @@ struct HistogramInputs {
 };
 
 // The parts both algorithms share: the points, the box (params.box: side lengths, or false for none),
-// the kernel, the block, the devices.
+// the kernel, the block, the devices. Over several ranks rank 0 reads the points (any format) and sends
+// them, with the file's box, to every rank, which counts its part of the pair space.
 HistogramInputs read_common(ExperimentContext& c, AlgorithmReport& report,
                             const std::function<void(PairHistogramParams&)>& binning) {
   HistogramInputs out;
   std::vector<double> file_box;
-  out.X =
-      with_field_prefix(c.data.source(), "data", [&] { return read_points(c.data, c.base, report.data, file_box); });
+  core::Comm& comm = core::world();
+  if (comm.rank() == 0)
+    out.X =
+        with_field_prefix(c.data.source(), "data", [&] { return read_points(c.data, c.base, report.data, file_box); });
+  if (comm.several()) {
+    experiment::broadcast_matrix(out.X);
+    comm.broadcast(file_box);
+  }
   ConfigObject& P = c.params;
   PairHistogramParams& params = out.params;
   params.precision = c.precision;
   params.progress = c.progress;
+  params.part = comm.rank();
+  params.parts = comm.size();
   params.box = file_box;
   if (const nlohmann::json* b = P.get("box")) {
     if (b->is_boolean() && !b->get<bool>())
@@ -109,9 +120,19 @@ PairHistogramResult run_repeated(ExperimentContext& c, const HistogramInputs& in
   PairHistogram h =
       with_field_prefix(c.params.source(), "params", [&] { return PairHistogram(in.devices, in.X, in.params); });
   PairHistogramResult r;
+  core::Comm& comm = core::world();
   for (int k = 0; k < c.repeat; ++k) {
     Stopwatch wall;
     r = h.run();
+    if (comm.several()) {  // every rank's counts added (exact: integers), its devices' shares to rank 0
+      const double before = comm.seconds();
+      std::vector<std::int64_t> counts(r.counts.begin(), r.counts.end());
+      comm.allreduce_sum(counts);
+      r.counts.assign(counts.begin(), counts.end());
+      r.shares = experiment::gather_shares(r.shares);
+      r.total.comm_s = comm.seconds() - before;
+      r.total.wall_s += r.total.comm_s;
+    }
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }
   return r;

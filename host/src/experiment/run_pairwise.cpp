@@ -5,7 +5,9 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/comm.hpp"
 #include "experiment/algorithms.hpp"
+#include "experiment/ranks.hpp"
 #include "experiment/run_support.hpp"
 #include "io/data_source.hpp"
 #include "io/npy_stream.hpp"
@@ -56,6 +58,36 @@ void reduced_json(const ExperimentContext& c, const std::string& form, const Red
   res[index_name] = reduced_array(c, index_name, indices, one_per_row);
 }
 
+// Over several ranks: every rank's reduction of its part of the pair space, merged on rank 0 (the
+// other ranks get an empty result). One gather of each part's values, indices and pairs.
+ReducedDistances merge_over_ranks(core::Comm& comm, const PairwiseReduction& reduction, Eigen::Index rows,
+                                  const ReducedDistances& mine) {
+  std::string bytes;
+  auto put = [&](const void* data, std::size_t size) { bytes.append(static_cast<const char*>(data), size); };
+  const std::uint64_t sizes[3] = {mine.values.size(), mine.indices.size(), mine.pairs.size()};
+  put(sizes, sizeof sizes);
+  put(mine.values.data(), mine.values.size() * sizeof(double));
+  put(mine.indices.data(), mine.indices.size() * sizeof(std::int64_t));
+  put(mine.pairs.data(), mine.pairs.size() * sizeof(NearPair));
+  std::vector<ReducedDistances> parts;
+  for (const std::string& part : comm.gather_bytes(bytes)) {
+    ReducedDistances p;
+    std::uint64_t n[3];
+    std::memcpy(n, part.data(), sizeof n);
+    const char* at = part.data() + sizeof n;
+    auto take = [&](auto& out, std::uint64_t count) {
+      out.resize(count);
+      std::memcpy(static_cast<void*>(out.data()), at, count * sizeof(out[0]));
+      at += count * sizeof(out[0]);
+    };
+    take(p.values, n[0]);
+    take(p.indices, n[1]);
+    take(p.pairs, n[2]);
+    parts.push_back(std::move(p));
+  }
+  return comm.rank() == 0 ? merge_reduced_parts(reduction, rows, parts) : ReducedDistances{};
+}
+
 }  // namespace pairwise
 
 nlohmann::json shares_json(const std::vector<DeviceShare>& shares, double pairs) {
@@ -83,12 +115,19 @@ std::string shares_summary(const std::vector<DeviceShare>& shares, double pairs)
 
 AlgorithmReport run_pairwise(ExperimentContext& c) {
   AlgorithmReport report;
-  const Matrix X =
-      with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
+  // Over several ranks rank 0 reads the vectors (any format) and sends them to every rank, which computes
+  // its part of the pair space's rectangles.
+  core::Comm& comm = core::world();
+  Matrix X;
+  if (comm.rank() == 0)
+    X = with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
+  if (comm.several()) experiment::broadcast_matrix(X);
   ConfigObject& P = c.params;
   PairwiseParams params;
   params.precision = c.precision;
   params.progress = c.progress;
+  params.part = comm.rank();
+  params.parts = comm.size();
   std::optional<Matrix> Y;
   with_field_prefix(P.source(), "params", [&] {
     params.metric = parse_metric(P.string("metric", std::string(metric_name(params.metric))));
@@ -102,6 +141,13 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   const std::string form =
       P.choice("form", "dense", {"dense", "condensed", "none", "row_min", "row_max", "row_sum", "knn", "threshold"});
   const bool reduced = form != "dense" && form != "condensed" && form != "none";
+  if (comm.several() && (form == "dense" || form == "condensed"))
+    P.fail("form",
+           "over several MPI ranks pairwise_distances computes its reductions (row_min, row_max, row_sum, "
+           "knn, threshold) or none; the " +
+               form +
+               " matrix, whose rectangles lie on every rank, is written by one process only (run "
+               "on one rank)");
   PairwiseReduction reduction{.form = form};
   if (form == "knn") {
     if (!P.has("k")) P.fail("k", "missing: form knn needs k, the neighbours per row (1 to 64)");
@@ -151,9 +197,13 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     if (form == "none") {
       run = distances.run([](const PairTile&) {});
     } else if (reduced) {
-      const ReducedDistances r =
-          with_field_prefix(P.source(), "params", [&] { return distances.reduce(reduction, &run); });
-      pairwise::reduced_json(c, form, r, res);
+      ReducedDistances r = with_field_prefix(P.source(), "params", [&] { return distances.reduce(reduction, &run); });
+      if (comm.several()) {
+        const double before = comm.seconds();
+        r = pairwise::merge_over_ranks(comm, reduction, X.rows(), r);
+        run.total.comm_s += comm.seconds() - before;
+      }
+      if (comm.rank() == 0) pairwise::reduced_json(c, form, r, res);  // rank 0 writes every file
     } else if (matrix_path) {
       NpyStream file(*matrix_path, params.precision,
                      form == "condensed" ? std::vector<std::size_t>{values} : std::vector<std::size_t>{n1, n2});
@@ -201,6 +251,14 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
           rows.push_back(std::vector<double>(D.row(i).begin(), D.row(i).end()));
       }
       res["matrix"] = rows;
+    }
+    if (comm.several()) {  // every rank's devices, and the pairs they computed
+      const double before = comm.seconds();
+      run.shares = experiment::gather_shares(run.shares);
+      run.pairs = 0;
+      for (const DeviceShare& share : run.shares) run.pairs += share.pairs;
+      run.total.comm_s += comm.seconds() - before;
+      run.total.wall_s = wall.seconds();
     }
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }

@@ -1,10 +1,14 @@
 // `"algorithm": "smacof"` in a config: reads the dissimilarities (or vectors) and params, fits, reports.
 #include <sstream>
 
+#include "core/comm.hpp"
+#include "experiment/ranks.hpp"
 #include "experiment/run_support.hpp"
 #include "io/data_source.hpp"
+#include "io/io_npy.hpp"
 #include "itercl/smacof.hpp"
 #include "smacof/smacof_description.hpp"
+#include "smacof/smacof_ranks.hpp"
 #include "smacof/smacof_steps.hpp"
 
 namespace itercl {
@@ -13,10 +17,40 @@ namespace smacof {
 // The input: a dissimilarity matrix (checked here, before any device work) or vectors.
 struct Input {
   bool vectors = false;
-  Matrix values;  // dissimilarities (N x N, symmetric) or vectors (N x features)
+  Matrix values;  // dissimilarities (N x N, symmetric; over ranks, this rank's rows) or vectors (N x features)
   std::vector<std::string> names;
   Metric metric = Metric::euclidean;
+  Eigen::Index n = 0, first = 0;  // points, and over ranks the first of this rank's rows
 };
+
+// Over several ranks: this rank's rows of a .npy dissimilarity matrix, and the same columns (its rows of
+// D^T) to check the symmetry and average as one process does; only those values are read.
+void read_rows(Input& in, const std::filesystem::path& path, bool symmetrize) {
+  core::Comm& comm = core::world();
+  io::NpyShape shape;
+  try {
+    shape = io::npy_shape(path);
+  } catch (const InputError& e) {
+    throw InputError(std::string("over several MPI ranks each rank reads its rows of a .npy file (convert the "
+                                 "matrix to .npy, or run on one rank): ") +
+                     e.what());
+  }
+  if (shape.rows != shape.cols)
+    throw InputError("dissimilarities: expected a square matrix, got " + std::to_string(shape.rows) + " x " +
+                     std::to_string(shape.cols));
+  if (shape.rows < 2) throw InputError("dissimilarities: need at least 2 points, got " + std::to_string(shape.rows));
+  const std::size_t n = shape.rows, first = core::first_row(n, comm.rank(), comm.size());
+  const std::size_t rows = core::first_row(n, comm.rank() + 1, comm.size()) - first;
+  const Matrix mine = io::read_npy_block(path, first, rows, 0, n);
+  const Matrix columns = io::read_npy_block(path, 0, n, first, rows);
+  bool any_positive = false;
+  in.values = checked_dissimilarity_rows(mine, columns, static_cast<Eigen::Index>(first), symmetrize, {}, any_positive);
+  std::int64_t positive = any_positive;
+  comm.allreduce_sum(std::span<std::int64_t>(&positive, 1));
+  if (!positive) throw InputError("dissimilarities: all zero, nothing to embed");
+  in.n = static_cast<Eigen::Index>(n);
+  in.first = static_cast<Eigen::Index>(first);
+}
 
 Input read_input(ExperimentContext& c, nlohmann::json& description) {
   ConfigObject& data = c.data;
@@ -30,7 +64,10 @@ Input read_input(ExperimentContext& c, nlohmann::json& description) {
       check_dissimilarity_metric(m);
       return m;
     });
-    in.values = with_field_prefix(data.source(), "data", [&] { return read_vectors(data, c.base, description); });
+    if (core::world().rank() == 0)  // rank 0 reads and checks the data's fields
+      in.values = with_field_prefix(data.source(), "data", [&] { return read_vectors(data, c.base, description); });
+    if (core::world().several()) experiment::broadcast_matrix(in.values);  // each rank builds its rows from all
+    in.n = in.values.rows();
     description["kind"] = "vectors";
     description["metric"] = std::string(metric_name(in.metric));
     return in;
@@ -44,15 +81,24 @@ Input read_input(ExperimentContext& c, nlohmann::json& description) {
   options.header = data.boolean("header");
   const bool symmetrize = data.boolean("symmetrize").value_or(false);
   data.finish();
+  const bool several = core::world().several();
+  if (several && options.format != "npy" && options.format != "auto")
+    data.fail("format", "over several MPI ranks each rank reads its rows of a .npy file; \"" + options.format +
+                            "\" must be parsed whole in one place (convert it to .npy, or run on one rank)");
   try {
-    LabelledMatrix m = load_labelled_matrix(*path, options);
-    in.values = checked_dissimilarities(m.values, symmetrize, m.names);
-    in.names = std::move(m.names);
+    if (several) {
+      read_rows(in, *path, symmetrize);
+    } else {
+      LabelledMatrix m = load_labelled_matrix(*path, options);
+      in.values = checked_dissimilarities(m.values, symmetrize, m.names);
+      in.names = std::move(m.names);
+      in.n = in.values.rows();
+    }
   } catch (const InputError& e) {
     data.fail("path", e.what());
   }
   description = {{"kind", "dissimilarities"}, {"path", path->string()}, {"symmetrize", symmetrize}};
-  description["n_samples"] = in.values.rows();
+  description["n_samples"] = in.n;
   return in;
 }
 
@@ -75,6 +121,10 @@ SmacofParams read_params(ExperimentContext& c, Eigen::Index n, Matrix& weights) 
     p.init_embedding = read_matrix_value(P, "init", c.base);
   }
   p.random_state = read_random_state(c);
+  if (P.get("weights") && core::world().several())
+    P.fail("weights",
+           "weighted SMACOF applies V+, an N x N matrix of all the weights, to every iterate: over "
+           "several MPI ranks, which never hold the whole matrix, it is refused (run on one rank)");
   if (P.get("weights")) weights = read_matrix_value(P, "weights", c.base);
   if (const nlohmann::json* kernel = P.get("kernel"))
     with_field_prefix(P.source(), "params", [&] { from_json(*kernel, p.kernel); });
@@ -108,7 +158,8 @@ void write_embedding(const std::filesystem::path& path, const Matrix& x, const s
 AlgorithmReport run_smacof(ExperimentContext& c) {
   AlgorithmReport report;
   const smacof::Input in = smacof::read_input(c, report.data);
-  const Eigen::Index n = in.values.rows();
+  const Eigen::Index n = in.n;
+  core::Comm& comm = core::world();
   Matrix weights;
   const SmacofParams params = smacof::read_params(c, n, weights);
   auto embedding_path = c.output.path("embedding", c.output_base);
@@ -122,6 +173,9 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
   for (int i = 0; i < c.repeat; ++i) {
     Stopwatch wall;
     r = with_field_prefix(c.params.source(), "params", [&] {
+      if (comm.several())
+        return in.vectors ? smacof::fit_vectors_over_ranks(comm, c.device(), params, in.values, in.metric)
+                          : smacof::fit_rows_over_ranks(comm, c.device(), params, in.values, in.first, n);
       return in.vectors ? solver.fit_vectors(in.values, in.metric, weights) : solver.fit(in.values, weights);
     });
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
@@ -131,7 +185,7 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
     embedding_path = std::filesystem::path(c.results_path).replace_extension(".embedding.npy");
   nlohmann::json& res = report.result;
   if (embedding_path) {
-    smacof::write_embedding(*embedding_path, r.embedding, in.names);
+    if (comm.rank() == 0) smacof::write_embedding(*embedding_path, r.embedding, in.names);
     res["embedding"] = {{"file", embedding_path->string()}, {"shape", {r.embedding.rows(), r.embedding.cols()}}};
   } else {
     res["embedding"] = matrix_json(r.embedding);
@@ -166,7 +220,8 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
     << ": stress " << r.stress << " (normalized " << r.normalized_stress << ") after " << r.n_iter << " iterations"
     << (r.converged ? " (converged)" : " (max_iter reached)") << "\n"
     << "  per iteration (median): kernels " << ms(typical.kernel_s) << ", transfer " << ms(typical.transfer_s)
-    << ", wall " << ms(typical.wall_s) << "; " << report.gflops["kernel"].get<double>() << " GFLOPS in the kernels\n";
+    << (comm.several() ? ", MPI " + ms(typical.comm_s) : std::string()) << ", wall " << ms(typical.wall_s) << "; "
+    << report.gflops["kernel"].get<double>() << " GFLOPS in the kernels\n";
   report.summary = s.str();
   return report;
 }

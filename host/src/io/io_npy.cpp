@@ -1,7 +1,13 @@
 // NumPy .npy files: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
 #include "io/io_npy.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
@@ -158,8 +164,15 @@ class HeaderParser {
 
 bool is_npy(const std::string& bytes) { return bytes.size() >= 6 && bytes.compare(0, 6, kMagic, 6) == 0; }
 
-Matrix parse_npy(const std::string& bytes, const std::filesystem::path& path) {
-  const std::string name = path.string();
+// Where a 2-D (or 1-D) float array lies in a file whose first bytes are `bytes` (the header at least):
+// its shape, element type and order, checked; `size` is the whole file's.
+struct NpyLayout {
+  std::size_t rows = 0, cols = 0, item = 8, data_start = 0;
+  bool f4 = false, swap = false, fortran = false;
+  std::string shape_text;
+};
+
+NpyLayout npy_layout(const std::string& bytes, std::size_t size, const std::string& name) {
   if (bytes.size() < 10) throw InputError(name + ": truncated .npy header");
   const int major = static_cast<unsigned char>(bytes[6]);
   std::size_t header_len, header_start;
@@ -179,34 +192,111 @@ Matrix parse_npy(const std::string& bytes, const std::filesystem::path& path) {
   if (bytes.size() < header_start + header_len) throw InputError(name + ": truncated .npy header");
   const NpyHeader h = HeaderParser(std::string_view(bytes).substr(header_start, header_len), name).parse();
   const std::string& descr = h.descr;
-  const bool fortran = h.fortran;
   const std::string& shape_text = h.shape_text;
   const std::vector<std::size_t>& shape = h.shape;
   if (shape.empty() || shape.size() > 2)
     throw InputError(name + ": .npy array has shape (" + shape_text + "); expected 1 or 2 dimensions");
-  const std::size_t rows = shape[0], cols = shape.size() == 2 ? shape[1] : 1;
-
+  NpyLayout l;
+  l.rows = shape[0], l.cols = shape.size() == 2 ? shape[1] : 1;
+  l.fortran = h.fortran;
+  l.shape_text = shape_text;
   const bool f4 = descr == "<f4" || descr == ">f4", f8 = descr == "<f8" || descr == ">f8";
   if (!f4 && !f8) throw InputError(name + ": .npy dtype '" + descr + "' is not supported: expected float32 or float64");
-  const bool swap = (descr[0] == '>') != (std::endian::native == std::endian::big);
-  const std::size_t item = f4 ? 4 : 8;
-  if (cols != 0 && rows > (bytes.size() / item) / cols)
+  l.f4 = f4;
+  l.swap = (descr[0] == '>') != (std::endian::native == std::endian::big);
+  l.item = f4 ? 4 : 8;
+  if (l.cols != 0 && l.rows > (size / l.item) / l.cols)
     throw InputError(name + ": truncated .npy data: shape (" + shape_text + ") is larger than the file");
-  const std::size_t data_start = header_start + header_len, expected = rows * cols * item;
-  if (bytes.size() - data_start < expected)
+  l.data_start = header_start + header_len;
+  const std::size_t expected = l.rows * l.cols * l.item;
+  if (size - l.data_start < expected)
     throw InputError(name + ": truncated .npy data: shape (" + shape_text + ") needs " + std::to_string(expected) +
-                     " bytes, the file holds " + std::to_string(bytes.size() - data_start));
-  if (rows == 0 || cols == 0) throw InputError(name + ": no data (the array has shape (" + shape_text + "))");
+                     " bytes, the file holds " + std::to_string(size - l.data_start));
+  if (l.rows == 0 || l.cols == 0) throw InputError(name + ": no data (the array has shape (" + shape_text + "))");
+  return l;
+}
 
+// Element k of the data (in the file's order) as a finite double; (i, j) names it in messages.
+double npy_value(const char* at, const NpyLayout& l, std::size_t i, std::size_t j, const std::string& name) {
+  const double v = l.f4 ? read_scalar<float>(at, l.swap) : read_scalar<double>(at, l.swap);
+  if (!std::isfinite(v))
+    throw InputError(name + ": element (" + std::to_string(i) + ", " + std::to_string(j) +
+                     ") is not finite; values must be finite");
+  return v;
+}
+
+Matrix parse_npy(const std::string& bytes, const std::filesystem::path& path) {
+  const std::string name = path.string();
+  const NpyLayout l = npy_layout(bytes, bytes.size(), name);
+  const std::size_t rows = l.rows, cols = l.cols;
   Matrix m(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
-  const char* data = bytes.data() + data_start;
+  const char* data = bytes.data() + l.data_start;
   for (std::size_t k = 0; k < rows * cols; ++k) {
-    const double v = f4 ? read_scalar<float>(data + k * 4, swap) : read_scalar<double>(data + k * 8, swap);
-    const std::size_t i = fortran ? k % rows : k / cols, j = fortran ? k / rows : k % cols;
-    if (!std::isfinite(v))
-      throw InputError(name + ": element (" + std::to_string(i) + ", " + std::to_string(j) +
-                       ") is not finite; values must be finite");
-    m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = v;
+    const std::size_t i = l.fortran ? k % rows : k / cols, j = l.fortran ? k / rows : k % cols;
+    m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = npy_value(data + k * l.item, l, i, j, name);
+  }
+  return m;
+}
+
+namespace {
+
+// The file's first bytes, enough for any header numpy writes (kMaxHeader), and its size.
+std::string npy_head(int fd, std::size_t& size, const std::string& name) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw InputError(name + ": cannot read: " + std::strerror(errno));
+  size = static_cast<std::size_t>(st.st_size);
+  std::string head(std::min<std::size_t>(size, 12 + kMaxHeader), '\0');
+  if (::pread(fd, head.data(), head.size(), 0) != static_cast<ssize_t>(head.size()))
+    throw InputError(name + ": cannot read: " + std::strerror(errno));
+  if (!is_npy(head)) throw InputError(name + ": not a .npy file (no NumPy magic at its start)");
+  return head;
+}
+
+struct File {
+  int fd;
+  ~File() { ::close(fd); }
+};
+
+}  // namespace
+
+NpyShape npy_shape(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  const File f{::open(path.c_str(), O_RDONLY)};
+  if (f.fd < 0) throw InputError(name + ": cannot open: " + std::strerror(errno));
+  std::size_t size = 0;
+  const std::string head = npy_head(f.fd, size, name);  // sets size: before npy_layout reads it
+  const NpyLayout l = npy_layout(head, size, name);
+  return {l.rows, l.cols};
+}
+
+Matrix read_npy_block(const std::filesystem::path& path, std::size_t row0, std::size_t rows, std::size_t col0,
+                      std::size_t cols) {
+  const std::string name = path.string();
+  const File f{::open(path.c_str(), O_RDONLY)};
+  if (f.fd < 0) throw InputError(name + ": cannot open: " + std::strerror(errno));
+  std::size_t size = 0;
+  const std::string head = npy_head(f.fd, size, name);  // sets size: before npy_layout reads it
+  const NpyLayout l = npy_layout(head, size, name);
+  if (row0 + rows > l.rows || col0 + cols > l.cols)
+    throw InputError(name + ": rows [" + std::to_string(row0) + ", " + std::to_string(row0 + rows) + ") x columns [" +
+                     std::to_string(col0) + ", " + std::to_string(col0 + cols) + ") lie outside its shape (" +
+                     l.shape_text + ")");
+  Matrix m(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+  // One read per row (C order) or per column (Fortran order): each a contiguous run of the file.
+  const bool by_row = !l.fortran;
+  const std::size_t runs = by_row ? rows : cols, run = by_row ? cols : rows;
+  std::string buffer(run * l.item, '\0');
+  for (std::size_t r = 0; r < runs; ++r) {
+    const std::size_t i = by_row ? row0 + r : row0, j = by_row ? col0 : col0 + r;
+    const std::size_t at = l.data_start + (by_row ? i * l.cols + j : j * l.rows + i) * l.item;
+    if (!buffer.empty() &&
+        ::pread(f.fd, buffer.data(), buffer.size(), static_cast<off_t>(at)) != static_cast<ssize_t>(buffer.size()))
+      throw InputError(name + ": cannot read: " + std::strerror(errno));
+    for (std::size_t k = 0; k < run; ++k) {
+      const std::size_t bi = by_row ? r : k, bj = by_row ? k : r;
+      m(static_cast<Eigen::Index>(bi), static_cast<Eigen::Index>(bj)) =
+          npy_value(buffer.data() + k * l.item, l, row0 + bi, col0 + bj, name);
+    }
   }
   return m;
 }

@@ -118,7 +118,7 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
     side_limit = std::max(align, side_limit / align * align);
     const Eigen::Index fallback =
         pairwise::default_block(s->n, s->n, true, static_cast<double>(side_limit) * static_cast<double>(side_limit),
-                                static_cast<int>(s->workers.size()), align);
+                                static_cast<int>(s->workers.size()) * params.parts, align);
     s->block = std::min(params.block ? params.block : fallback, s->n);
     if (s->block < s->n && s->block % align)
       throw ParamError("block",
@@ -216,8 +216,9 @@ PairHistogramResult PairHistogram::run() {
       w.share = DeviceShare{.device = w.share.device, .timings = {}};
       w.queue.enqueueFillBuffer(w.totals, cl_ulong{0}, 0, buckets * sizeof(cl_ulong));
     }
-    pairwise::RectangleQueue queue(pairwise::cut_pair_space(s.n, s.n, true, s.block, s.block), s.params.progress,
-                                   "pair histogram");
+    pairwise::RectangleQueue queue(
+        pairwise::part_of(pairwise::cut_pair_space(s.n, s.n, true, s.block, s.block), s.params.part, s.params.parts),
+        s.params.progress, "pair histogram");
     pairwise::run_workers(static_cast<int>(s.workers.size()), queue,
                           [&](int k) { s.work(s.workers[static_cast<std::size_t>(k)], queue); });
     PairHistogramResult r;

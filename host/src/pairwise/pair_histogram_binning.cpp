@@ -125,6 +125,9 @@ void PairHistogramParams::validate(Eigen::Index dim) const {
         throw ParamError("box", "side lengths must be finite and > 0, got " + std::to_string(side));
   }
   if (block < 0) throw ParamError("block", "expected an integer >= 1 (or 0 for the default)");
+  if (parts < 1 || part < 0 || part >= parts)
+    throw ParamError("part",
+                     "expected 0 <= part < parts, got part " + std::to_string(part) + " of " + std::to_string(parts));
 }
 
 std::vector<double> radial_distribution(const std::vector<std::uint64_t>& counts, const std::vector<double>& edges,

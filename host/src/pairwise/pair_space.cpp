@@ -20,6 +20,13 @@ std::vector<Rect> cut_pair_space(Eigen::Index n1, Eigen::Index n2, bool symmetri
   return rects;
 }
 
+std::vector<Rect> part_of(const std::vector<Rect>& rects, int part, int parts) {
+  std::vector<Rect> mine;
+  for (std::size_t k = static_cast<std::size_t>(part); k < rects.size(); k += static_cast<std::size_t>(parts))
+    mine.push_back(rects[k]);
+  return mine;
+}
+
 Eigen::Index default_block(Eigen::Index n1, Eigen::Index n2, bool symmetric, double max_entries, int workers,
                            Eigen::Index align) {
   const Eigen::Index longest = std::max(n1, n2);

@@ -30,6 +30,11 @@ struct Rect {
 std::vector<Rect> cut_pair_space(Eigen::Index n1, Eigen::Index n2, bool symmetric, Eigen::Index block_rows,
                                  Eigen::Index block_cols);
 
+// Part `part` of `parts` of the rectangles, every parts-th from the part-th: the fixed share of one of
+// several processes (MPI ranks), each of which hands its own share out to its devices. Neighbouring
+// rectangles, of about the same size, go to different parts.
+std::vector<Rect> part_of(const std::vector<Rect>& rects, int part, int parts);
+
 // A square block side for an n1 x n2 pair space: the whole space when it fits `max_entries` and one
 // worker computes it; else the largest multiple of `align` that fits, made smaller until every one of
 // `workers` (> 1) can take about 8 rectangles.

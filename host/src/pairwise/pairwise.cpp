@@ -32,6 +32,9 @@ void PairwiseParams::validate() const {
     throw ParamError("p", "expected a finite number > 0 (minkowski's order), got " + std::to_string(p));
   if (block_rows < 0) throw ParamError("block_rows", "expected an integer >= 1 (or 0 for the default)");
   if (block_cols < 0) throw ParamError("block_cols", "expected an integer >= 1 (or 0 for the default)");
+  if (parts < 1 || part < 0 || part >= parts)
+    throw ParamError("part",
+                     "expected 0 <= part < parts, got part " + std::to_string(part) + " of " + std::to_string(parts));
   kernel.validate();
 }
 
@@ -85,7 +88,7 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const M
     if (pairwise::uses_inner_products(s->workers.front().kernel, s->metric))
       pairwise::add_aux_values(in, s->n1, s->n2, s->dim, Y != nullptr, s->metric, precision);
 
-    const int n_workers = static_cast<int>(s->workers.size());
+    const int n_workers = static_cast<int>(s->workers.size()) * params.parts;
     const Eigen::Index side =
         pairwise::default_block(s->n1, s->n2, s->symmetric, max_entries, n_workers, pairwise::kBlockAlign);
     s->block_rows = params.block_rows ? std::min(params.block_rows, s->n1) : std::min(side, s->n1);

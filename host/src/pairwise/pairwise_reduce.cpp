@@ -125,6 +125,39 @@ ReducedDistances ReductionMerge::finish() {
   return out;
 }
 
+}  // namespace pairwise
+
+ReducedDistances merge_reduced_parts(const PairwiseReduction& reduction, Eigen::Index rows,
+                                     const std::vector<ReducedDistances>& parts) {
+  pairwise::ReductionMerge merge(reduction, rows);
+  const std::string& form = reduction.form;
+  const auto k = static_cast<std::size_t>(reduction.k);
+  for (const ReducedDistances& p : parts) {
+    if (form == "threshold") {
+      merge.pairs(p.pairs);
+      continue;
+    }
+    std::vector<double> d(k);
+    std::vector<int> at(k);
+    for (Eigen::Index row = 0; row < rows; ++row) {
+      const auto r = static_cast<std::size_t>(row);
+      if (form == "knn") {
+        for (std::size_t q = 0; q < k; ++q) d[q] = p.values[r * k + q], at[q] = static_cast<int>(p.indices[r * k + q]);
+        merge.nearest(row, d, at);
+      } else if (form == "row_sum") {
+        merge.stats(row, 0, -1, 0, -1, p.values[r]);
+      } else if (form == "row_min") {
+        merge.stats(row, p.values[r], static_cast<int>(p.indices[r]), 0, -1, 0);
+      } else {
+        merge.stats(row, 0, -1, p.values[r], static_cast<int>(p.indices[r]), 0);
+      }
+    }
+  }
+  return merge.finish();
+}
+
+namespace pairwise {
+
 TileReducer::TileReducer(const Device& device, const PairwiseReduction& reduction, Precision precision,
                          Eigen::Index block_rows, Eigen::Index block_cols, bool symmetric, ReductionMerge& merge)
     : reduction_(reduction), precision_(precision), symmetric_(symmetric), merge_(merge), context_(device.context()) {

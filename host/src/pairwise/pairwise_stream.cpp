@@ -86,8 +86,10 @@ PairwiseRun PairwiseDistances::Impl::run(const PairSink& sink, std::vector<pairw
   Impl& s = *this;
   try {
     Stopwatch wall;
-    pairwise::RectangleQueue queue(pairwise::cut_pair_space(s.n1, s.n2, s.symmetric, s.block_rows, s.block_cols),
-                                   params.progress, "pairwise");
+    pairwise::RectangleQueue queue(
+        pairwise::part_of(pairwise::cut_pair_space(s.n1, s.n2, s.symmetric, s.block_rows, s.block_cols), params.part,
+                          params.parts),
+        params.progress, "pairwise");
     for (pairwise::DistanceWorker& w : s.workers) w.share = DeviceShare{.device = w.name, .timings = {}};
     // The tiles come to the host only when they are not reduced on the device: the pinned buffers they
     // land in, as large as the tiles, are allocated by the first run that needs them.

@@ -1,4 +1,5 @@
-// Smacof::fit: the SMACOF loop with scikit-learn 1.7's stopping rule over a SmacofDevice.
+// Smacof::fit: the SMACOF loop with scikit-learn 1.7's stopping rule over a SmacofDevice, on one device
+// or over several MPI ranks (smacof_ranks.hpp).
 #include "itercl/smacof.hpp"
 
 #include <cmath>
@@ -8,6 +9,7 @@
 #include "itercl/error.hpp"
 #include "smacof/smacof_device.hpp"
 #include "smacof/smacof_kernel.hpp"
+#include "smacof/smacof_ranks.hpp"
 #include "smacof/smacof_steps.hpp"
 
 namespace itercl {
@@ -173,8 +175,10 @@ void check_dissimilarity_metric(Metric m) {
                                    std::string(metric_name(m)) + "\"");
 }
 
-SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Matrix& weights) const {
-  const SmacofParams& p = params_;
+namespace smacof {
+
+// fit_vectors' checks of the vectors, which every rank makes alike over several.
+void check_vectors(const Matrix& vectors, Metric metric, const SmacofParams& p) {
   check_dissimilarity_metric(metric);
   const Eigen::Index n = vectors.rows();
   if (n < 2 || vectors.cols() < 1)
@@ -188,17 +192,28 @@ SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Mat
   // The largest dissimilarity is at most 2 * spread per feature (cityblock, summed; euclidean less).
   const double features = static_cast<double>(vectors.cols());
   const double largest = metric == Metric::sqeuclidean ? 4 * spread * spread * features : 2 * spread * features;
-  smacof::check_range(largest, n, p.precision, "data");
-  smacof::check_init(p, n);
+  check_range(largest, n, p.precision, "data");
+  check_init(p, n);
+}
+
+Problem vectors_problem(const SmacofParams& p, const Matrix& vectors, Metric metric, bool weighted) {
+  return {.n = vectors.rows(),
+          .dim = p.n_components,
+          .precision = p.precision,
+          .weighted = weighted,
+          .features = vectors.cols(),
+          .metric = metric};
+}
+
+}  // namespace smacof
+
+SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Matrix& weights) const {
+  const SmacofParams& p = params_;
+  smacof::check_vectors(vectors, metric, p);
+  const Eigen::Index n = vectors.rows();
   const bool weighted = weights.size() > 0;
   const Matrix w = weighted ? smacof::symmetric_weights(weights, n) : Matrix();
-  smacof::SmacofDevice device(device_, p.kernel,
-                              {.n = n,
-                               .dim = p.n_components,
-                               .precision = p.precision,
-                               .weighted = weighted,
-                               .features = vectors.cols(),
-                               .metric = metric});
+  smacof::SmacofDevice device(device_, p.kernel, smacof::vectors_problem(p, vectors, metric, weighted));
   device.build_dissimilarities(vectors);
   if (weighted) device.upload_weights(w, smacof::weights_pinv(w));
   Matrix classical;
@@ -208,4 +223,49 @@ SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Mat
   return smacof::fit_on(device, p, n, classical);
 }
 
+namespace smacof {
+
+void check_ranks_params(const SmacofParams& p, bool from_vectors, Metric metric) {
+  if (p.init == SmacofInit::classical && !(from_vectors && metric == Metric::euclidean))
+    throw ParamError("init",
+                     "the classical start needs the whole dissimilarity matrix in one place, which over "
+                     "several MPI ranks it never is (only euclidean distances from vectors have it, as "
+                     "their principal components); use \"random\" or a given start, or run on one rank");
+}
+
+SmacofResult fit_rows_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p, const Matrix& rows,
+                                 Eigen::Index first, Eigen::Index n) {
+  check_ranks_params(p, false, Metric::euclidean);
+  check_init(p, n);
+  double largest = rows.size() ? rows.maxCoeff() : 0;
+  for (double theirs : comm.allgatherv<double>(std::span<const double>(&largest, 1)))
+    largest = std::max(largest, theirs);
+  check_range(largest, n, p.precision, "dissimilarities");
+  SmacofDevice blocks(device, p.kernel, {.n = n, .dim = p.n_components, .precision = p.precision},
+                      {.comm = &comm, .first = first, .rows = rows.rows()});
+  blocks.upload_dissimilarities(rows);
+  return fit_on(blocks, p, n, Matrix());
+}
+
+SmacofResult fit_vectors_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p,
+                                    const Matrix& vectors, Metric metric) {
+  check_ranks_params(p, true, metric);
+  check_vectors(vectors, metric, p);
+  const Eigen::Index n = vectors.rows();
+  const auto first = static_cast<Eigen::Index>(core::first_row(static_cast<std::size_t>(n), comm.rank(), comm.size()));
+  const auto end =
+      static_cast<Eigen::Index>(core::first_row(static_cast<std::size_t>(n), comm.rank() + 1, comm.size()));
+  SmacofDevice blocks(device, p.kernel, vectors_problem(p, vectors, metric, false),
+                      {.comm = &comm, .first = first, .rows = end - first});
+  blocks.build_dissimilarities(vectors);
+  // Rank 0's principal components for every rank, so that all start alike.
+  Matrix classical;
+  if (p.init == SmacofInit::classical) {
+    classical = comm.rank() == 0 ? classical_scaling_of_vectors(vectors, p.n_components) : Matrix(n, p.n_components);
+    comm.broadcast_bytes(classical.data(), static_cast<std::size_t>(classical.size()) * sizeof(double));
+  }
+  return fit_on(blocks, p, n, classical);
+}
+
+}  // namespace smacof
 }  // namespace itercl

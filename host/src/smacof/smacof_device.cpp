@@ -32,28 +32,62 @@ std::vector<unsigned char> staging(std::string_view what, std::size_t bytes) {
   return allocate_host(what, bytes, [&] { return std::vector<unsigned char>(bytes); });
 }
 
-SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, const Problem& problem) {
+// Over ranks, what the block's buffers need: refused with the number of ranks that would fit, when one
+// allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE) or the device's memory is too small for them.
+void check_block_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem, const RowBlock& b) {
+  const auto n = static_cast<std::uint64_t>(problem.n), rows = static_cast<std::uint64_t>(b.rows);
+  const std::uint64_t real = real_size(problem.precision), dim = static_cast<std::uint64_t>(problem.dim);
+  const std::uint64_t block = rows * n * real;
+  const std::uint64_t total = block + (n + rows * (1 + static_cast<std::uint64_t>(k.slices))) * dim * real +
+                              n * static_cast<std::uint64_t>(problem.features) * real;
+  if (block <= info.max_allocation && total <= info.global_memory) return;
+  const std::uint64_t fits_rows = std::max<std::uint64_t>(
+      std::min(info.max_allocation, info.global_memory / 2) / std::max<std::uint64_t>(n * real, 1), 1);
+  throw InputError("data: rank " + std::to_string(b.comm->rank()) + "'s block of " + std::to_string(rows) + " x " +
+                   std::to_string(n) + " dissimilarities needs " + gib(block) + " in one buffer and " + gib(total) +
+                   " in all; device '" + info.name + "' allocates at most " + gib(info.max_allocation) +
+                   " in one buffer and has " + gib(info.global_memory) + ". Run on at least " +
+                   std::to_string((n + fits_rows - 1) / fits_rows) + " ranks (" + std::to_string(fits_rows) +
+                   " rows each)");
+}
+
+SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, const Problem& problem, RowBlock block) {
   device.require(problem.precision);
   const DeviceInfo& info = device.info();
   std::vector<std::string> sources;
   const SmacofKernel k = resolve(kernel, info, problem, sources);
-  check_memory(info, k, problem);
+  if (block.comm) {
+    // The seed's variants read whole rows and columns of the square, packed storage holds it whole.
+    if (!is_fused(k.variant))
+      throw ParamError("kernel.variant",
+                       "over several MPI ranks SMACOF runs the fused variants (fused, fused_rows), "
+                       "each rank reading its block of rows in one pass; got \"" +
+                           k.variant + "\"");
+    if (k.packed)
+      throw ParamError("kernel.packed",
+                       "over several MPI ranks each rank holds a block of full rows; packed storage "
+                       "keeps the whole matrix on one device (leave it false)");
+    check_block_memory(info, k, problem, block);
+  } else {
+    check_memory(info, k, problem);
+  }
   const auto n = static_cast<std::size_t>(problem.n), dim = static_cast<std::size_t>(problem.dim);
   check_int_indexing("data", n * static_cast<std::size_t>(std::max<Eigen::Index>(problem.features, problem.dim)),
                      "coordinates");
   try {
-    impl_ = std::make_unique<Impl>(device, k, problem);
+    impl_ = std::make_unique<Impl>(device, k, problem, block);
     Impl& s = *impl_;
     s.tuning_sources = std::move(sources);
     s.options = defines(k, problem);
-    const std::size_t row_groups = round_up(n, k.work_group_size) / k.work_group_size;
+    const std::size_t rows = s.rows();
+    const std::size_t row_groups = round_up(rows, k.work_group_size) / k.work_group_size;
     s.rows_global = row_groups * k.work_group_size;
     if (is_fused(k.variant)) {
       s.fused = device.kernel("smacof.cl", s.options, k.variant.c_str());
       s.finish = device.kernel("smacof.cl", s.options, "fused_finish");
       s.stress_pairs = row_groups * static_cast<std::size_t>(k.slices);
-      s.partial_bx =
-          cl::Buffer(device.context(), CL_MEM_READ_WRITE, static_cast<std::size_t>(k.slices) * n * dim * s.real());
+      s.partial_bx = cl::Buffer(device.context(), CL_MEM_READ_WRITE,
+                                std::max<std::size_t>(static_cast<std::size_t>(k.slices) * rows * dim, 1) * s.real());
     } else {
       s.bccalc = device.kernel("smacof.cl", s.options, ("bccalc_" + k.variant).c_str());
       s.stress = device.kernel("smacof.cl", s.options, ("stress_" + k.variant).c_str());
@@ -68,10 +102,13 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
       s.bx = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     }
     s.delta = cl::Buffer(device.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(s.pair_values(), 1) * s.real());
-    for (auto& b : s.x) b = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
-    s.partial_stress = cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, 2 * s.stress_pairs * s.real());
+    // Over ranks x[1] receives the block's rows only.
+    s.x[0] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
+    s.x[1] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(rows, 1) * dim * s.real());
+    s.partial_stress =
+        cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, std::max<std::size_t>(2 * s.stress_pairs, 1) * s.real());
     s.x_host = PinnedHostBuffer(device, n * dim * s.real());
-    s.stress_host = PinnedHostBuffer(device, 2 * s.stress_pairs * s.real());
+    s.stress_host = PinnedHostBuffer(device, std::max<std::size_t>(2 * s.stress_pairs, 1) * s.real());
   } catch (...) {
     rethrow_as_itercl_error();
   }
@@ -85,8 +122,14 @@ void SmacofDevice::upload_dissimilarities(const Matrix& delta) {
   try {
     Stopwatch wall;
     std::vector<unsigned char> values = staging("the dissimilarities' staging copy", s.pair_values() * s.real());
-    with_real(s.problem.precision,
-              [&](auto zero) { pack_pairs(delta, s.k.packed, reinterpret_cast<decltype(zero)*>(values.data())); });
+    // A block of rows is laid out as its variant reads it (cl/smacof.cl's banner).
+    if (s.over_ranks() && s.k.variant == "fused_rows")
+      pack_row_major(delta, s.problem.precision, values.data());
+    else if (s.over_ranks())
+      pack_column_major(delta, s.problem.precision, values.data());
+    else
+      with_real(s.problem.precision,
+                [&](auto zero) { pack_pairs(delta, s.k.packed, reinterpret_cast<decltype(zero)*>(values.data())); });
     cl::Event e;
     if (!values.empty())
       s.device.queue().enqueueWriteBuffer(s.delta, CL_TRUE, 0, values.size(), values.data(), nullptr, &e);
@@ -110,14 +153,16 @@ void SmacofDevice::build_dissimilarities(const Matrix& vectors) {
     cl::Event write, run;
     cl::CommandQueue& q = s.device.queue();
     q.enqueueWriteBuffer(v, CL_FALSE, 0, bytes, values.data(), nullptr, &write);
-    set_args(build, v, static_cast<cl_int>(s.problem.n), static_cast<cl_int>(vectors.cols()), s.delta);
+    const cl_int along_rows = s.over_ranks() && s.k.variant == "fused_rows";
+    set_args(build, v, static_cast<cl_int>(s.problem.n), static_cast<cl_int>(vectors.cols()),
+             static_cast<cl_int>(s.block.first), static_cast<cl_int>(s.rows()), along_rows, s.delta);
     const auto columns = static_cast<std::size_t>(s.k.packed ? s.problem.n / 2 : s.problem.n);
-    if (columns > 0)
+    if (columns > 0 && s.rows() > 0)
       q.enqueueNDRangeKernel(build, cl::NullRange, cl::NDRange(s.rows_global, columns),
                              cl::NDRange(static_cast<std::size_t>(s.k.work_group_size), 1), nullptr, &run);
     q.finish();
     s.upload.transfer_s += event_seconds(write);
-    s.upload.kernel_s += columns > 0 ? event_seconds(run) : 0;
+    s.upload.kernel_s += columns > 0 && s.rows() > 0 ? event_seconds(run) : 0;
     s.upload.wall_s += wall.seconds();
   } catch (...) {
     rethrow_as_itercl_error();

@@ -1,11 +1,14 @@
 // The SMACOF iteration on a device (internal): dissimilarities (and weights) resident, the embedding in
-// two device buffers swapped each iteration, only the stress partials read back.
+// two device buffers swapped each iteration, only the stress partials read back. Over several MPI ranks
+// the device holds a block of delta's rows: each iteration computes the block's rows of the next
+// embedding and its part of the stress, and the ranks gather both (one allgather).
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/comm.hpp"
 #include "itercl/smacof.hpp"
 #include "smacof/smacof_kernel.hpp"
 
@@ -17,15 +20,24 @@ struct StressSums {
   double squared_distances = 0;
 };
 
+// The rows [first, first + rows) of delta one rank holds, and the communicator of the ranks (a fused
+// variant, full storage, unweighted). The default, no communicator, is the whole matrix on one device.
+struct RowBlock {
+  core::Comm* comm = nullptr;
+  Eigen::Index first = 0, rows = 0;
+};
+
 class SmacofDevice {
  public:
-  // Resolves the kernel, checks memory, builds the kernels and allocates every buffer.
-  SmacofDevice(const Device& device, const SmacofKernel& kernel, const Problem& problem);
+  // Resolves the kernel (for the whole problem, so every rank resolves as one process does), checks
+  // memory, builds the kernels and allocates every buffer.
+  SmacofDevice(const Device& device, const SmacofKernel& kernel, const Problem& problem, RowBlock block = {});
   ~SmacofDevice();
   SmacofDevice(SmacofDevice&&) noexcept;
 
-  void upload_dissimilarities(const Matrix& delta);                // N x N, checked and symmetric
+  void upload_dissimilarities(const Matrix& delta);                // N x N (a block: its rows x N), checked
   void build_dissimilarities(const Matrix& vectors);               // N x features, by the problem's metric
+                                                                   // (a block: its rows of delta only)
   Matrix read_dissimilarities() const;                             // N x N (classical init of vectors)
   void upload_weights(const Matrix& weights, const Matrix& pinv);  // both N x N
 

@@ -14,25 +14,34 @@ namespace itercl::smacof {
 inline std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
 struct SmacofDevice::Impl {
-  Impl(Device d, SmacofKernel kernel, Problem p) : device(std::move(d)), k(std::move(kernel)), problem(p) {}
+  Impl(Device d, SmacofKernel kernel, Problem p, RowBlock b)
+      : device(std::move(d)), k(std::move(kernel)), problem(p), block(b) {
+    if (!block.comm) block.rows = problem.n;
+  }
 
   Device device;
   SmacofKernel k;
   Problem problem;
+  RowBlock block;  // rows = N without a communicator
   std::vector<std::string> tuning_sources;
   std::string options;
   cl::Kernel bccalc, stress, fused, finish, pinv_kernel;
   cl::Buffer delta, weights, pinv, bx, partial_bx, partial_stress;
   cl::Buffer x[2];
   int current = 0;  // the buffer holding the latest iterate's embedding
+  // Over ranks: x[0] holds the whole X_m, x[1] the block's rows of X_{m+1}; the host keeps X_m (for
+  // embedding()) and the gathered X_{m+1}, in the device's precision.
+  std::vector<unsigned char> x_all, x_gathered;
   std::size_t rows_global = 0, stress_pairs = 0;
   PinnedHostBuffer x_host, stress_host;
   Timings upload;
 
   std::size_t real() const { return real_size(problem.precision); }
+  bool over_ranks() const { return block.comm != nullptr; }
+  std::size_t rows() const { return static_cast<std::size_t>(block.rows); }
   std::size_t pair_values() const {
     const auto n = static_cast<std::size_t>(problem.n);
-    return k.packed ? n * (n / 2) : n * n;
+    return k.packed ? n * (n / 2) : rows() * n;
   }
   cl::NDRange local() const { return cl::NDRange(static_cast<std::size_t>(k.work_group_size)); }
   // The buffer of weights the kernels take: delta itself when unweighted (WEIGHTED 0 never reads it).
@@ -44,6 +53,10 @@ struct SmacofDevice::Impl {
   void transform_tail(int dst, std::vector<cl::Event>& events);
   void fused_pass(int src, int dst, std::vector<cl::Event>& events);
   StressSums read_stress(std::vector<cl::Event>& events, Timings* timings, const Stopwatch& wall);
+  // Over ranks: a fused pass from x[0] (the whole X_m) into the block's rows of X_{m+1} (x[1]), read back
+  // with the stress partials, gathered from every rank into x_gathered and written to x[0]; returns
+  // sigma(X_m) summed over the ranks (in rank order, the same on every rank).
+  StressSums block_pass(Timings* timings);
 };
 
 }  // namespace itercl::smacof

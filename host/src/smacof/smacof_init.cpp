@@ -7,6 +7,7 @@
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
 #include "itercl/smacof.hpp"
+#include "smacof/smacof_ranks.hpp"
 #include "smacof/smacof_steps.hpp"
 
 namespace itercl {
@@ -60,27 +61,41 @@ Matrix checked_dissimilarities(const Matrix& d, bool symmetrize, const std::vect
                      std::to_string(d.cols()));
   if (n < 2) throw InputError("dissimilarities: need at least 2 points, got " + std::to_string(n));
   bool any_positive = false;
-  for (Eigen::Index i = 0; i < n; ++i) {
+  Matrix sym = smacof::checked_dissimilarity_rows(d, d, 0, symmetrize, names, any_positive);
+  if (!any_positive) throw InputError("dissimilarities: all zero, nothing to embed");
+  return sym;
+}
+
+namespace smacof {
+
+Matrix checked_dissimilarity_rows(const Matrix& rows, const Matrix& columns, Eigen::Index first, bool symmetrize,
+                                  const std::vector<std::string>& names, bool& any_positive) {
+  const Eigen::Index m = rows.rows(), n = rows.cols();
+  for (Eigen::Index r = 0; r < m; ++r) {
     for (Eigen::Index j = 0; j < n; ++j) {
-      const double v = d(i, j);
-      const std::string at = "dissimilarities: " + smacof::pair_name(i, j, names);
+      const Eigen::Index i = first + r;
+      const double v = rows(r, j);
+      const std::string at = "dissimilarities: " + pair_name(i, j, names);
       if (!std::isfinite(v)) throw InputError(at + " is " + number_text(v) + "; values must be finite");
       if (v < 0) throw InputError(at + " is " + number_text(v) + "; dissimilarities must be non-negative");
       if (i == j && v != 0) throw InputError(at + " is " + number_text(v) + "; the diagonal must be 0");
       any_positive |= v > 0;
     }
   }
-  for (Eigen::Index i = 0; i < n && !symmetrize; ++i)
-    for (Eigen::Index j = i + 1; j < n; ++j)
-      if (!smacof::symmetric_enough(d(i, j), d(j, i)))
-        throw InputError("dissimilarities: " + smacof::pair_name(i, j, names) + " is " + number_text(d(i, j)) +
-                         " but " + smacof::pair_name(j, i, names) + " is " + number_text(d(j, i)) +
+  // Each pair once on one device (j > i); over ranks a pair's two rows may lie on two ranks, so each
+  // checks all of its own (a non-finite transposed value is reported by the rank that holds its row).
+  const bool whole = m == n && first == 0;
+  for (Eigen::Index r = 0; r < m && !symmetrize; ++r)
+    for (Eigen::Index j = whole ? r + 1 : 0; j < n; ++j) {
+      const Eigen::Index i = first + r;
+      const double t = columns(j, r);
+      if (std::isfinite(t) && !symmetric_enough(rows(r, j), t))
+        throw InputError("dissimilarities: " + pair_name(i, j, names) + " is " + number_text(rows(r, j)) + " but " +
+                         pair_name(j, i, names) + " is " + number_text(t) +
                          ": the matrix is not symmetric (set data.symmetrize to use (D + D^T) / 2)");
-  if (!any_positive) throw InputError("dissimilarities: all zero, nothing to embed");
-  return (d + d.transpose()) / 2;
+    }
+  return (rows + columns.transpose()) / 2;
 }
-
-namespace smacof {
 
 Matrix checked_weights(const Matrix& w, Eigen::Index n) {
   if (w.rows() != n || w.cols() != n)

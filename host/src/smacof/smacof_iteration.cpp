@@ -1,5 +1,8 @@
 // SmacofDevice's iterations: one Guttman transform and one stress per iterate(), enqueued on resident
-// data; only the stress partials, and the final embedding, come back.
+// data; only the stress partials, and the final embedding, come back (over ranks, also the block's rows
+// of the next embedding, gathered from every rank).
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "core/device_data.hpp"
@@ -22,15 +25,16 @@ void SmacofDevice::Impl::fused_pass(int src, int dst, std::vector<cl::Event>& ev
   cl::CommandQueue& q = device.queue();
   const std::size_t columns = static_cast<std::size_t>(k.packed ? problem.n / 2 : problem.n);
   const auto per_slice = static_cast<cl_int>((columns + k.slices - 1) / k.slices);
-  set_args(fused, delta, weights_or_delta(), x[src], static_cast<cl_int>(problem.n), per_slice, partial_bx,
-           partial_stress);
+  set_args(fused, delta, weights_or_delta(), x[src], static_cast<cl_int>(problem.n), static_cast<cl_int>(block.first),
+           static_cast<cl_int>(rows()), per_slice, partial_bx, partial_stress);
+  if (rows() == 0) return;  // a rank without rows (more ranks than points) computes nothing
   cl::Event run, tail;
   q.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(rows_global, static_cast<std::size_t>(k.slices)),
                          cl::NDRange(static_cast<std::size_t>(k.work_group_size), 1), nullptr, &run);
   events.push_back(run);
-  const std::size_t values = static_cast<std::size_t>(problem.n) * problem.dim;
+  const std::size_t values = rows() * static_cast<std::size_t>(problem.dim);
   with_real(problem.precision, [&](auto zero) {
-    set_args(finish, partial_bx, static_cast<cl_int>(k.slices), static_cast<cl_int>(problem.n),
+    set_args(finish, partial_bx, static_cast<cl_int>(k.slices), static_cast<cl_int>(rows()),
              static_cast<decltype(zero)>(transform_scale()), problem.weighted ? bx : x[dst]);
   });
   q.enqueueNDRangeKernel(finish, cl::NullRange, cl::NDRange(round_up(values, k.work_group_size)), local(), nullptr,
@@ -58,6 +62,42 @@ StressSums SmacofDevice::Impl::read_stress(std::vector<cl::Event>& events, Timin
   return sums;
 }
 
+StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
+  Stopwatch wall;
+  std::vector<cl::Event> events;
+  fused_pass(0, 1, events);
+  const std::size_t row_bytes = rows() * static_cast<std::size_t>(problem.dim) * real();
+  // What this rank sends: its stress sums (two doubles), then its rows of X_{m+1}.
+  std::string mine(2 * sizeof(double) + row_bytes, '\0');
+  cl::Event read_rows;
+  if (row_bytes > 0)
+    device.queue().enqueueReadBuffer(x[1], CL_FALSE, 0, row_bytes, mine.data() + 2 * sizeof(double), nullptr,
+                                     &read_rows);
+  Timings t;
+  const StressSums own = rows() > 0 ? read_stress(events, &t, wall) : StressSums{};
+  std::memcpy(mine.data(), &own, sizeof own);
+  if (row_bytes > 0) t.transfer_s += event_seconds(read_rows);
+  core::Comm& comm = *block.comm;
+  const double comm_before = comm.seconds();
+  const std::vector<std::string> parts = comm.allgather_bytes(mine);
+  StressSums sums;
+  x_gathered.clear();
+  for (const std::string& part : parts) {
+    StressSums theirs;
+    std::memcpy(&theirs, part.data(), sizeof theirs);
+    sums.stress += theirs.stress;
+    sums.squared_distances += theirs.squared_distances;
+    x_gathered.insert(x_gathered.end(), part.begin() + 2 * sizeof(double), part.end());
+  }
+  t.comm_s += comm.seconds() - comm_before;
+  cl::Event write;
+  device.queue().enqueueWriteBuffer(x[0], CL_TRUE, 0, x_gathered.size(), x_gathered.data(), nullptr, &write);
+  t.transfer_s += event_seconds(write);
+  t.wall_s = wall.seconds();
+  if (timings) *timings += t;
+  return sums;
+}
+
 void SmacofDevice::start(const Matrix& x0, Timings* timings) {
   Impl& s = *impl_;
   try {
@@ -68,7 +108,10 @@ void SmacofDevice::start(const Matrix& x0, Timings* timings) {
     s.device.queue().enqueueWriteBuffer(s.x[0], CL_FALSE, 0, s.x_host.size(), s.x_host.data(), nullptr, &write);
     s.current = 0;
     std::vector<cl::Event> events;
-    if (is_fused(s.k.variant)) {
+    Timings pass;
+    if (s.over_ranks()) {
+      s.block_pass(&pass);  // X_1 gathered into x[0]; sigma(X_0) is not needed
+    } else if (is_fused(s.k.variant)) {
       s.fused_pass(0, 1, events);  // X_1 into x[1]; sigma(X_0) is not needed
       s.read_stress(events, nullptr, wall);
     }
@@ -76,6 +119,8 @@ void SmacofDevice::start(const Matrix& x0, Timings* timings) {
     if (timings) {
       timings->transfer_s += event_seconds(write);
       for (const cl::Event& e : events) timings->kernel_s += event_seconds(e);
+      pass.wall_s = 0;
+      *timings += pass;
       timings->wall_s += wall.seconds();
     }
   } catch (...) {
@@ -86,6 +131,11 @@ void SmacofDevice::start(const Matrix& x0, Timings* timings) {
 StressSums SmacofDevice::iterate(Timings* timings) {
   Impl& s = *impl_;
   try {
+    if (s.over_ranks()) {
+      // x[0] holds X_m: this pass yields sigma(X_m) and X_{m+1}, kept until the next pass.
+      std::swap(s.x_all, s.x_gathered);
+      return s.block_pass(timings);
+    }
     Stopwatch wall;
     std::vector<cl::Event> events;
     const int src = s.current, dst = 1 - s.current;
@@ -118,9 +168,13 @@ Matrix SmacofDevice::embedding() const {
   const Impl& s = *impl_;
   Matrix x(s.problem.n, s.problem.dim);
   try {
-    s.device.queue().enqueueReadBuffer(s.x[s.current], CL_TRUE, 0, s.x_host.size(), s.x_host.data());
+    const void* values = s.x_all.data();  // over ranks, X_m is on the host already
+    if (!s.over_ranks()) {
+      s.device.queue().enqueueReadBuffer(s.x[s.current], CL_TRUE, 0, s.x_host.size(), s.x_host.data());
+      values = s.x_host.data();
+    }
     with_real(s.problem.precision, [&](auto zero) {
-      const auto* v = static_cast<const decltype(zero)*>(s.x_host.data());
+      const auto* v = static_cast<const decltype(zero)*>(values);
       for (Eigen::Index k = 0; k < x.size(); ++k) x.data()[k] = v[k];
     });
   } catch (...) {

@@ -1,0 +1,35 @@
+// SMACOF over several MPI ranks (internal): each rank holds a block of rows of the dissimilarities
+// (core::first_row's balanced split), built on its device from the vectors or read as its rows of a
+// file, never the whole matrix. Per iteration each rank computes its rows of the Guttman transform and
+// its part of the stress, and the ranks gather both (SmacofDevice, RowBlock). Every rank resolves the
+// kernel for the whole problem, so the rows of each iterate are computed by the same operations in the
+// same order as on one device: the embedding and the iterations are one process's, the stress differs
+// only by the order of its additions (tolerance::ranks_stress). Weights and a classical start from
+// dissimilarities need the whole matrix and are refused (ParamError).
+#pragma once
+
+#include "core/comm.hpp"
+#include "itercl/smacof.hpp"
+
+namespace itercl::smacof {
+
+// The parameters that cannot run over ranks: a classical start unless from euclidean vectors.
+void check_ranks_params(const SmacofParams& p, bool from_vectors, Metric metric);
+
+// `rows`: this rank's rows [first, first + rows.rows()) of the N x N dissimilarities, checked and
+// symmetric (checked_dissimilarity_rows). Every rank calls it.
+SmacofResult fit_rows_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p, const Matrix& rows,
+                                 Eigen::Index first, Eigen::Index n);
+
+// Every rank passes all the vectors and builds its rows of delta from them.
+SmacofResult fit_vectors_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p,
+                                    const Matrix& vectors, Metric metric);
+
+// Rows [first, first + rows.rows()) of an N x N dissimilarity matrix checked as checked_dissimilarities
+// checks the whole, given `columns`, the matrix's columns [first, first + rows.rows()) (N x rows): returns
+// (rows + columns^T) / 2, the same values as the whole matrix's (D + D^T) / 2. `any_positive` is set when
+// the rows hold a positive value (the whole matrix must have one).
+Matrix checked_dissimilarity_rows(const Matrix& rows, const Matrix& columns, Eigen::Index first, bool symmetrize,
+                                  const std::vector<std::string>& names, bool& any_positive);
+
+}  // namespace itercl::smacof
