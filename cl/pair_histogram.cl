@@ -11,16 +11,24 @@
 //   Bucketing (BINNING), one rule for all (host/src/pairwise/pair_histogram_binning.hpp, docs/pairwise.md):
 //                numpy.histogram's, the correctly rounded root of the squared distance d2 compared with the
 //                edges in the working precision. `table` holds the exactly equivalent thresholds on d2, so
-//                no comparison depends on this device's root:
+//                no comparison depends on this device's root. Each pair's bucket is found once:
 //     BIN_UNIFORM  N_BINS equal bins over [lo, hi] (numpy.histogram's bins + range: the last bin closed):
-//                  the candidate floor((sqrt(d2) - lo) * inv_width), then corrected by the thresholds of
-//                  the edges (table: N_BINS + 2 values in global memory, as BIN_EDGES').
+//                  x = (sqrt(d2) - lo) * inv_width, whose floor is corrected against the thresholds of the
+//                  edges as numpy corrects it against its edges (table: N_BINS + 2 values, as BIN_EDGES').
+//                  UNIFORM_GUARD = 1: floor(x) is taken as it is when x lies farther from an integer than
+//                  the rounding of sqrt, the edges and x can move it (`guard` below), and only the pairs
+//                  within that margin of an edge read the thresholds, from global memory; 0: every pair
+//                  reads them, staged in local memory.
 //     BIN_EDGES    N_BINS bins between N_BINS + 1 increasing edges; table[k] the least d2 whose root
 //                  reaches edge k, table[N_BINS + 1] the greatest d2 whose root stays within the last
 //                  edge: bin k holds table[k] <= d2 < table[k + 1], the last one closed.
 //     BIN_RADII    N_BINS radii, table[k] the greatest d2 whose root is within r_k: bin k counts pairs with
 //                  r_k-1 < d <= r_k; the host's running sum gives the pairs within each radius (scipy's
 //                  count_neighbors convention, d <= r).
+//     Edges and radii: N_CELLS equal cells over d2 from lo, inv_width cells per unit, follow the
+//                  thresholds in the table, each holding (as a real) a bucket no later than that of any d2
+//                  the cell can receive: the bucket is that start, moved up past the thresholds below d2
+//                  (a step or none where the cells outnumber the buckets), instead of a search.
 //   Counts: the host adds every launch's counts into 64-bit totals (`totals`, ulong) on the device.
 //
 // Kernels (seed 000's variants)
@@ -29,7 +37,12 @@
 //   hist_tiled          Algorithm 2 with section IV-A's Register-SHM: the anchor in registers, the other
 //                       side staged WG_SIZE points at a time in local memory; global atomics.
 //   hist_private        Algorithm 3: as tiled, counting in a private histogram per work-group in local
-//                       memory (32-bit local atomics), written out per group and summed by hist_merge.
+//                       memory, written out per group and summed by hist_merge. The group's histogram has
+//                       REPLICAS copies, interleaved (hist[bin * REPLICAS + copy]), work-item t counting in
+//                       copy t % REPLICAS: a warp's increments then fall in distinct banks and never on
+//                       one counter, where one copy serialises the many pairs that share a bucket. With
+//                       REPLICAS = WG_SIZE each work-item owns its copy and increments without atomics; with
+//                       one bucket each counts in a register. The copies are summed when written out.
 //   hist_private_balanced  as hist_private, with section IV-E's load balancing of the intra-block pairs:
 //                       work-item t pairs with (t + k) % WG_SIZE for k = 1 .. WG_SIZE / 2, so all do
 //                       the same work instead of WG_SIZE - 1 - t.
@@ -43,7 +56,10 @@
 //   -D N_BINS=<int>        (required) buckets
 //   -D BINNING=<BIN_*>     (required) see above
 //   -D PERIODIC=0          1: minimum image in the box
+//   -D N_CELLS=0           BIN_EDGES, BIN_RADII: cells of the bucket lookup after the thresholds in `table`
 //   -D WG_SIZE=256         work-items per work-group = points per staged block (the seed's B)
+//   -D REPLICAS=1          private variants: copies of the group's histogram, a power of two <= WG_SIZE
+//   -D UNIFORM_GUARD=1     BIN_UNIFORM: the thresholds only near an edge (1) or for every pair (0)
 //   -D GLOBAL64=0          1: 64-bit global atomics (cl_khr_int64_base_atomics)
 #include "common.clh"
 
@@ -63,8 +79,25 @@
 #ifndef PERIODIC
 #define PERIODIC 0
 #endif
+#ifndef N_CELLS
+#define N_CELLS 0
+#endif
 #ifndef WG_SIZE
 #define WG_SIZE 256
+#endif
+#ifndef REPLICAS
+#define REPLICAS 1
+#endif
+#ifndef UNIFORM_GUARD
+#define UNIFORM_GUARD 1
+#endif
+#if REPLICAS & (REPLICAS - 1) || REPLICAS > WG_SIZE
+#error "REPLICAS must be a power of two no larger than WG_SIZE"
+#endif
+#if ITERCL_IS_DOUBLE(REAL)
+#define REAL_EPSILON DBL_EPSILON
+#else
+#define REAL_EPSILON FLT_EPSILON
 #endif
 #ifndef GLOBAL64
 #define GLOBAL64 0
@@ -80,11 +113,14 @@ typedef uint counter;
 #endif
 
 #if BINNING == BIN_UNIFORM
-#define N_TABLE 1
+#define N_TABLE (UNIFORM_GUARD ? 1 : N_BINS + 2)
 #elif BINNING == BIN_EDGES
-#define N_TABLE (N_BINS + 2)
+#define N_THRESHOLDS (N_BINS + 2)
 #else
-#define N_TABLE N_BINS
+#define N_THRESHOLDS N_BINS
+#endif
+#ifdef N_THRESHOLDS
+#define N_TABLE (N_THRESHOLDS + N_CELLS)
 #endif
 
 // What every kernel takes: the points, the rectangle, the box and the binning.
@@ -95,16 +131,28 @@ typedef uint counter;
 
 struct Frame {
   real side[DIM], inv_side[DIM];
-  real lo, hi, inv_width;
+  real lo, inv_width;
+  real guard;            // BIN_UNIFORM: the margin around an integer x within which the thresholds decide
+  real first, last;      // the first and last thresholds: d2 outside them falls in no bucket
 };
 
-inline struct Frame frame(__global const real* restrict box, const real lo, const real hi, const real inv_width) {
+inline struct Frame frame(__global const real* restrict box, const real lo, const real hi, const real inv_width,
+                          __global const real* restrict table) {
   struct Frame f;
   for (int d = 0; d < DIM; ++d) {
     f.side[d] = PERIODIC ? box[d] : 0;
     f.inv_side[d] = PERIODIC ? 1 / box[d] : 0;
   }
-  f.lo = lo, f.hi = hi, f.inv_width = inv_width;
+  f.lo = lo, f.inv_width = inv_width;
+  // x's error, in units of a bin: sqrt within 3 ulp of |d| <= max(|lo|, |hi|) (OpenCL 1.2's bound; double's is
+  // exact), the edges rounded to the working precision (half an ulp of the same), the subtraction and the
+  // product (an ulp of x <= N_BINS): under 6 eps max(|lo|, |hi|) inv_width + eps N_BINS. Nine times that.
+  f.guard = 64 * REAL_EPSILON * (fmax(fabs(lo), fabs(hi)) * inv_width + N_BINS);
+#if BINNING == BIN_UNIFORM
+  f.first = table[0], f.last = table[N_BINS + 1];
+#else
+  f.first = table[0], f.last = table[N_THRESHOLDS - 1];
+#endif
   return f;
 }
 
@@ -123,38 +171,48 @@ inline real distance2(const struct Frame* f, const real a[DIM], const real b[DIM
 
 // The bucket of a squared distance, or -1 when it falls outside every bucket (NaN included). `table`
 // holds the thresholds (local memory for edges and radii, staged by the caller; global for uniform bins).
-#if BINNING == BIN_UNIFORM
+#if BINNING == BIN_UNIFORM && UNIFORM_GUARD
 #define BUCKET(f, d2, staged) uniform_bucket(f, d2, table)
-inline int uniform_bucket(const struct Frame* f, const real d2, __global const real* restrict table) {
-  if (!(d2 >= table[0] && d2 <= table[N_BINS + 1])) return -1;
-  int k = clamp((int)((sqrt(d2) - f->lo) * f->inv_width), 0, N_BINS - 1);
-  while (k > 0 && d2 < table[k]) --k;                    // below edge k: numpy's decrement
-  while (k < N_BINS - 1 && d2 >= table[k + 1]) ++k;      // at or above edge k + 1: numpy's increment
+#define UNIFORM_TABLE __global const real* restrict
+#elif BINNING == BIN_UNIFORM
+#define BUCKET(f, d2, staged) uniform_bucket(f, d2, staged)
+#define UNIFORM_TABLE __local const real*
+#endif
+#if BINNING == BIN_UNIFORM
+inline int uniform_bucket(const struct Frame* f, const real d2, UNIFORM_TABLE table) {
+  const real x = (sqrt(d2) - f->lo) * f->inv_width;
+#if UNIFORM_GUARD
+  if (x >= 0 && x < N_BINS) {
+    const int k = (int)x;
+    const real frac = x - k;
+    if (frac > f->guard && frac < 1 - f->guard) return k;  // no edge within rounding: floor(x) is numpy's
+  }
+#endif
+  if (!(d2 >= f->first && d2 <= f->last)) return -1;
+  int k = clamp((int)x, 0, N_BINS - 1);
+  while (k > 0 && d2 < table[k]) --k;                // below edge k: numpy's decrement
+  while (k < N_BINS - 1 && d2 >= table[k + 1]) ++k;  // at or above edge k + 1: numpy's increment
   return k;
 }
 #else
-#define BUCKET(f, d2, staged) table_bucket(d2, staged)
-// BIN_EDGES: the last threshold <= d2 (the last bin closed); BIN_RADII: the first threshold >= d2.
-inline int table_bucket(const real d2, __local const real* table) {
+#define BUCKET(f, d2, staged) table_bucket(f, d2, staged)
+// BIN_EDGES: the last threshold <= d2 (the last bin closed); BIN_RADII: the first threshold >= d2. The
+// cell's start is never past the bucket, so the thresholds only move it up.
+inline int table_bucket(const struct Frame* f, const real d2, __local const real* table) {
 #if BINNING == BIN_EDGES
-  if (!(d2 >= table[0] && d2 <= table[N_BINS + 1])) return -1;
-  int low = 0, high = N_BINS;  // table[low] <= d2, and d2 < table[high] or high == N_BINS
-  while (high - low > 1) {
-    const int mid = (low + high) / 2;
-    if (table[mid] <= d2) low = mid;
-    else high = mid;
-  }
-  return low;
+  if (!(d2 >= f->first && d2 <= f->last)) return -1;
 #else
-  if (!(d2 <= table[N_BINS - 1])) return -1;
-  int low = -1, high = N_BINS - 1;  // table[low] < d2 <= table[high]
-  while (high - low > 1) {
-    const int mid = (low + high) / 2;
-    if (table[mid] < d2) low = mid;
-    else high = mid;
-  }
-  return high;
+  if (!(d2 <= f->last)) return -1;
 #endif
+  if (N_BINS == 1) return 0;
+  const real cell = (d2 - f->lo) * f->inv_width;  // d2 <= f->last keeps it within about N_CELLS
+  int k = (int)table[N_THRESHOLDS + clamp((int)cell, 0, N_CELLS - 1)];
+#if BINNING == BIN_EDGES
+  while (k < N_BINS - 1 && d2 >= table[k + 1]) ++k;
+#else
+  while (d2 > table[k]) ++k;  // stops at the last radius at the latest: d2 <= f->last
+#endif
+  return k;
 }
 #endif
 
@@ -173,7 +231,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
   __local real staged_table[N_TABLE];
   stage_table(table, staged_table);
   barrier(CLK_LOCAL_MEM_FENCE);
-  const struct Frame f = frame(box, lo, hi, inv_width);
+  const struct Frame f = frame(box, lo, hi, inv_width, table);
   const int r = get_global_id(0);
   if (r >= rows) return;
   real a[DIM], b[DIM];
@@ -185,16 +243,36 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
   }
 }
 
+// The staged block: points of 3 or 4 coordinates as one real4 each, so that a pair reads its staged point
+// with one local load (a broadcast: every work-item reads the same point) where DIM loads would make
+// local memory the bound; other dimensions as DIM arrays of WG_SIZE.
+#if DIM == 3 || DIM == 4
+#define BLOCK_TYPE real4
+#define BLOCK_SIZE WG_SIZE
+#define STAGE(k, p) block[k] = (real4)(p[0], p[1], p[2], p[DIM - 1])
+#define UNSTAGE(k, b)                \
+  {                                  \
+    const real4 v_ = block[k];       \
+    b[0] = v_.x, b[1] = v_.y, b[2] = v_.z; \
+    b[DIM - 1] = DIM == 4 ? v_.w : v_.z; \
+  }
+#else
+#define BLOCK_TYPE real
+#define BLOCK_SIZE (DIM * WG_SIZE)
+#define STAGE(k, p) _Pragma("unroll") for (int d_ = 0; d_ < DIM; ++d_) block[d_ * WG_SIZE + (k)] = p[d_]
+#define UNSTAGE(k, b) _Pragma("unroll") for (int d_ = 0; d_ < DIM; ++d_) b[d_] = block[d_ * WG_SIZE + (k)]
+#endif
+
 // The body every tiled variant shares (after TILED_LOCALS, at kernel scope as OpenCL requires of local
 // arrays): the anchor in registers, the other side WG_SIZE points at a time in local memory; COUNT(bin)
 // records a pair. The staged table is first read after one of the body's barriers. Intra-block pairs come first (own block on the diagonal),
 // through INTRA_BLOCK(a, valid, count), then the blocks to the right.
 #define TILED_LOCALS              \
   __local real staged_table[N_TABLE]; \
-  __local real block[DIM * WG_SIZE];
+  __local BLOCK_TYPE block[BLOCK_SIZE];
 #define TILED_BODY(COUNT, INTRA_BLOCK)                                                                 \
   stage_table(table, staged_table);                                                                   \
-  const struct Frame f = frame(box, lo, hi, inv_width);                                               \
+  const struct Frame f = frame(box, lo, hi, inv_width, table);                                               \
   const int t = get_local_id(0);                                                                      \
   const int anchor0 = get_group_id(0) * WG_SIZE; /* rectangle coordinates */                          \
   const bool active = anchor0 + t < rows;                                                             \
@@ -203,7 +281,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
   int first = 0;                                                                                      \
   if (diagonal) {                                                                                     \
     /* the own block: stage it, pair within it */                                                     \
-    _Pragma("unroll") for (int d = 0; d < DIM; ++d) block[d * WG_SIZE + t] = a[d];                    \
+    STAGE(t, a);                                                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                     \
     const int valid = min(WG_SIZE, rows - anchor0);                                                   \
     INTRA_BLOCK(a, valid, COUNT)                                                                      \
@@ -213,13 +291,15 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
     barrier(CLK_LOCAL_MEM_FENCE); /* done with the previous block */                                  \
     const int valid = min(WG_SIZE, cols - c0);                                                        \
     if (t < valid) {                                                                                  \
-      _Pragma("unroll") for (int d = 0; d < DIM; ++d) block[d * WG_SIZE + t] = points[d * ld + col0 + c0 + t]; \
+      real p[DIM];                                                                                    \
+      load_point(points, ld, col0 + c0 + t, p);                                                       \
+      STAGE(t, p);                                                                                    \
     }                                                                                                 \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                     \
     if (active) {                                                                                     \
       for (int k = 0; k < valid; ++k) {                                                               \
         real b[DIM];                                                                                  \
-        _Pragma("unroll") for (int d = 0; d < DIM; ++d) b[d] = block[d * WG_SIZE + k];                \
+        UNSTAGE(k, b);                                                                                \
         COUNT(BUCKET(&f, distance2(&f, a, b), staged_table));                                         \
       }                                                                                               \
     }                                                                                                 \
@@ -230,7 +310,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
   if (t < valid) {                                                              \
     for (int k = t + 1; k < valid; ++k) {                                       \
       real b[DIM];                                                              \
-      _Pragma("unroll") for (int d = 0; d < DIM; ++d) b[d] = block[d * WG_SIZE + k]; \
+      UNSTAGE(k, b);                                                            \
       COUNT(BUCKET(&f, distance2(&f, a, b), staged_table));                     \
     }                                                                           \
   }
@@ -242,7 +322,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
     const int u = (t + k) % WG_SIZE;                                                       \
     if (t < valid && u < valid && (2 * k < WG_SIZE || t < WG_SIZE / 2)) {                  \
       real b[DIM];                                                                         \
-      _Pragma("unroll") for (int d = 0; d < DIM; ++d) b[d] = block[d * WG_SIZE + u];       \
+      UNSTAGE(u, b);                                                                       \
       COUNT(BUCKET(&f, distance2(&f, a, b), staged_table));                                \
     }                                                                                      \
   }
@@ -252,11 +332,23 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
     const int bin_ = (bin);                   \
     if (bin_ >= 0) GLOBAL_INC(&counts[bin_]); \
   }
-#define COUNT_LOCAL(bin)                      \
-  {                                           \
-    const int bin_ = (bin);                   \
-    if (bin_ >= 0) atomic_inc(&hist[bin_]);   \
+
+// Private variants: t % REPLICAS is the work-item's copy of the group's histogram (hist, at kernel scope).
+#if N_BINS == 1
+#define COUNT_LOCAL(bin) mine += (bin) >= 0;
+#elif REPLICAS == WG_SIZE
+#define COUNT_LOCAL(bin)                                  \
+  {                                                       \
+    const int bin_ = (bin);                               \
+    if (bin_ >= 0) ++hist[bin_ * REPLICAS + t];           \
   }
+#else
+#define COUNT_LOCAL(bin)                                                          \
+  {                                                                               \
+    const int bin_ = (bin);                                                       \
+    if (bin_ >= 0) atomic_inc(&hist[bin_ * REPLICAS + (t & (REPLICAS - 1))]);     \
+  }
+#endif
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_tiled(PAIR_ARGS,
                                                                               __global counter* restrict counts) {
@@ -264,15 +356,23 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_tiled(PA
   TILED_BODY(COUNT_GLOBAL, INTRA_TRIANGLE)
 }
 
-// Zeroes the work-group's histogram, runs the body, writes the histogram to the group's row of partial.
-#define PRIVATE_KERNEL(name, INTRA)                                                                \
-  __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void name(                        \
-      PAIR_ARGS, __local uint* hist, __global uint* restrict partial) {                           \
-    TILED_LOCALS                                                                                  \
-    for (int b = get_local_id(0); b < N_BINS; b += WG_SIZE) hist[b] = 0;                          \
-    TILED_BODY(COUNT_LOCAL, INTRA)                                                                \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                 \
-    for (int b = get_local_id(0); b < N_BINS; b += WG_SIZE) partial[get_group_id(0) * N_BINS + b] = hist[b]; \
+// Zeroes the work-group's copies of the histogram, runs the body, writes their sums to the group's row of
+// partial (copy (r + t) % REPLICAS at step r, so that a warp's reads fall in distinct banks).
+#define PRIVATE_KERNEL(name, INTRA)                                                                      \
+  __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void name(PAIR_ARGS,                    \
+                                                                          __global uint* restrict partial) { \
+    TILED_LOCALS                                                                                        \
+    __local uint hist[N_BINS * REPLICAS];                                                               \
+    uint mine = 0; /* one bucket: the work-item's count */                                              \
+    for (int b = get_local_id(0); b < N_BINS * REPLICAS; b += WG_SIZE) hist[b] = 0;                     \
+    TILED_BODY(COUNT_LOCAL, INTRA)                                                                      \
+    if (N_BINS == 1) atomic_add(&hist[t & (REPLICAS - 1)], mine);                                       \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                       \
+    for (int b = t; b < N_BINS; b += WG_SIZE) {                                                         \
+      uint sum = 0;                                                                                     \
+      for (int r = 0; r < REPLICAS; ++r) sum += hist[b * REPLICAS + ((r + t) & (REPLICAS - 1))];        \
+      partial[get_group_id(0) * N_BINS + b] = sum;                                                      \
+    }                                                                                                   \
   }
 
 PRIVATE_KERNEL(hist_private, INTRA_TRIANGLE)

@@ -300,3 +300,107 @@ TEST_CASE("histogram: a distance equal to an edge lands in the upper bin, as num
 }
 
 }  // namespace pairwise_tests
+
+namespace pairwise_tests {
+
+std::vector<std::uint64_t> run_kernel(const Matrix& X, PairHistogramParams p, const itercl::PairHistogramKernel& k) {
+  p.kernel = k;
+  PairHistogram h({test::device()}, X, p);
+  const auto r = h.run();
+  CHECK(r.kernel.variant == k.variant);
+  if (k.replicas) CHECK(r.kernel.replicas == k.replicas);
+  return r.counts;
+}
+
+// The pairs within each radius from a reference histogram over [-1, r_0, r_1, ...]: its buckets are
+// half-open the other way (r_k-1 <= d < r_k), which only the pairs near a radius can tell apart.
+std::vector<std::uint64_t> within_radii(const reference::Histogram& h) {
+  std::vector<std::uint64_t> within(h.counts.size(), 0);
+  std::partial_sum(h.counts.begin(), h.counts.end(), within.begin());
+  return within;
+}
+
+// The kernels whose bucket finding and counting differ: one copy of the histogram and the guarded
+// uniform check, 8 copies with atomics and every pair corrected, a copy per work-item (no atomics), and
+// naive's global atomics.
+std::vector<itercl::PairHistogramKernel> counting_kernels() {
+  return {{.variant = "private_hist_balanced", .work_group_size = 64, .replicas = 1, .uniform_check = "guarded"},
+          {.variant = "private_hist", .work_group_size = 64, .replicas = 8, .uniform_check = "corrected"},
+          {.variant = "private_hist_balanced", .work_group_size = 64, .replicas = 64, .uniform_check = "guarded"},
+          {.variant = "naive", .work_group_size = 64, .uniform_check = "corrected"}};
+}
+
+TEST_CASE("histogram: histogram copies, both uniform checks and the bucket lookup count at edges as numpy (8^3)") {
+  const Matrix X = cube_lattice();
+  const std::vector<long> d2s = cube_squared_distances(X);
+  // Edges at every lattice distance sqrt m, m = 0 .. 147: most pairs lie exactly on one, the lookup's
+  // cells (4 per bucket) hold several edges each near 0 and none further out.
+  std::vector<double> edges;
+  for (long m = 0; m <= 147; ++m) edges.push_back(std::sqrt(static_cast<double>(m)));
+  std::vector<double> radii;
+  for (long m = 1; m <= 20; ++m) radii.push_back(std::sqrt(static_cast<double>(m)));
+  for (Precision prec : test::kPrecisions) {
+    CAPTURE(itercl::precision_name(prec));
+    const bool f32 = prec == Precision::f32;
+    PairHistogramParams uniform, explicit_edges, twenty, one;
+    uniform.precision = explicit_edges.precision = twenty.precision = one.precision = prec;
+    // 147 bins over [0, 7 sqrt 3]: edges k sqrt 3 / 21, at lattice distances j sqrt 3 for k = 21 j; 147
+    // buckets in 64 copies still fit a GPU's 48 KiB of local memory.
+    uniform.binning = Binning::uniform(147, 0, 7 * std::sqrt(3.0));
+    explicit_edges.binning = Binning::explicit_edges(edges);
+    twenty.binning = Binning::radii(radii);
+    one.binning = Binning::radii({std::sqrt(3.0)});
+    auto numpy = [&](const std::vector<double>& e, bool r) {
+      return f32 ? numpy_counts<float>(d2s, e, r) : numpy_counts<double>(d2s, e, r);
+    };
+    const auto want_uniform = numpy(uniform.binning.bucket_edges(), false);
+    const auto want_edges = numpy(edges, false);
+    const auto want_twenty = numpy(radii, true);
+    const auto want_one = numpy({std::sqrt(3.0)}, true);
+    CHECK(want_twenty[2] == want_one[0]);
+    for (const itercl::PairHistogramKernel& k : counting_kernels()) {
+      CAPTURE(k);
+      CHECK(run_kernel(X, uniform, k) == want_uniform);
+      CHECK(run_kernel(X, explicit_edges, k) == want_edges);
+      CHECK(run_kernel(X, twenty, k) == want_twenty);
+      CHECK(run_kernel(X, one, k) == want_one);
+    }
+  }
+}
+
+TEST_CASE("histogram: histogram copies and the bucket lookup on random points, uneven edges and radii") {
+  const Matrix X = test::random_matrix(600, 3, 11, 0.0, 4.0);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(0.0, 7.0);
+  std::vector<double> edges(100), radii(20);
+  for (double& e : edges) e = u(rng);
+  for (double& r : radii) r = u(rng);
+  std::sort(edges.begin(), edges.end());
+  std::sort(radii.begin(), radii.end());
+  std::vector<double> radii_edges = {-1.0};
+  radii_edges.insert(radii_edges.end(), radii.begin(), radii.end());
+  for (Precision prec : test::kPrecisions) {
+    CAPTURE(itercl::precision_name(prec));
+    const double band = tolerance::edge_band(prec, 3, X.cwiseAbs().maxCoeff());
+    PairHistogramParams e, r;
+    e.precision = r.precision = prec;
+    e.binning = Binning::explicit_edges(edges);
+    r.binning = Binning::radii(radii);
+    const auto ref_edges = reference::histogram(X, edges, {}, band);
+    const auto ref_radii = reference::histogram(X, radii_edges, {}, band);
+    const auto want_within = within_radii(ref_radii);
+    for (const itercl::PairHistogramKernel& k : counting_kernels()) {
+      CAPTURE(k);
+      check_counts(run_kernel(X, e, k), ref_edges);
+      const auto got = run_kernel(X, r, k);
+      REQUIRE(got.size() == want_within.size());
+      for (std::size_t b = 0; b < got.size(); ++b) {
+        CAPTURE(b);
+        const auto diff = std::llabs(static_cast<long long>(got[b]) - static_cast<long long>(want_within[b]));
+        CHECK(static_cast<std::uint64_t>(diff) <= ref_radii.near_any);
+      }
+    }
+  }
+}
+
+}  // namespace pairwise_tests

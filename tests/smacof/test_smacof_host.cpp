@@ -322,3 +322,43 @@ TEST_CASE("running out of host memory says what was being allocated and how much
       itercl::allocate_host("V+ of the weights", std::uint64_t{3} << 30, []() -> int { throw std::bad_alloc(); }),
       "out of host memory for V+ of the weights: 3221225472 bytes", itercl::RuntimeError);
 }
+
+TEST_CASE("auto slices: a power of two that fills the compute units, none shorter than 64 columns") {
+  // The H200's database entry (fused, 128 work-items, 16 groups per compute unit) at the measured sizes:
+  // the unrounded rule gave 64, 17, 9 and 5 slices, the powers of two measured fastest are these.
+  itercl::DeviceInfo info;
+  info.name = "NVIDIA H200";
+  info.type = "gpu";
+  info.vendor = "NVIDIA Corporation";
+  info.compute_units = 132;
+  info.max_work_group_size = 1024;
+  const std::pair<Eigen::Index, int> want[] = {{4096, 64}, {16384, 32}, {32768, 16}, {65536, 8}};
+  for (const auto& [n, slices] : want) {
+    CAPTURE(n);
+    std::vector<std::string> sources;
+    const smacof::Problem problem{.n = n, .dim = 2, .precision = itercl::Precision::f32};
+    const itercl::SmacofKernel k = smacof::resolve(itercl::SmacofKernel{}, info, problem, sources);
+    CHECK(k.variant == "fused");
+    CHECK(k.slices == slices);
+    // Packed storage has half the columns, and the same row groups.
+    const itercl::SmacofKernel packed = smacof::resolve(itercl::SmacofKernel{.packed = true}, info, problem, sources);
+    CHECK(packed.slices == std::min(slices, static_cast<int>(n / 2 / 64)));
+    // Slices given are kept, whatever their parity.
+    CHECK(smacof::resolve(itercl::SmacofKernel{.slices = 17}, info, problem, sources).slices == 17);
+  }
+  // Against the rule written out: the least power of two reaching the wanted groups, capped at the
+  // largest power of two of at least 64 columns each.
+  for (unsigned units : {1u, 16u, 132u})
+    for (Eigen::Index row_groups : {1, 3, 128, 1000})
+      for (Eigen::Index columns : {10, 64, 100, 4096, 65536}) {
+        const int got = smacof::auto_slices(units, 16, row_groups, columns);
+        CAPTURE(units);
+        CAPTURE(row_groups);
+        CAPTURE(columns);
+        CHECK((got & (got - 1)) == 0);
+        CHECK(got * 64 <= std::max<Eigen::Index>(columns, 64));
+        const bool full = static_cast<Eigen::Index>(got) * row_groups >= static_cast<Eigen::Index>(units) * 16;
+        CHECK((full || 2 * got * 64 > columns));  // short of full only where 64 columns a slice stops it
+        CHECK((got == 1 || static_cast<Eigen::Index>(got / 2) * row_groups < static_cast<Eigen::Index>(units) * 16));
+      }
+}

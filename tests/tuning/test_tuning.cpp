@@ -163,9 +163,15 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
 
   SUBCASE("pair_histogram") {  // its resolve needs a device (for the atomics): the entries, then
     const auto on_cpu = itercl::tuned_parameters("pair_histogram", cpu).values;
-    CHECK(on_cpu == nlohmann::json({{"variant", "private_hist_balanced"}, {"work_group_size", 64}}));
+    CHECK(on_cpu == nlohmann::json({{"variant", "private_hist_balanced"},
+                                    {"work_group_size", 64},
+                                    {"replicas", 1},
+                                    {"uniform_check", "guarded"}}));
     const auto on_gpu = itercl::tuned_parameters("pair_histogram", gpu).values;
-    CHECK(on_gpu == nlohmann::json({{"variant", "private_hist_balanced"}, {"work_group_size", 256}}));
+    CHECK(on_gpu == nlohmann::json({{"variant", "private_hist_balanced"},
+                                    {"work_group_size", 256},
+                                    {"replicas", 32},
+                                    {"uniform_check", "guarded"}}));
   }
 }
 

@@ -29,6 +29,13 @@ struct PairHistogramKernel {
   std::string variant = "auto";
   int work_group_size = 0;      // points per staged block (the seed's B)
   int global_counter_bits = 0;  // 64 (cl_khr_int64_base_atomics) or 32; 0: 64 where the device has it
+  // Private variants: copies of the group's histogram in local memory, a power of two up to the
+  // work-group (each work-item its own: no atomics); 0: the database's, halved until they fit.
+  int replicas = 0;
+  // Uniform bins: "guarded" (a pair's floor((d - lo) / width) taken as it is unless the rounding could
+  // put it across an edge, the thresholds read only then) or "corrected" (every pair's floor corrected
+  // against the thresholds, as numpy does); both give numpy's bucket. "auto": the database's.
+  std::string uniform_check = "auto";
 
   void validate() const;  // throws ParamError("kernel.<field>", ...)
 };

@@ -171,7 +171,6 @@ void PairHistogram::Impl::work(pairwise::HistogramWorker& w, pairwise::Rectangle
   const int wg = w.kernel.work_group_size;
   const bool private_hist = pairwise::private_histogram(w.kernel);
   const bool global64 = w.kernel.global_counter_bits == 64;
-  const auto local_counts = cl::Local(static_cast<std::size_t>(buckets) * sizeof(cl_uint));
   while (const pairwise::Rect* r = queue.next()) {
     const std::size_t groups = static_cast<std::size_t>((r->rows + wg - 1) / wg);
     with_real(params.precision, [&](auto zero) {
@@ -184,7 +183,7 @@ void PairHistogram::Impl::work(pairwise::HistogramWorker& w, pairwise::Rectangle
                  lo, hi, scale, w.table, out...);
       };
       if (private_hist)
-        common(local_counts, w.partial);
+        common(w.partial);
       else
         common(global64 ? w.totals : w.counters);
     });

@@ -54,15 +54,44 @@ std::vector<double> thresholds(const Binning& b) {
   return table;
 }
 
+// The bucket of d2 by the thresholds, as the kernel's table_bucket finds it (d2 within them): edges, the
+// last threshold <= d2 among the buckets' lower ones; radii, the first threshold >= d2.
+int start_bucket(const std::vector<double>& table, Binning::Kind kind, int buckets, double d2) {
+  if (kind == Binning::Kind::radii)
+    return std::min(static_cast<int>(std::lower_bound(table.begin(), table.end(), d2) - table.begin()), buckets - 1);
+  const auto lower = table.begin() + buckets;  // the buckets' lower edges: table[0 .. buckets)
+  return std::max(static_cast<int>(std::upper_bound(table.begin(), lower, d2) - table.begin()) - 1, 0);
+}
+
 }  // namespace
 
 std::vector<double> edge_table(const Binning& b, Precision precision) {
-  return precision == Precision::f32 ? thresholds<float>(b) : thresholds<double>(b);
+  std::vector<double> table = precision == Precision::f32 ? thresholds<float>(b) : thresholds<double>(b);
+  const int cells = lookup_cells(b.kind, b.buckets());
+  const std::vector<double> frame = uniform_frame(b);
+  std::vector<double> starts(static_cast<std::size_t>(cells), 0.0);
+  // Cell c receives d2 from lo + c / inv_width; the device's rounding of the index moves a d2 by far less
+  // than a cell, so each start is the bucket a cell lower (cell 0 starts at bucket 0).
+  for (int c = 1; c < cells && frame[2] > 0; ++c)
+    starts[static_cast<std::size_t>(c)] = start_bucket(table, b.kind, b.buckets(), frame[0] + (c - 1) / frame[2]);
+  table.insert(table.end(), starts.begin(), starts.end());
+  return table;
+}
+
+int lookup_cells(Binning::Kind kind, int buckets) {
+  if (kind == Binning::Kind::uniform || buckets == 1) return 0;
+  return std::clamp(4 * buckets, 64, 2048);
 }
 
 std::vector<double> uniform_frame(const Binning& b) {
-  if (b.kind != Binning::Kind::uniform) return {0, 0, 0};
-  return {b.lo, b.hi, b.bins / (b.hi - b.lo)};
+  if (b.kind == Binning::Kind::uniform) return {b.lo, b.hi, b.bins / (b.hi - b.lo)};
+  const int cells = lookup_cells(b.kind, b.buckets());
+  if (cells == 0) return {0, 0, 0};
+  const double first = b.kind == Binning::Kind::radii ? 0.0 : std::max(b.edges.front(), 0.0);
+  const double last = std::max(b.edges.back(), 0.0);
+  const double lo = first * first, hi = last * last;
+  // Edges that end at or below 0 leave no span: every pair then starts from bucket 0.
+  return {lo, hi, hi > lo ? cells / (hi - lo) : 0.0};
 }
 
 }  // namespace pairwise

@@ -15,10 +15,18 @@ namespace itercl::pairwise {
 // The device takes no root to compare: the table holds, per edge, the thresholds on d2 that are
 // exactly equivalent (sqrt is monotonic): uniform and explicit edges, the least d2 whose root reaches
 // each edge (n + 1 of them), then the greatest d2 whose root stays within the last edge (the closed
-// end); radii, the greatest d2 whose root stays within each radius.
+// end); radii, the greatest d2 whose root stays within each radius. Edges and radii: then the bucket
+// lookup's lookup_cells cells, equal over d2 as cell_frame places them, each the bucket of the least d2
+// a cell can receive (with a cell's slack for the device's rounding of the cell index), so that the
+// device finds a bucket by moving up from its cell's start past the thresholds below d2.
 std::vector<double> edge_table(const Binning& b, Precision precision);
 
-// Uniform bins: lo, hi and bins / (hi - lo), the kernel's arguments; zeros for the other kinds.
+// The cells of the bucket lookup of edges and radii (4 per bucket, 64 to 2048, the table then fitting
+// local memory with the staged points): 0 for uniform bins and single buckets, which need none.
+int lookup_cells(Binning::Kind kind, int buckets);
+
+// The kernel's lo, hi and inv_width arguments. Uniform bins: lo, hi and bins / (hi - lo). Edges and radii:
+// the cells' frame over d2, from the first edge's square (0 for radii) to the last's, cells per unit.
 std::vector<double> uniform_frame(const Binning& b);
 
 }  // namespace itercl::pairwise

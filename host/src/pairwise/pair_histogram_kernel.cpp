@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "itercl/error.hpp"
+#include "pairwise/pair_histogram_binning.hpp"
 #include "tuning/kernel_checks.hpp"
 #include "tuning/tuned_kernel.hpp"
 
@@ -37,6 +38,11 @@ bool has_int64_atomics(const Device& d) {
 void PairHistogramKernel::validate() const {
   check_choice("kernel.variant", variant, pairwise::kHistogramVariants);
   check_tuning_value("kernel.work_group_size", work_group_size, pairwise::kMaxHistogramGroup);
+  check_choice("kernel.uniform_check", uniform_check, pairwise::kUniformChecks);
+  check_tuning_value("kernel.replicas", replicas, pairwise::kMaxHistogramGroup);
+  if (replicas & (replicas - 1))
+    throw ParamError("kernel.replicas",
+                     "expected a power of two (or 0 for the device's default), got " + std::to_string(replicas));
   if (global_counter_bits != 0 && global_counter_bits != 32 && global_counter_bits != 64)
     throw ParamError("kernel.global_counter_bits",
                      "expected 32, 64 (or 0 for the device's best), got " + std::to_string(global_counter_bits));
@@ -59,7 +65,9 @@ const std::vector<KernelField<PairHistogramKernel>>& fields<PairHistogramKernel>
   static const std::vector<KernelField<PairHistogramKernel>> table = {
       {"variant", &PairHistogramKernel::variant},
       {"work_group_size", &PairHistogramKernel::work_group_size},
-      {"global_counter_bits", &PairHistogramKernel::global_counter_bits}};
+      {"global_counter_bits", &PairHistogramKernel::global_counter_bits},
+      {"replicas", &PairHistogramKernel::replicas},
+      {"uniform_check", &PairHistogramKernel::uniform_check}};
   return table;
 }
 
@@ -77,25 +85,48 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
   const DeviceInfo& info = device.info();
   const auto db = tuned_kernel<PairHistogramKernel>("pair_histogram", info, sources, [](const PairHistogramKernel& t) {
     t.validate();
-    if (t.variant == "auto" || !t.work_group_size)
-      throw ParamError("pair_histogram", "needs variant and work_group_size");
+    if (t.variant == "auto" || !t.work_group_size || t.uniform_check == "auto")
+      throw ParamError("pair_histogram", "needs variant, work_group_size and uniform_check");
     if (t.global_counter_bits) throw ParamError("pair_histogram", "global_counter_bits follows the device's atomics");
   });
   if (!k.work_group_size)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
+  if (k.uniform_check == "auto") k.uniform_check = db.uniform_check;
+  // Corrected uniform bins stage their thresholds (buckets + 2) in local memory.
+  const int table =
+      problem.binning == Binning::Kind::uniform && k.uniform_check == "corrected" ? problem.buckets + 2 : problem.table;
+  // Points of 3 or 4 coordinates are staged as 4 (cl/pair_histogram.cl, BLOCK_TYPE).
+  const auto staged_dim = static_cast<std::size_t>(problem.dim == 3 ? 4 : problem.dim);
   const std::size_t staged =
-      (static_cast<std::size_t>(k.work_group_size * problem.dim) + static_cast<std::size_t>(problem.table)) *
+      (static_cast<std::size_t>(k.work_group_size) * staged_dim + static_cast<std::size_t>(table)) *
       real_size(problem.precision);
-  const std::size_t private_bytes = staged + static_cast<std::size_t>(problem.buckets) * sizeof(cl_uint);
+  auto private_bytes = [&](int replicas) {
+    return staged + static_cast<std::size_t>(problem.buckets) * static_cast<std::size_t>(replicas) * sizeof(cl_uint);
+  };
   if (k.variant == "auto")
-    k.variant = db.variant.starts_with("private") && private_bytes > info.local_memory ? "tiled" : db.variant;
-  const std::size_t needed = private_histogram(k) ? private_bytes : staged;
+    k.variant = db.variant.starts_with("private") && private_bytes(1) > info.local_memory ? "tiled" : db.variant;
+  if (!private_histogram(k)) {
+    if (k.replicas > 1) throw ParamError("kernel.replicas", "only the private variants keep copies of the histogram");
+    k.replicas = 1;
+  } else if (!k.replicas) {
+    // The database's copies, at most one per work-item, halved until they fit local memory.
+    const int wanted = db.replicas ? db.replicas : 1;
+    k.replicas = 1;
+    while (k.replicas * 2 <= std::min(wanted, k.work_group_size) && private_bytes(k.replicas * 2) <= info.local_memory)
+      k.replicas *= 2;
+  }
+  if (k.replicas > k.work_group_size)
+    throw ParamError("kernel.replicas", std::to_string(k.replicas) + " copies for " +
+                                            std::to_string(k.work_group_size) +
+                                            " work-items; expected at most one per work-item");
+  const std::size_t needed = private_histogram(k) ? private_bytes(k.replicas) : staged;
   if (needed > info.local_memory)
     throw ParamError("kernel.variant", k.variant + " needs " + std::to_string(needed) + " bytes of local memory for " +
-                                           std::to_string(problem.buckets) + " buckets; the device has " +
-                                           std::to_string(info.local_memory) +
-                                           (private_histogram(k) ? ": use variant tiled" : ""));
+                                           std::to_string(problem.buckets) + " buckets" +
+                                           (k.replicas > 1 ? " in " + std::to_string(k.replicas) + " copies" : "") +
+                                           "; the device has " + std::to_string(info.local_memory) +
+                                           (private_histogram(k) ? ": use variant tiled or fewer replicas" : ""));
   const bool int64 = has_int64_atomics(device);
   if (!k.global_counter_bits) k.global_counter_bits = int64 ? 64 : 32;
   if (k.global_counter_bits == 64 && !int64)
@@ -113,7 +144,10 @@ std::string defines(const PairHistogramKernel& k, const HistogramProblem& proble
       .add("N_BINS", problem.buckets)
       .add("BINNING", binning)
       .add("PERIODIC", problem.periodic)
+      .add("N_CELLS", lookup_cells(problem.binning, problem.buckets))
       .add("WG_SIZE", k.work_group_size)
+      .add("REPLICAS", k.replicas)
+      .add("UNIFORM_GUARD", k.uniform_check == "guarded")
       .add("GLOBAL64", k.global_counter_bits == 64)
       .str();
 }

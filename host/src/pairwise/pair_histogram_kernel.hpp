@@ -18,6 +18,9 @@ namespace itercl::pairwise {
 inline const std::initializer_list<std::string_view> kHistogramVariants = {"naive", "tiled", "private_hist",
                                                                            "private_hist_balanced"};
 
+// The ways uniform bins check a pair's bucket against the edges' thresholds.
+inline const std::initializer_list<std::string_view> kUniformChecks = {"guarded", "corrected"};
+
 // What the histogram kernel's resolution and -D options depend on.
 struct HistogramProblem {
   Eigen::Index dim;  // coordinates per point
