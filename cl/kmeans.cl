@@ -18,12 +18,16 @@
 //                                  |x - c|^2 = |x|^2 + |c|^2 - 2 x.c and |x|^2 dropped (the same for every
 //                                  c), so a distance is one chain of DIM fmas. The host centres the data
 //                                  (as scikit-learn does) to keep the cancellation error small.
+//   lloyd_expanded                 (SUMS) assign_expanded fused with the update's reduction: per-cluster
+//                                  sums in 64-bit fixed point, the labels kept on the device.
 //
 // Parameters
 //   -D REAL=float|double  (required, see common.clh)
 //   -D DIM=<int>          (required) features per point, fixed at build time so the loops unroll.
 //   -D WG_SIZE=256        work-items per work-group; the host launches exactly this size.
 //   -D PPI=1              points per work-item in the local-memory variants.
+//   -D SUMS=0             1 builds lloyd_expanded too (needs cl_khr_fp64 and cl_khr_int64_base_atomics).
+//   -D WEIGHTED=0         lloyd_expanded: 1 reads a weight per point, 0 weighs every point 1.
 #include "common.clh"
 
 #ifndef DIM
@@ -34,6 +38,12 @@
 #endif
 #ifndef PPI
 #define PPI 1
+#endif
+#ifndef SUMS
+#define SUMS 0
+#endif
+#ifndef WEIGHTED
+#define WEIGHTED 0
 #endif
 
 // Loops over features unroll fully for the short vectors K-Means usually sees, partly for long ones.
@@ -176,7 +186,16 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_
   store_labels(labels, n, first, best_c);
 }
 
-// Stages centroids [first, first + count) as DIM + 1 values each: -2 c, then |c|^2.
+// A staged centroid for the expanded distance: -2 c, then |c|^2; padded to DIM + 4 values when DIM is a
+// multiple of 4, so that every centroid starts on a vector boundary and -2 c reads as DIM / 4 aligned
+// vectors (a quarter of the local-memory loads, which bound the loop at long vectors).
+#if DIM % 4 == 0
+#define STAGED (DIM + 4)
+#else
+#define STAGED (DIM + 1)
+#endif
+
+// Stages centroids [first, first + count) as STAGED values each.
 inline void stage_expanded(__global const real* restrict centroids, const int first, const int count,
                            __local real* chunk) {
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -185,36 +204,155 @@ inline void stage_expanded(__global const real* restrict centroids, const int fi
     UNROLL_DIM
     for (int d = 0; d < DIM; ++d) {
       const real v = centroids[(first + c) * DIM + d];
-      chunk[c * (DIM + 1) + d] = -2 * v;
+      chunk[c * STAGED + d] = -2 * v;
       norm += v * v;
     }
-    chunk[c * (DIM + 1) + DIM] = norm;
+    chunk[c * STAGED + DIM] = norm;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_expanded(
-    __global const real* restrict points, const int n, const int ld, __global const real* restrict centroids,
-    const int k, __local real* chunk, const int chunk_size, __global int* restrict labels) {
-  const int first = get_group_id(0) * GROUP_POINTS + get_local_id(0);
-  real x[PPI][DIM];
-  load_points(points, n, ld, first, x);
+// The nearest centroid of each of the work-item's PPI points, by the expanded distance. `staged` is
+// declared as vectors so that the runtime aligns it for them.
+inline void nearest_expanded(__global const real* restrict centroids, const int k, __local real4* staged,
+                             const int chunk_size, real x[PPI][DIM], int best_c[PPI]) {
+  __local real* chunk = (__local real*)staged;
   real best[PPI];
-  int best_c[PPI];
   reset_nearest(best, best_c);
-
   for (int c0 = 0; c0 < k; c0 += chunk_size) {
     const int count = min(chunk_size, k - c0);
     stage_expanded(centroids, c0, count, chunk);
     for (int c = 0; c < count; ++c) {
 #pragma unroll
       for (int p = 0; p < PPI; ++p) {
-        real dist = chunk[c * (DIM + 1) + DIM];  // |x - c|^2 - |x|^2 = |c|^2 - 2 x.c
+        real dist = chunk[c * STAGED + DIM];  // |x - c|^2 - |x|^2 = |c|^2 - 2 x.c
+#if DIM % 4 == 0
         UNROLL_DIM
-        for (int d = 0; d < DIM; ++d) dist += x[p][d] * chunk[c * (DIM + 1) + d];
+        for (int q = 0; q < DIM / 4; ++q) {
+          const real4 m = staged[c * (STAGED / 4) + q];
+          dist += x[p][4 * q] * m.x;
+          dist += x[p][4 * q + 1] * m.y;
+          dist += x[p][4 * q + 2] * m.z;
+          dist += x[p][4 * q + 3] * m.w;
+        }
+#else
+        UNROLL_DIM
+        for (int d = 0; d < DIM; ++d) dist += x[p][d] * chunk[c * STAGED + d];
+#endif
         keep_nearer(dist, c0 + c, &best[p], &best_c[p]);
       }
     }
   }
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_expanded(
+    __global const real* restrict points, const int n, const int ld, __global const real* restrict centroids,
+    const int k, __local real4* staged, const int chunk_size, __global int* restrict labels) {
+  const int first = get_group_id(0) * GROUP_POINTS + get_local_id(0);
+  real x[PPI][DIM];
+  load_points(points, n, ld, first, x);
+  int best_c[PPI];
+  nearest_expanded(centroids, k, staged, chunk_size, x, best_c);
   store_labels(labels, n, first, best_c);
 }
+
+#if SUMS
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+
+// A work-group's sum of `v` over its work-items into sum[0], in a fixed order (a tree over local ids),
+// so the result does not depend on scheduling. Any WG_SIZE: the first stride folds the part past the
+// largest power of two below it.
+inline void group_sum(__local double* sum, const double v) {
+  const int lid = get_local_id(0);
+  sum[lid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int stride = 1;
+  while (stride * 2 < WG_SIZE) stride *= 2;
+  for (; stride > 0; stride >>= 1) {
+    if (lid < stride && lid + stride < WG_SIZE) sum[lid] += sum[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+// A point's w x_d scale[d] and w scale[DIM] added to its cluster's row of sums, in local or global memory.
+#define ITERCL_ADD_POINT(name, space)                                                                   \
+  inline void name(space long* row, const double w, const real x[DIM], const double s[DIM + 1]) {     \
+    UNROLL_DIM                                                                                          \
+    for (int d = 0; d < DIM; ++d) atom_add(row + d, convert_long_rte(w * x[d] * s[d]));                \
+    atom_add(row + DIM, convert_long_rte(w * s[DIM]));                                                  \
+  }
+ITERCL_ADD_POINT(add_point_local, __local)
+ITERCL_ADD_POINT(add_point_global, __global)
+
+// One Lloyd step's device half: assign_expanded, then per-cluster sums of w x and w, the inertia, and
+// the labels that changed, so that only K x (DIM + 1) values cross the bus.
+//   labels     in and out: the previous labels (-1: none) are compared with the new ones, then replaced.
+//   weights    N doubles (WEIGHTED) or unused.
+//   scale      DIM + 1 powers of two: feature d's sum is kept as the 64-bit integer round(w x_d scale[d]),
+//              the weight's as round(w scale[DIM]). Integer additions are exact and associative, so the
+//              sums are the same whatever the order the atomics land in (deterministic), and the host
+//              picks each scale so that no sum can pass 2^62.
+//   sums       K x (DIM + 1) longs, zeroed by the host, then the count of changed labels at K (DIM + 1).
+//   local_sums K x (DIM + 1) longs if in_local, else unused: the work-group's sums, added to `sums` once
+//              per group, so the global atomics per group are K (DIM + 1) rather than one per point and
+//              feature. Without room in local memory every point's values go to `sums` directly.
+//   inertia    one double per work-group, sum of w |x - c|^2 (the distance in the device's precision).
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lloyd_expanded(
+    __global const real* restrict points, const int n, const int ld, __global const real* restrict centroids,
+    const int k, __local real4* staged, const int chunk_size, __global int* restrict labels,
+    __global const double* restrict weights, __global const double* restrict scale, __global long* restrict sums,
+    __local long* local_sums, const int in_local, __global double* restrict inertia) {
+  const int lid = get_local_id(0);
+  const int first = get_group_id(0) * GROUP_POINTS + lid;
+  __local double reduce[WG_SIZE];
+  __local int changed;
+  if (in_local)
+    for (int t = lid; t < k * (DIM + 1); t += WG_SIZE) local_sums[t] = 0;
+  if (lid == 0) changed = 0;
+  // The stages in nearest_expanded start with a barrier, which publishes the zeroes above.
+  real x[PPI][DIM];
+  load_points(points, n, ld, first, x);
+  int best_c[PPI];
+  nearest_expanded(centroids, k, staged, chunk_size, x, best_c);
+
+  double own_inertia = 0;
+  int own_changed = 0;
+  double s[DIM + 1];
+  UNROLL_DIM
+  for (int d = 0; d <= DIM; ++d) s[d] = scale[d];
+#pragma unroll
+  for (int p = 0; p < PPI; ++p) {
+    const int i = first + p * WG_SIZE;
+    if (i >= n) break;
+    const int c = best_c[p];
+    own_changed += labels[i] != c;
+    labels[i] = c;
+#if WEIGHTED
+    const double w = weights[i];
+#else
+    const double w = 1;
+#endif
+    real dist = 0;
+    UNROLL_DIM
+    for (int d = 0; d < DIM; ++d) {
+      const real diff = x[p][d] - centroids[c * DIM + d];
+      dist += diff * diff;
+    }
+    own_inertia += w * dist;
+    if (in_local)
+      add_point_local(local_sums + c * (DIM + 1), w, x[p], s);
+    else
+      add_point_global(sums + c * (DIM + 1), w, x[p], s);
+  }
+  atomic_add(&changed, own_changed);
+  group_sum(reduce, own_inertia);  // its barriers also complete the local sums and `changed`
+  if (lid == 0) {
+    inertia[get_group_id(0)] = reduce[0];
+    if (changed) atom_add(sums + k * (DIM + 1), (long)changed);
+  }
+  if (in_local)
+    for (int t = lid; t < k * (DIM + 1); t += WG_SIZE)
+      if (local_sums[t]) atom_add(sums + t, local_sums[t]);
+}
+#endif  // SUMS

@@ -166,13 +166,65 @@ TEST_CASE("sample weights: integer weights equal repeated points; uniform weight
   CHECK(doubled.inertia == doctest::Approx(2 * plain.inertia).epsilon(1e-12));
 }
 
+TEST_CASE("the device update and the host update follow the weighted reference, relocations included") {
+  const Matrix X =
+      itercl::make_blobs({.n_samples = 2003, .n_features = 5, .centers = 6, .cluster_std = 1.0, .random_state = 13});
+  std::vector<double> w(2003);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = 0.5 + static_cast<double>(i % 7) / 4;
+  Matrix init(6, 5);
+  for (Eigen::Index j = 0; j < 6; ++j) init.row(j) = X.row(j);  // one per blob (i % 6)
+  const auto expected = reference::lloyd(X, w, init, 300, itercl::kmeans_scaled_tol(X, 1e-4));
+  Matrix far = init;
+  far.row(5).setConstant(1e4);  // empty from the start: relocated on the first iteration
+  for (Precision p : test::kPrecisions) {
+    for (const char* update : {"host", "device"}) {
+      CAPTURE(update);
+      CAPTURE(itercl::precision_name(p));
+      auto params = kmeans_given(init, p, "expanded");
+      params.kernel.update = update;
+      const auto r = KMeans(test::device(), params).fit(X, w);
+      CHECK(r.kernel.update == update);
+      REQUIRE(r.n_iter == expected.n_iter);
+      for (int it = 0; it < r.n_iter; ++it)
+        CHECK(r.iterations[it].inertia == doctest::Approx(expected.inertia_trace[it]).epsilon(tolerance::objective(p)));
+      CHECK(r.inertia == doctest::Approx(expected.inertia).epsilon(tolerance::objective(p)));
+      check_close(r.centroids, expected.centroids, tolerance::objective(p));
+      CHECK(r.labels == expected.labels);
+
+      params.init_centroids = far;
+      const auto moved = KMeans(test::device(), params).fit(X, w);
+      CHECK(moved.n_relocated >= 1);
+      CHECK(moved.centroids.allFinite());
+      CHECK(std::set<std::int32_t>(moved.labels.begin(), moved.labels.end()).size() == 6);
+      CHECK(moved.labels == reference::nearest(X, moved.centroids));
+    }
+  }
+  // The two updates relocate alike: the same points, so the same run.
+  auto host = kmeans_given(far, Precision::f64, "expanded"), device = host;
+  host.kernel.update = "host";
+  device.kernel.update = "device";
+  const auto a = KMeans(test::device(), host).fit(X, w), b = KMeans(test::device(), device).fit(X, w);
+  CHECK(a.n_iter == b.n_iter);
+  CHECK(a.labels == b.labels);
+  check_close(b.centroids, a.centroids, 1e-12);
+}
+
 TEST_CASE("K = N gives inertia 0; bad data and parameters are rejected by name") {
   const Matrix X = test::random_matrix(50, 2, 10);
   KMeansParams p;
   p.n_clusters = 50;
-  const auto r = KMeans(test::device(), p).fit(X);
-  CHECK(r.inertia == 0);
-  CHECK(std::set<std::int32_t>(r.labels.begin(), r.labels.end()).size() == 50);
+  for (const char* update : {"host", "device"}) {
+    CAPTURE(update);
+    p.kernel.update = update;
+    const auto r = KMeans(test::device(), p).fit(X);
+    // The host update averages the double points: each centroid is its point. The device's averages the
+    // points as rounded to float, eps/2 of |x - mean| per coordinate off: at most eps^2 / 4 of the spread.
+    const double spread = (X.rowwise() - X.colwise().mean()).squaredNorm();
+    const double eps = itercl::tolerance::epsilon(Precision::f32);
+    CHECK(r.inertia <= (update == std::string("host") ? 0.0 : eps * eps / 4 * spread));
+    CHECK(std::set<std::int32_t>(r.labels.begin(), r.labels.end()).size() == 50);
+  }
+  p.kernel.update = "auto";
 
   p.n_clusters = 51;
   CHECK_THROWS_WITH_AS(KMeans(test::device(), p).fit(X), "n_clusters: 51 is more than the 50 samples in the data",

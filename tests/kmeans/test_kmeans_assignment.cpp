@@ -122,6 +122,85 @@ TEST_CASE("points stay resident: repeated calls with new and more centroids") {
   CHECK(a.upload_timings().transfer_s > 0);
 }
 
+// assign_and_sum against double sums of the original points under the labels the device chose (so
+// near-ties cannot matter): sums, weights, inertia and changed labels, first call and repeated.
+void check_sums(KMeansAssignment& a, const Matrix& X, const std::vector<double>& w, const Matrix& C, Precision p,
+                std::int64_t expected_changed) {
+  const itercl::KMeansSums got = a.assign_and_sum(C);
+  const auto labels = a.labels();
+  check_labels(X, C, labels, p);
+  const Eigen::Index k = C.rows(), d = X.cols();
+  const Eigen::RowVectorXd mean = X.colwise().mean();
+  Matrix sums = Matrix::Zero(k, d), magnitude = Matrix::Zero(k, d);
+  Eigen::VectorXd weights = Eigen::VectorXd::Zero(k), count = Eigen::VectorXd::Zero(k);
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    const double wi = w.empty() ? 1.0 : w[static_cast<std::size_t>(i)];
+    const auto j = labels[static_cast<std::size_t>(i)];
+    sums.row(j) += wi * X.row(i);
+    magnitude.row(j) += wi * ((X.row(i) - mean).cwiseAbs() + mean.cwiseAbs());
+    weights[j] += wi;
+    count[j] += 1;
+  }
+  const double total = weights.sum();
+  const Eigen::RowVectorXd largest = (X.rowwise() - mean).cwiseAbs().colwise().maxCoeff();
+  CHECK(got.n_changed == expected_changed);
+  for (Eigen::Index j = 0; j < k; ++j) {
+    CHECK(got.weights[j] == doctest::Approx(weights[j]).epsilon(1e-15));  // exact for integer weights
+    if (weights[j] == 0) CHECK(got.sums.row(j).isZero(0));                // an empty cluster sums to exactly 0
+    for (Eigen::Index c = 0; c < d; ++c)
+      CHECK(std::abs(got.sums(j, c) - sums(j, c)) <=
+            tolerance::kmeans_sums(p, magnitude(j, c), count[j], total * largest[c]));
+  }
+  const std::vector<std::int32_t> copy(labels.begin(), labels.end());
+  const double inertia = reference::inertia(X, w, copy, C);
+  CHECK(std::abs(got.inertia - inertia) <= tolerance::objective(p) * inertia + 1e-300);
+}
+
+TEST_CASE("the device update's sums equal the double sums: K = 1, K = N, empty clusters, weights, any D") {
+  // D = 1, 3, 5 and 17 (no vector width divides them); K = 2000 x 18 longs do not fit in local memory,
+  // so that shape sums with global atomics; the far centroids stay empty.
+  const Shape shapes[] = {{1237, 3, 15}, {300, 1, 1}, {200, 5, 200}, {2500, 17, 2000}};
+  std::uint64_t seed = 51;
+  for (const Shape& s : shapes) {
+    const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 10.0);
+    Matrix C = test::random_matrix(s.k, s.d, seed++, 3.0, 10.0);
+    if (s.k > 1) C.row(s.k - 1).setConstant(1e3);  // nearest to no point: an empty cluster
+    if (s.k == s.n) C = X;                         // K = N: every point its own cluster, inertia 0
+    std::vector<double> w(static_cast<std::size_t>(s.n));
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(i % 4);  // zero weights too
+    for (Precision p : test::kPrecisions) {
+      for (bool weighted : {false, true}) {
+        CAPTURE(s.n);
+        CAPTURE(s.d);
+        CAPTURE(s.k);
+        CAPTURE(weighted);
+        CAPTURE(itercl::precision_name(p));
+        KMeansAssignment a(test::device(), X, p, KMeansKernel{.variant = "expanded", .update = "device"});
+        const std::vector<double> weights = weighted ? w : std::vector<double>{};
+        a.set_sample_weight(weights);
+        check_sums(a, X, weights, C, p, s.n);  // every label is new
+        check_sums(a, X, weights, C, p, 0);    // the same centroids: none changed
+        a.forget_labels();
+        check_sums(a, X, weights, C, p, s.n);
+      }
+    }
+  }
+}
+
+TEST_CASE("the device update is refused where it cannot run, and assign_and_sum without it") {
+  const Matrix X = test::random_matrix(100, 3, 61);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "naive", .update = "device"}),
+      doctest::Contains("kernel.update"), itercl::ParamError);
+  KMeansAssignment host(test::device(), X, Precision::f32, KMeansKernel{.update = "host"});
+  CHECK_THROWS_WITH_AS(host.assign_and_sum(X.topRows(2)), doctest::Contains("kernel.update"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.update = "gpu"}),
+                       doctest::Contains("kernel.update"), itercl::ParamError);
+  KMeansAssignment device(test::device(), X, Precision::f32, KMeansKernel{.variant = "expanded", .update = "device"});
+  CHECK_THROWS_WITH_AS(device.set_sample_weight(std::vector<double>(99, 1.0)),
+                       doctest::Contains("sample_weight: has 99 weights for 100 samples"), itercl::ParamError);
+}
+
 TEST_CASE("invalid centroids, data and tuning are rejected with the field named") {
   const Matrix X = test::random_matrix(100, 3, 41);
   KMeansAssignment a(test::device(), X, Precision::f32);

@@ -30,6 +30,12 @@ configs = {
     "tiny_empty_rank": {"precision": "double", "data": {"path": os.path.join(out, "tiny.txt")},
                         "params": {"n_clusters": 2, "init": "random", "random_state": 5}},
 }
+# The same runs with the update on the device (each rank's per-cluster sums reduced by its device): the
+# CPU's default is the host's update (tuning/kmeans.json).
+for name in ("blobs_kmeanspp", "small_relocate_weighted", "tiny_empty_rank"):
+    c = json.loads(json.dumps(configs[name]))
+    c["params"]["kernel"] = {"update": "device"}
+    configs[name + "_device"] = c
 for name, c in configs.items():
     config = {"algorithm": "kmeans", "device": "cpu", "precision": c.get("precision", "float"),
               "data": c["data"], "params": c["params"],

@@ -30,12 +30,23 @@ struct KMeansKernel {
   // Times the kernel runs per assignment (same labels): 2 doubles the compute for the seed's overhead
   // model (section 4.2: T = c + o; T' = 2c + o gives c and o). Not a tuning field.
   int launches = 1;
+  // Where a fit's centroid update runs: "device" (lloyd_expanded: sums reduced on the device, only
+  // K x (D + 1) values cross the bus), "host" (the seed's split: labels up, update on the CPU), or "auto".
+  std::string update = "auto";
 
   void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
 };
 void to_json(nlohmann::json& j, const KMeansKernel& k);
 void from_json(const nlohmann::json& j, KMeansKernel& k);  // unknown fields are ParamErrors
 std::ostream& operator<<(std::ostream& out, const KMeansKernel& k);
+
+// One assignment's per-cluster sums, reduced on the device (KMeansAssignment::assign_and_sum).
+struct KMeansSums {
+  Matrix sums;                 // K x D: sum of w_i x_i over the points nearest to centroid j
+  Vector weights;              // K: sum of w_i over them
+  double inertia = 0;          // sum of w_i ||x_i - c(i)||^2, each distance in the device's precision
+  std::int64_t n_changed = 0;  // labels that differ from the previous call's (all, after forget_labels)
+};
 
 class KMeansAssignment {
  public:
@@ -55,6 +66,14 @@ class KMeansAssignment {
   // the labels back into pinned host memory. The span stays valid until the next call. Adds the
   // call's kernel, transfer and wall time to `timings` if given.
   std::span<const std::int32_t> assign(const Matrix& centroids, Timings* timings = nullptr);
+
+  // One Lloyd step's device half, for kernel().update == "device": assigns as assign() does, keeps the
+  // labels on the device and sums each cluster's weighted points there. Only the sums come back; the
+  // sums are exact sums of the rounded points' values (64-bit fixed point), the same in any order.
+  KMeansSums assign_and_sum(const Matrix& centroids, Timings* timings = nullptr);
+  void set_sample_weight(std::span<const double> w);                 // for assign_and_sum, uploaded once; empty: all 1
+  std::span<const std::int32_t> labels(Timings* timings = nullptr);  // the last call's labels, read back
+  void forget_labels();  // the next assign_and_sum counts every label as changed
 
   const KMeansKernel& kernel() const;  // the variant and tuning in use, all values resolved
   const std::string& build_options() const;

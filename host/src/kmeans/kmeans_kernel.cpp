@@ -21,7 +21,11 @@ constexpr int kMaxPointsPerItem = 16;
 // from running one assignment for minutes.
 constexpr int kMaxLaunches = 64;
 
-Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim) { return dim + (k.variant == "expanded"); }
+// expanded stages |c|^2 too, and pads to DIM + 4 when DIM is a multiple of 4 (cl/kmeans.cl, STAGED).
+Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim) {
+  if (k.variant != "expanded") return dim;
+  return dim % 4 == 0 ? dim + 4 : dim + 1;
+}
 
 Eigen::Index staged_point_values(const KMeansKernel& k, Eigen::Index dim) {
   return k.variant == "local_centroids_points" ? Eigen::Index{k.work_group_size} * k.points_per_item * dim : 0;
@@ -39,11 +43,18 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
 
   const auto db = tuned_kernel<KMeansKernel>("kmeans", info, sources, [](const KMeansKernel& t) {
     t.validate();
-    if (t.variant == "auto" || !t.work_group_size || !t.register_values || !t.local_memory_bytes)
-      throw ParamError("kmeans", "needs variant, work_group_size, register_values and local_memory_bytes");
+    if (t.variant == "auto" || t.update == "auto" || !t.work_group_size || !t.register_values || !t.local_memory_bytes)
+      throw ParamError("kmeans", "needs variant, update, work_group_size, register_values and local_memory_bytes");
   });
   const bool explicit_wg = k.work_group_size != 0;
   if (k.variant == "auto") k.variant = db.variant;
+  // The device update is lloyd_expanded: the expanded assignment fused with 64-bit atomic sums in double.
+  const bool device_update = k.variant == "expanded" && info.fp64 && problem.int64_atomics;
+  if (k.update == "device" && !device_update)
+    throw ParamError("kernel.update",
+                     "\"device\" needs variant expanded and a device with cl_khr_fp64 and "
+                     "cl_khr_int64_base_atomics; use \"host\" or \"auto\"");
+  if (k.update == "auto") k.update = device_update ? db.update : "host";
   if (!k.work_group_size) k.work_group_size = db.work_group_size;
   if (k.variant == "naive") {  // the seed's baseline: one point per work-item, nothing staged
     k.points_per_item = 1;
@@ -102,7 +113,8 @@ const std::vector<KernelField<KMeansKernel>>& fields() {
       {"register_values", &KMeansKernel::register_values},
       {"local_memory_bytes", &KMeansKernel::local_memory_bytes},
       {"centroids_per_chunk", &KMeansKernel::centroids_per_chunk},
-      {"launches", &KMeansKernel::launches}};
+      {"launches", &KMeansKernel::launches},
+      {"update", &KMeansKernel::update}};
   return table;
 }
 
@@ -110,6 +122,7 @@ const std::vector<KernelField<KMeansKernel>>& fields() {
 
 void KMeansKernel::validate() const {
   check_choice("kernel.variant", variant, kmeans::kVariants);
+  check_choice("kernel.update", update, kmeans::kUpdates);
   // Fields without an upper bound of their own: the device's limits check them in resolve.
   auto non_negative = [](const char* field, int value) {
     if (value < 0)

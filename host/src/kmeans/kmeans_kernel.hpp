@@ -21,7 +21,11 @@ inline constexpr std::array<std::string_view, 4> kVariants = {"naive", "local_ce
 struct Problem {
   Eigen::Index dim;
   Precision precision;
+  bool int64_atomics = false;  // cl_khr_int64_base_atomics, which the device update needs (with fp64)
 };
+
+// Where the update runs (KMeansKernel::update).
+inline constexpr std::array<std::string_view, 2> kUpdates = {"host", "device"};
 
 // Fills in every zero / "auto" field of `k` from the tuning database for this device (tuning/kmeans.json:
 // the defaults there cite the measurements behind them), derives the problem-dependent ones, and checks
@@ -34,7 +38,7 @@ std::string defines(const KMeansKernel& k, const Problem& problem);
 // The struct's JSON names, both ways (to_json, from_json).
 const std::vector<KernelField<KMeansKernel>>& fields();
 
-// Values one centroid takes when staged in local memory: its DIM values, plus |c|^2 for expanded.
+// Values one centroid takes when staged in local memory: its DIM values, plus |c|^2 and padding for expanded.
 Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim);
 
 // Values of the work-group's points staged in local memory: local_centroids_points only.

@@ -87,8 +87,12 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
                          Matrix centroids, const KMeansParams& p, double scaled_tol, ProgressEvent report,
                          const Stopwatch& fit_clock) {
   RankRun run;
-  const auto rows = static_cast<std::size_t>(mine.X.rows());
+  // The update on the device: per-cluster sums come back, the labels stay there (compared there with
+  // the previous ones) and come back only for a relocation and at the end. Otherwise the seed's split.
+  const bool on_device = assignment && assignment->kernel().update == "device";
+  const auto rows = static_cast<std::size_t>(on_device ? 0 : mine.X.rows());
   std::vector<std::int32_t> previous = host_array<std::int32_t>(rows, -1, "the previous iteration's labels");
+  if (on_device) assignment->forget_labels();
   auto assign = [&](Timings& t) {
     return assignment ? assignment->assign(centroids, &t) : std::span<const std::int32_t>{};
   };
@@ -99,11 +103,19 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
     Stopwatch wall;
     const double comm_before = comm.seconds();
     Timings t;
-    labels = assign(t);
+    ClusterSums s;
+    if (on_device) {
+      KMeansSums d = assignment->assign_and_sum(centroids, &t);
+      s = {std::move(d.sums), std::move(d.weights), d.inertia, d.n_changed};
+    } else {
+      labels = assign(t);
+    }
     Stopwatch host;
-    ClusterSums s = cluster_sums(mine.X, mine.w, labels, previous, centroids);
+    if (!on_device) s = cluster_sums(mine.X, mine.w, labels, previous, centroids);
     sum_over_ranks(comm, s);
     const std::vector<Eigen::Index> empty = empty_clusters(s);
+    // Relocation needs every point's distance: on the device path the labels come up for it.
+    if (!empty.empty() && on_device) labels = assignment->labels(&t);
     const std::vector<FarPoint> farthest =
         empty.empty() ? std::vector<FarPoint>{} : farthest_over_ranks(comm, mine, labels, centroids, empty.size());
     const UpdateOutcome u = finish_update(s, empty, farthest, centroids, next);
@@ -131,11 +143,11 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
     }
   }
   // Unless the labels were already those of the final centroids, assign once more so that labels and
-  // inertia describe the centroids returned.
-  if (!labels_stable) {
+  // inertia describe the centroids returned. On the device path the labels come up here, once.
+  if (!labels_stable || on_device) {
     Stopwatch wall;
     Timings t;
-    labels = assign(t);
+    labels = labels_stable ? assignment->labels(&t) : assign(t);
     t.wall_s = wall.seconds();
     run.timings += t;
   }
@@ -171,6 +183,7 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
   else if (root)
     assignment.emplace(device, Matrix(all.topRows(1)), p.precision, p.kernel, &origin);
   const bool assigns = mine.X.rows() > 0;
+  if (assigns) assignment->set_sample_weight(mine.w);
   std::optional<KMeansAssignment> none;
 
   double scaled_tol = root ? kmeans_scaled_tol(all, p.tol) : 0;

@@ -90,3 +90,17 @@ inline double ranks_stress(Precision p, Eigen::Index n) {
 }
 
 }  // namespace itercl::tolerance
+
+namespace itercl::tolerance {
+
+// K-Means per-cluster sums reduced on the device (lloyd_expanded) against the double sums of the
+// original points under the same labels. Each centred point is rounded to p (eps/2 of |x - mean|) and
+// undoing the centring rounds once in double: 2 eps(p) of `magnitude`, sum_i w_i (|x_i - mean| + |mean|),
+// bounds both; the reference's own double sum of the cluster's `count` terms rounds by up to count
+// double eps of it. The 64-bit fixed point rounds each term by at most 2^-61 of `bound`, the largest sum
+// it was scaled for (total weight times the feature's largest |x - mean|).
+inline double kmeans_sums(Precision p, double magnitude, double count, double bound) {
+  return (2 * epsilon(p) + count * epsilon(Precision::f64)) * magnitude + count * std::ldexp(bound, -61);
+}
+
+}  // namespace itercl::tolerance
