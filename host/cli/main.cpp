@@ -211,7 +211,8 @@ int main(int argc, char** argv) {
   itercl::cli::ProgressLine line(progress_mode);
   // The library reads the folder from the environment: one place for every subcommand and library call.
   if (!tuning_dir.empty()) setenv("ITERCL_TUNING_DIR", tuning_dir.c_str(), 1);
-  itercl::mpi_start(&argc, &argv);  // under mpirun only; a plain run never initialises MPI
+  itercl::remove_temporaries_on_signals();  // an interrupted run leaves no .tmp- files
+  itercl::mpi_start(&argc, &argv);          // under mpirun only; a plain run never initialises MPI
   struct MpiEnd {
     ~MpiEnd() { itercl::mpi_finish(); }
   } mpi_end;
@@ -258,7 +259,7 @@ int main(int argc, char** argv) {
       tune_options.precision = itercl::parse_precision(tune_precision);
       try {
         tune_options.problem = nlohmann::json::parse(tune_problem);
-      } catch (const nlohmann::json::parse_error& e) {
+      } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e999
         throw itercl::InputError(std::string("--problem: not valid JSON: ") + e.what());
       }
       if (line.active()) tune_options.progress = std::ref(line);

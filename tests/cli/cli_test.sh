@@ -259,6 +259,17 @@ sed 's|"import itercl_no_such_module"|"raise SystemExit(3)"|' "$tmp/suite.json" 
 run_itercl bench "$tmp/crash-suite.json" --quiet
 expect_rc 1 "itercl bench with a crashed peer"
 expect_text stderr "failed: peers crashed" "itercl bench with a crashed peer"
+# A suite is read as a config is: a number beyond double names the suite and the field (was exit 1).
+sed 's|"warmup": 0|"warmup": 1e999|' "$tmp/suite.json" >"$tmp/overflow-suite.json"
+run_itercl bench "$tmp/overflow-suite.json"
+expect_rc 2 "itercl bench overflow-suite.json"
+expect_text stderr "overflow-suite.json: warmup: a number beyond the range of double" "itercl bench overflow-suite.json"
+# Its results and CSV are one output set: the CSV may not be the suite itself.
+sed 's|"output": "out/suite.json"|"output": "suite-self.json"|' "$tmp/suite.json" >"$tmp/suite-self.csv"
+cp "$tmp/suite-self.csv" "$tmp/suite-self.json"
+run_itercl bench "$tmp/suite-self.csv"
+expect_rc 2 "itercl bench suite-self.csv"
+expect_text stderr "is the run's own input" "itercl bench suite-self.csv"
 
 # --- bad input: exit code 2, "error:" and the culprit on stderr ---
 cp "$results" "$tmp/results.before"
@@ -297,18 +308,98 @@ sed 's|"n_clusters": 3|"n_clusters": 1e999|' "$tmp/good.json" >"$tmp/overflow.js
 run_itercl run "$tmp/overflow.json"
 expect_rc 2 "itercl run overflow.json"
 expect_text stderr "overflow.json: params.n_clusters: a number beyond the range of double" "itercl run overflow.json"
+run_itercl tune kmeans --dry-run --problem '{"n_samples": 1e999}'
+expect_rc 2 "itercl tune --problem with 1e999"
+expect_text stderr "--problem: not valid JSON" "itercl tune --problem with 1e999"
+run_itercl tune kmeans --dry-run --problem '{"n_samples": 18446744073709551615}'
+expect_rc 2 "itercl tune --problem with 2^64 - 1"
+expect_text stderr "n_samples: 18446744073709551615 is out of range" "itercl tune --problem with 2^64 - 1"
 sed 's|"algorithm": "kmeans",|"algorithm": "kmeans", "repeat": 3000000000,|' "$tmp/good.json" >"$tmp/repeat.json"
 run_itercl run "$tmp/repeat.json"  # was truncated to an int and replaced the results with an empty run
 expect_rc 2 "itercl run repeat.json"
 expect_text stderr "repeat.json: repeat: 3000000000 is out of range" "itercl run repeat.json"
 cmp -s "$results" "$tmp/results.before" || fail "itercl run repeat.json changed the results file of the earlier run"
 
-# --- a runtime failure: the results folder cannot be created under /dev/null ---
+# --- issue 14, nothing lost: output paths checked before the run, all outputs or none ---
+# A results folder that cannot be created (under /dev/null): refused before the run, naming the field.
 sed 's|"out/results.json", "labels": "out/labels.txt"|"/dev/null/x/results.json"|' "$tmp/good.json" >"$tmp/unwritable.json"
 grep -qF '/dev/null/x/results.json' "$tmp/unwritable.json" || fail "could not write the unwritable.json config"
 run_itercl run "$tmp/unwritable.json"
-expect_rc 1 "itercl run unwritable.json"
-expect_text stderr "failed:" "itercl run unwritable.json"
-expect_text stderr "/dev/null/x" "itercl run unwritable.json"
+expect_rc 2 "itercl run unwritable.json"
+expect_text stderr "unwritable.json: output.path: /dev/null/x/results.json: cannot create its folder" \
+  "itercl run unwritable.json"
+labels=$tmp/out/labels.txt
+cp "$labels" "$tmp/labels.before"
+expect_refused() {  # labels path in the config, expected text on stderr
+  sed "s|\"out/labels.txt\"|\"$1\"|" "$tmp/good.json" >"$tmp/refused.json"
+  run_itercl run "$tmp/refused.json"
+  expect_rc 2 "itercl run with labels $1"
+  expect_text stderr "refused.json: output.labels: $1: $2" "itercl run with labels $1"
+  grep -qF "inertia" "$tmp/stdout" && fail "itercl run with labels $1: the run went ahead"
+  cmp -s "$results" "$tmp/results.before" || fail "itercl run with labels $1 changed the results of the earlier run"
+  cmp -s "$labels" "$tmp/labels.before" || fail "itercl run with labels $1 changed the labels of the earlier run"
+}
+expect_refused /dev/full "is a character device" # as root, the device was replaced by a regular file
+[[ -c /dev/full ]] || fail "/dev/full is no longer a character device"
+expect_refused "$tmp" "is a directory"
+expect_refused "$tmp/points.csv" "is the run's own input"
+ln -s points.csv "$tmp/points-link.csv"
+expect_refused "$tmp/points-link.csv" "is the run's own input"
+expect_refused "$tmp/refused.json" "is the run's own input" # the config itself
+expect_refused "$tmp/out/results.json" "also"
+# Outputs whose names the run chooses are checked before the run too: the centroids beside the results
+# (1,001 clusters x 10 features, more than go inline) would go to a directory.
+mkdir "$tmp/out/results.centroids.npy"
+sed 's|"path": "points.csv"|"generator": "uniform", "n_samples": 1200, "n_features": 10, "random_state": 1|;
+     s|"n_clusters": 3|"n_clusters": 1001, "max_iter": 1|' "$tmp/good.json" >"$tmp/many.json"
+run_itercl run "$tmp/many.json"
+expect_rc 2 "itercl run many.json"
+expect_text stderr "many.json: the centroids beside the results: $tmp/out/results.centroids.npy: is a directory" \
+  "itercl run many.json"
+cmp -s "$results" "$tmp/results.before" || fail "itercl run many.json changed the results of the earlier run"
+cmp -s "$labels" "$tmp/labels.before" || fail "itercl run many.json changed the labels of the earlier run"
+rmdir "$tmp/out/results.centroids.npy"
+# A temporary file left by a killed run (SIGKILL: its pid no longer runs) is removed by the next run to
+# the same path; a running process's is kept.
+sleep 0 &
+dead=$!
+wait $dead
+touch "$labels.tmp-$dead-1" "$labels.tmp-$$-1"
+run_itercl run "$tmp/good.json"
+expect_rc 0 "itercl run good.json after a killed run"
+[[ ! -e $labels.tmp-$dead-1 ]] || fail "the stale temporary file of a dead process was not removed"
+[[ -e $labels.tmp-$$-1 ]] || fail "the temporary file of a running process was removed"
+rm "$labels.tmp-$$-1"
+cmp -s "$labels" "$tmp/labels.before" || fail "itercl run good.json: different labels from the same seed"
+# SIGTERM while the matrix streams to its temporary file: no temporary left, the earlier files kept.
+mkdir "$tmp/pw"
+echo old >"$tmp/pw/results.json"
+echo old >"$tmp/pw/matrix.npy"
+cat >"$tmp/pw.json" <<'EOF'
+{"algorithm": "pairwise_distances", "params": {"form": "dense"},
+ "data": {"generator": "uniform", "n_samples": 4000, "n_features": 64, "random_state": 1},
+ "output": {"path": "pw/results.json", "matrix": "pw/matrix.npy"}}
+EOF
+"$itercl" run "$tmp/pw.json" --quiet >"$tmp/stdout" 2>"$tmp/stderr" &
+pid=$!
+for _ in $(seq 1 600); do
+  compgen -G "$tmp/pw/matrix.npy.tmp-*" >/dev/null && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.05
+done
+compgen -G "$tmp/pw/matrix.npy.tmp-*" >/dev/null || fail "pairwise: no temporary matrix file appeared to interrupt"
+kill -TERM $pid
+set +e
+wait $pid
+rc=$?
+set -e
+[[ $rc -eq 143 ]] || fail "itercl run pw.json under SIGTERM: exit code $rc, expected 143 (ended by the signal)"
+[[ $(ls "$tmp/pw") == $'matrix.npy\nresults.json' ]] || fail "SIGTERM left files behind: $(ls "$tmp/pw")"
+[[ $(cat "$tmp/pw/matrix.npy" "$tmp/pw/results.json") == $'old\nold' ]] || fail "SIGTERM changed the earlier files"
+# A dense matrix larger than its file system's free space: refused before the run, naming the bytes.
+sed 's|"n_samples": 4000, "n_features": 64|"n_samples": 3000000, "n_features": 1|' "$tmp/pw.json" >"$tmp/huge.json"
+run_itercl run "$tmp/huge.json"
+expect_rc 2 "itercl run huge.json"
+expect_text stderr "huge.json: output.matrix: $tmp/pw/matrix.npy needs 36000000000128 bytes" "itercl run huge.json"
 
 echo "cli_test: all checks passed"

@@ -152,6 +152,12 @@ TEST_CASE("the data section of a config") {
     c["data"] = {{"generator", "blobs"}, {"n_samples", 0}};
     check_config_error(c, dir.path, "cfg.json: data.n_samples: expected an integer >= 1, got 0");
   }
+  SUBCASE("more samples than memory holds: refused before allocating, with the largest that fits") {
+    c["data"] = {{"generator", "uniform"}, {"n_samples", 1000000000000LL}, {"n_features", 1000}};
+    const std::string message = input_error([&] { itercl::run_experiment(c, "cfg.json", dir.path, without_device()); });
+    check_mentions(message, "cfg.json: data.n_samples: 1000000000000 x 1000 features need 8e+06 GB of memory");
+    check_mentions(message, "samples of 1000 features fit");
+  }
 }
 
 TEST_CASE("the params section of a config") {
@@ -234,6 +240,11 @@ TEST_CASE("the params section of a config") {
 }
 
 // Checks against the data run before the device is selected, and values are reported as written.
+TEST_CASE("a device spec that matches no device is an error naming the config file") {
+  ConfigFolder dir;
+  check_config_error(good_config(), dir.path, "cfg.json: device 'itercl-tests-no-such-device': no such device");
+}
+
 TEST_CASE("params.n_clusters -3 is reported as -3") {
   ConfigFolder dir;
   json c = good_config();

@@ -60,7 +60,7 @@ expect_error() {  # what, expected message, mpirun arguments... ($code: the exit
   if [ -e "$tmp/error.json" ]; then fail "$what: left a results file"; fi
   rm -f "$tmp/error.json"
 }
-expect_error "device list, rank 1 wrong" "rank 1: error: device 'no-such-device'" \
+expect_error "device list, rank 1 wrong" "rank 1: error: $blobs: device 'no-such-device'" \
   2 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" --device cpu,no-such-device
 expect_error "device list, wrong length" "a list gives one spec per rank: 2 specs" \
   3 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" --device cpu,cpu

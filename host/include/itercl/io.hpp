@@ -49,8 +49,13 @@ LabelledMatrix load_labelled_matrix(const std::filesystem::path& path, const Loa
 std::string read_file(const std::filesystem::path& path);
 
 // Writes `contents` to a temporary file beside `path`, then renames it over `path`: a reader never
-// sees a half-written file, and a failure leaves an earlier file intact. Creates missing folders.
+// sees a half-written file, and a failure leaves an earlier file intact. Creates missing folders. Inside
+// a run (run_experiment) a path the run writes is renamed only when the whole run has succeeded.
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
+
+// For programs (the CLI): SIGINT and SIGTERM remove the temporary files of the outputs being written, then
+// end the process as the signal would have. A signal that already has a handler keeps it.
+void remove_temporaries_on_signals();
 
 // NumPy .npy files (format 1.0, little-endian, C order), written atomically.
 void save_npy(const std::filesystem::path& path, const Matrix& m);                  // float64, n x d

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "io/config.hpp"
+#include "io/output_set.hpp"
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "itercl/experiment.hpp"
@@ -251,13 +252,9 @@ std::string cases_csv(const json& cases) {
 BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const BenchOptions& options) {
   using nlohmann::json;
   const std::string source = suite_path.string();
-  if (!std::filesystem::is_regular_file(suite_path)) throw InputError(source + ": cannot open the suite");
-  json suite;
-  try {
-    suite = json::parse(bench::slurp(suite_path), nullptr, true, /*ignore_comments=*/true);
-  } catch (const json::parse_error& e) {
-    throw InputError(source + ": not valid JSON: " + e.what());
-  }
+  io::OutputSet outputs;  // the results JSON and CSV, renamed together when the suite has run
+  // As a run's config: comments allowed, a number beyond double (1e999) named with its field.
+  const json suite = io::parse_config(suite_path, "suite");
   const std::filesystem::path base = suite_path.parent_path();
   ConfigObject top(suite, source, "");
   const std::string name = top.string("name", suite_path.stem().string());
@@ -289,7 +286,10 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
   const auto suite_output = top.path("output", base);
   const std::filesystem::path output =
       !options.output.empty() ? options.output : suite_output.value_or(base / "results" / (name + ".json"));
+  const std::filesystem::path csv_output = std::filesystem::path(output).replace_extension(".csv");
   top.finish();
+  outputs.claim(output, options.output.empty() ? source + ": output" : "--out");
+  outputs.claim(csv_output, (options.output.empty() ? source + ": output" : "--out") + " (its CSV)");
   std::vector<bench::Case> cases = bench::expand(*experiment, *groups, options.groups, source);
   std::erase_if(cases, [&](const bench::Case& c) {
     return std::any_of(options.limits.begin(), options.limits.end(), [&](const auto& limit) {
@@ -380,9 +380,10 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
   std::filesystem::remove_all(tmp, ignored);
 
   outcome.json_path = output;
-  outcome.csv_path = std::filesystem::path(output).replace_extension(".csv");
+  outcome.csv_path = csv_output;
   write_file_atomically(outcome.json_path, results.dump(1) + "\n");
   write_file_atomically(outcome.csv_path, bench::cases_csv(results["cases"]));
+  outputs.commit();
   outcome.results = std::move(results);
   return outcome;
 }

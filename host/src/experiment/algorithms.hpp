@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/config.hpp"
+#include "io/output_set.hpp"
 #include "itercl/device.hpp"
 #include "itercl/pairwise.hpp"
 #include "itercl/progress.hpp"
@@ -28,6 +29,11 @@ struct ExperimentContext {
   // first becomes the run's device, the one the results file records. No specs: the run's device alone.
   // Like device(), each is checked for the run's precision.
   std::vector<Device> devices(const std::vector<std::string>& specs);
+  // output.<key>, resolved against output_base and claimed by the run's OutputSet: checked now, before
+  // the computation, and renamed into place only when the whole run succeeds.
+  std::optional<std::filesystem::path> output_path(const std::string& key);
+  // A file the run writes whose name it chose (beside the results), claimed as output_path's are.
+  void claim_output(const std::filesystem::path& path, const std::string& what);
 
   std::string device_spec;
   std::optional<Device> selected;
@@ -45,6 +51,7 @@ struct ExperimentContext {
   // Where the output's relative file names (labels, embedding, ranks, matrix) resolve: beside the
   // results file given by --out, else the config's folder (`base`).
   std::filesystem::path output_base;
+  io::OutputSet& outputs;  // every file the run writes
 };
 
 struct AlgorithmReport {

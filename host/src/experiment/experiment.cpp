@@ -29,11 +29,16 @@ const std::map<std::string, Runner>& algorithms() {
   return registry;
 }
 
-// Every device a run uses, whether one or several, is selected here and checked for the run's precision.
-Device select_for_run(const std::string& spec, Precision precision) {
-  Device d = Device::select(spec);
-  d.require(precision);
-  return d;
+// Every device a run uses, whether one or several, is selected here and checked for the run's precision;
+// a spec that matches no device, or a device without the precision, is an error of the config `source`.
+Device select_for_run(const std::string& spec, Precision precision, const std::string& source) {
+  try {
+    Device d = Device::select(spec);
+    d.require(precision);
+    return d;
+  } catch (const InputError& e) {
+    throw InputError(source + ": " + e.what());
+  }
 }
 
 }  // namespace experiment
@@ -46,7 +51,7 @@ const Device& ExperimentContext::device() {
       device_spec = experiment::spread_over_gpus(choice.device);
       device_choice = choice.why;
     }
-    selected = experiment::select_for_run(device_spec, precision);
+    selected = experiment::select_for_run(device_spec, precision, data.source());
   }
   return *selected;
 }
@@ -54,9 +59,19 @@ const Device& ExperimentContext::device() {
 std::vector<Device> ExperimentContext::devices(const std::vector<std::string>& specs) {
   if (specs.empty()) return {device()};
   std::vector<Device> chosen;
-  for (const auto& spec : specs) chosen.push_back(experiment::select_for_run(spec, precision));
+  for (const auto& spec : specs) chosen.push_back(experiment::select_for_run(spec, precision, data.source()));
   selected = chosen.front();
   return chosen;
+}
+
+std::optional<std::filesystem::path> ExperimentContext::output_path(const std::string& key) {
+  auto path = output.path(key, output_base);
+  if (path) claim_output(*path, output.source() + ": " + output.where(key));
+  return path;
+}
+
+void ExperimentContext::claim_output(const std::filesystem::path& path, const std::string& what) {
+  if (experiment::writes_results()) outputs.claim(path, what);  // over several ranks, rank 0 writes every file
 }
 
 std::vector<std::string> read_device_list(ConfigObject& P) {
@@ -75,7 +90,8 @@ std::vector<std::string> read_device_list(ConfigObject& P) {
 namespace experiment {
 
 ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& config_name,
-                              const std::filesystem::path& base, const RunOverrides& overrides) {
+                              const std::filesystem::path& base, const RunOverrides& overrides,
+                              io::OutputSet& outputs) {
   ConfigObject top(config, config_name, "");
   nlohmann::json as_run = config;
 
@@ -121,11 +137,14 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
     as_run["output"] = output_json;
     as_run["output"]["path"] = results_to_caller ? "-" : results_path.string();
   }
+  if (writes_results() && !results_to_caller)
+    outputs.claim(results_path, overrides.output.empty() ? config_name + ": output.path" : "--out");
 
   const std::string started = utc_timestamp();
   ExperimentContext context{
       spec,   std::nullopt, precision, static_cast<int>(repeat), base,         results_path, data,
-      params, output,       as_run,    overrides.progress,       std::nullopt, nullptr,      output_base};
+      params, output,       as_run,    overrides.progress,       std::nullopt, nullptr,      output_base,
+      outputs};
   AlgorithmReport report = algorithms().at(algorithm)(context);
   const Device& device = context.device();
 
@@ -145,6 +164,7 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   const nlohmann::json ranks = ranks_json(device.info());  // waits for every rank to finish its share
   if (!ranks.is_null()) results["mpi"] = ranks;
   if (writes_results() && !results_to_caller) write_file_atomically(results_path, results.dump(2) + "\n");
+  outputs.commit();  // the run has succeeded: every output replaces its old file now, together
 
   std::ostringstream summary;
   summary << algorithm << " '" << name << "' on " << device.info().name << " (" << device.info().type << ", "
@@ -166,16 +186,22 @@ std::vector<std::string> experiment_algorithms() {
 
 ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string& config_name,
                                  const std::filesystem::path& base, const RunOverrides& overrides) {
+  io::OutputSet outputs;
   try {
-    return experiment::run_checked(config, config_name, base, overrides);
+    return experiment::run_checked(config, config_name, base, overrides, outputs);
   } catch (...) {
     rethrow_as_itercl_error();
   }
 }
 
 ExperimentOutcome run_experiment_file(const std::filesystem::path& config, const RunOverrides& overrides) {
-  const nlohmann::json parsed = io::parse_config(config, "config file");
-  return run_experiment(parsed, config.string(), config.parent_path(), overrides);
+  io::OutputSet outputs;  // the config is one of the run's inputs: no output may overwrite it
+  try {
+    const nlohmann::json parsed = io::parse_config(config, "config file");
+    return experiment::run_checked(parsed, config.string(), config.parent_path(), overrides, outputs);
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
 }
 
 }  // namespace itercl

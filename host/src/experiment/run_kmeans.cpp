@@ -82,12 +82,16 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   KMeansParams params = kmeans::read_params(c, X, weights, root);
   comm.broadcast(params.random_state);  // a drawn seed is rank 0's
   c.config_as_run["params"]["random_state"] = params.random_state;
-  const auto labels_path = c.output.path("labels", c.output_base);
-  auto centroids_path = c.output.path("centroids", c.output_base);
+  const auto labels_path = c.output_path("labels");
+  auto centroids_path = c.output_path("centroids");
   c.output.finish();
   std::optional<kmeans::RankRows> mine;
   if (comm.several()) mine = kmeans::scatter_rows(comm, X, weights);
   const Eigen::Index n_samples = mine ? mine->n : X.rows(), n_features = mine ? mine->X.cols() : X.cols();
+  if (!centroids_path && n_features * params.n_clusters > kInlineValues) {
+    centroids_path = std::filesystem::path(c.results_path).replace_extension(".centroids.npy");
+    c.claim_output(*centroids_path, c.output.source() + ": the centroids beside the results");
+  }
 
   const kmeans::Work work = kmeans::assignment_work(n_samples, n_features, params.n_clusters, params.precision);
   c.workload = Workload{"kmeans", work.flops, static_cast<double>(params.max_iter) * params.runs()};
@@ -103,8 +107,6 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }
 
-  if (!centroids_path && r.centroids.size() > kInlineValues)
-    centroids_path = std::filesystem::path(c.results_path).replace_extension(".centroids.npy");
   nlohmann::json& res = report.result;
   const bool writes = root;  // over several ranks, rank 0 writes every file
   if (centroids_path) {

@@ -89,8 +89,11 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   // else a file beside the results.
   const nlohmann::json* ranks_field = c.output.get("ranks");
   const bool no_ranks = ranks_field && ranks_field->is_boolean() && !ranks_field->get<bool>();
-  const auto ranks_path = no_ranks ? std::nullopt : c.output.path("ranks", c.output_base);
+  const auto ranks_path = no_ranks ? std::nullopt : c.output_path("ranks");
   c.output.finish();
+  if (!no_ranks && !ranks_path && g.n_nodes > pagerank::kInlineRanks)
+    c.claim_output(std::filesystem::path(c.results_path).replace_extension(".ranks.csv"),
+                   c.output.source() + ": the ranks beside the results");
 
   Stopwatch csr;
   const InLinks links = with_field_prefix(c.data.source(), "data", [&] { return in_links(g, in.links); });

@@ -20,18 +20,19 @@ namespace pairwise {
 // A reduction's rows x width array: inline up to kInlineValues, else an .npy beside the results, as the
 // matrix goes. Inline, a per-row reduction (row_min, ...: one value a row) is a list; knn's n x k stays
 // rows of k even for k = 1, so that its shape does not depend on k (as scikit-learn's kneighbors).
-nlohmann::json reduced_array(const ExperimentContext& c, const char* name, const Matrix& m, bool one_per_row) {
+nlohmann::json reduced_array(ExperimentContext& c, const char* name, const Matrix& m, bool one_per_row) {
   if (m.size() <= kInlineValues)
     return one_per_row && m.cols() == 1 ? nlohmann::json(std::vector<double>(m.data(), m.data() + m.size()))
                                         : matrix_json(m);
   const auto path = std::filesystem::path(c.results_path).replace_extension(std::string(".") + name + ".npy");
+  c.claim_output(path, c.output.source() + ": the " + name + " beside the results");
   write_matrix(path, m);
   return {{"file", path.string()}, {"dtype", "float64"}, {"shape", {m.rows(), m.cols()}}};
 }
 
 // The result fields of a reduction: values and their columns under the form's names; the pairs within the
 // threshold as (i, j, d) rows. "pairs" already counts the entries computed, so the count is pairs_within.
-void reduced_json(const ExperimentContext& c, const std::string& form, const ReducedDistances& r, nlohmann::json& res) {
+void reduced_json(ExperimentContext& c, const std::string& form, const ReducedDistances& r, nlohmann::json& res) {
   if (form == "threshold") {
     Matrix list(static_cast<Eigen::Index>(r.pairs.size()), 3);
     for (Eigen::Index q = 0; q < list.rows(); ++q) {
@@ -176,14 +177,21 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     params.validate();
     if (reduced) reduction.validate();
   });
-  auto matrix_path = c.output.path("matrix", c.output_base);
+  auto matrix_path = c.output_path("matrix");
   c.output.finish();
 
   const auto n1 = static_cast<std::size_t>(X.rows()), n2 = static_cast<std::size_t>(Y ? Y->rows() : X.rows());
   const std::size_t values = form == "condensed" ? n1 * (n1 - 1) / 2 : n1 * n2;
   if ((form == "none" || reduced) && matrix_path) c.output.fail("matrix", "form " + form + " keeps no matrix to write");
-  if (!matrix_path && form != "none" && !reduced && static_cast<Eigen::Index>(values) > kInlineValues)
+  if (!matrix_path && form != "none" && !reduced && static_cast<Eigen::Index>(values) > kInlineValues) {
     matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
+    c.claim_output(*matrix_path, c.output.source() + ": the matrix beside the results");
+  }
+  // A file of n1 x n2 values is refused before the run when its file system cannot hold it (sparse until
+  // written: without this check n = 10^6 would start writing 4 TB).
+  if (matrix_path && experiment::writes_results())
+    io::check_free_space(*matrix_path, values * real_size(params.precision) + 128,
+                         c.output.source() + ": output.matrix");
 
   const std::vector<Device> devices = c.devices(specs);
   PairwiseDistances distances =

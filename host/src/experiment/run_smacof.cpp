@@ -162,8 +162,12 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
   core::Comm& comm = core::world();
   Matrix weights;
   const SmacofParams params = smacof::read_params(c, n, weights);
-  auto embedding_path = c.output.path("embedding", c.output_base);
+  auto embedding_path = c.output_path("embedding");
   c.output.finish();
+  if (!embedding_path && n * params.n_components > kInlineValues) {
+    embedding_path = std::filesystem::path(c.results_path).replace_extension(".embedding.npy");
+    c.claim_output(*embedding_path, c.output.source() + ": the embedding beside the results");
+  }
 
   const double flops = smacof::iteration_flops(n, params.n_components);
   c.workload = Workload{"smacof", flops, static_cast<double>(params.max_iter) * params.n_init};
@@ -181,8 +185,6 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }
 
-  if (!embedding_path && r.embedding.size() > kInlineValues)
-    embedding_path = std::filesystem::path(c.results_path).replace_extension(".embedding.npy");
   nlohmann::json& res = report.result;
   if (embedding_path) {
     if (comm.rank() == 0) smacof::write_embedding(*embedding_path, r.embedding, in.names);

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "io/output_set.hpp"
 #include "itercl/error.hpp"
 
 namespace itercl {
@@ -33,10 +34,15 @@ nlohmann::json parse_config(const std::filesystem::path& file, const std::string
   const std::string source = file.string();
   if (const std::string kind = describe_path_kind(file); !kind.empty())
     throw InputError(source + ": cannot open the " + what + ": the path " + kind + "; expected a JSON file");
+  if (OutputSet* run = OutputSet::active()) run->note_input(file);
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(source + ": cannot open the " + what);
   std::ostringstream text;
   text << in.rdbuf();
+  return parse_config_text(text.str(), source);
+}
+
+nlohmann::json parse_config_text(const std::string& text, const std::string& source) {
   // The path of the key last read, so that an error in its value (a number that overflows) names it.
   std::vector<std::string> keys;
   const nlohmann::json::parser_callback_t track = [&keys](int depth, nlohmann::json::parse_event_t event,
@@ -53,7 +59,7 @@ nlohmann::json parse_config(const std::filesystem::path& file, const std::string
     return f.empty() ? std::string("the top level") : f;
   };
   try {
-    return nlohmann::json::parse(text.str(), track, true, /*ignore_comments=*/true);
+    return nlohmann::json::parse(text, track, true, /*ignore_comments=*/true);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(source + ": not valid JSON: " + e.what());
   } catch (const nlohmann::json::out_of_range& e) {  // 406: a number beyond double's range (1e999)

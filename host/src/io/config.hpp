@@ -60,6 +60,8 @@ std::string describe_path_kind(const std::filesystem::path& path);
 // number beyond double's range (1e999) are InputErrors naming the file (and, for the number, the field).
 // `what`: "config file", "suite", ... for the messages.
 nlohmann::json parse_config(const std::filesystem::path& file, const std::string& what);
+// The same for a config's text, `source` naming it in messages.
+nlohmann::json parse_config_text(const std::string& text, const std::string& source);
 
 }  // namespace io
 

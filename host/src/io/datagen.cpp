@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/random.hpp"
+#include "io/io_limits.hpp"
 #include "itercl/error.hpp"
 
 namespace itercl {
@@ -14,6 +15,16 @@ namespace io {
 void check_shape(Eigen::Index n, Eigen::Index d) {
   if (n < 1) throw ParamError("n_samples", "expected an integer >= 1, got " + std::to_string(n));
   if (d < 1) throw ParamError("n_features", "expected an integer >= 1, got " + std::to_string(d));
+  // Checked before allocating: n x d doubles against the memory available now (a generator asked for
+  // 10^12 points would otherwise end in std::bad_alloc or the OOM killer).
+  const double needed = static_cast<double>(n) * static_cast<double>(d) * sizeof(double);
+  const auto available = static_cast<double>(available_memory());
+  if (needed > available)
+    throw ParamError("n_samples", std::to_string(n) + " x " + std::to_string(d) + " features need " +
+                                      bytes_text(needed) + " of memory; " + bytes_text(available) +
+                                      " is available: at most " +
+                                      std::to_string(static_cast<long long>(available / (sizeof(double) * d))) +
+                                      " samples of " + std::to_string(d) + " features fit");
 }
 
 std::string number_text(double v) {

@@ -71,5 +71,7 @@ inline std::string where(const std::filesystem::path& path, std::size_t line) {
 }
 
 Graph parse_matrix_market(const std::string& text, const std::filesystem::path& path, GraphLoadReport& report);
+Graph parse_edge_list(const std::string& text, const std::filesystem::path& path, const GraphLoadOptions& options,
+                      GraphLoadReport& report);
 
 }  // namespace itercl::io

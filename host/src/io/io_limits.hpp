@@ -49,7 +49,8 @@ inline void check_declared_memory(const std::filesystem::path& path, const std::
   const auto available = static_cast<double>(available_memory());
   if (needed > available)
     throw InputError(path.string() + ": " + what + " " + std::to_string(count) + " would need about " +
-                     bytes_text(needed) + " of memory; " + bytes_text(available) + " is available");
+                     bytes_text(needed) + " of memory; " + bytes_text(available) + " is available (at most " +
+                     std::to_string(static_cast<std::uint64_t>(available / bytes_each)) + " fit)");
 }
 
 // The most bytes that decompressing a file may produce: the memory available now, or the environment

@@ -3,22 +3,28 @@
 
 #include <cerrno>
 #include <cstring>
-#include <random>
 
 #include "io/io_npy.hpp"
 #include "io/npy_stream.hpp"
+#include "io/output_set.hpp"
 #include "itercl/error.hpp"
 
 namespace itercl {
 
 NpyStream::NpyStream(std::filesystem::path path, Precision dtype, const std::vector<std::size_t>& shape)
     : path_(std::move(path)), dtype_(dtype) {
+  // Inside a run, a path the run claimed is renamed with the run's other outputs when it succeeds.
+  io::OutputSet* run = io::OutputSet::active();
+  deferred_ = run && run->claimed(path_);
   std::error_code ec;
-  if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path(), ec);
-  tmp_ = path_;
-  tmp_ += ".tmp-" + std::to_string(std::random_device{}());
+  if (!deferred_ && path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path(), ec);
+  if (!deferred_) io::remove_stale_temporaries(path_);
+  tmp_ = deferred_ ? run->stage(path_) : io::temporary_name(path_);
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);  // rw-r--r--, less the umask
-  if (fd_ < 0) throw RuntimeError(path_.string() + ": cannot create: " + std::strerror(errno));
+  if (fd_ < 0) {
+    io::forget_temporary(tmp_);
+    throw RuntimeError(path_.string() + ": cannot create: " + std::strerror(errno));
+  }
   const char* descr = dtype == Precision::f32 ? "<f4" : "<f8";
   const std::string header =
       shape.size() == 1 ? io::npy_header(descr, {shape[0]}) : io::npy_header(descr, {shape.at(0), shape.at(1)});
@@ -26,15 +32,20 @@ NpyStream::NpyStream(std::filesystem::path path, Precision dtype, const std::vec
   std::size_t values = 1;
   for (std::size_t extent : shape) values *= extent;
   if (::pwrite(fd_, header.data(), header.size(), 0) != static_cast<ssize_t>(header.size()) ||
-      ::ftruncate(fd_, static_cast<off_t>(data_start_ + values * real_size(dtype))) != 0)
-    throw RuntimeError(path_.string() + ": cannot write (disk full or no permission?): " + std::strerror(errno));
+      ::ftruncate(fd_, static_cast<off_t>(data_start_ + values * real_size(dtype))) != 0) {
+    const std::string reason = std::strerror(errno);
+    ::close(fd_);  // a constructor that throws runs no destructor: close and remove here
+    ::unlink(tmp_.c_str());
+    io::forget_temporary(tmp_);
+    throw RuntimeError(path_.string() + ": cannot write (disk full or no permission?): " + reason);
+  }
 }
 
 NpyStream::~NpyStream() {
   if (fd_ >= 0) {
     ::close(fd_);
-    std::error_code ignored;
-    std::filesystem::remove(tmp_, ignored);
+    ::unlink(tmp_.c_str());
+    io::forget_temporary(tmp_);
   }
 }
 
@@ -56,12 +67,12 @@ void NpyStream::commit() {
     throw RuntimeError(path_.string() + ": cannot write: " + std::strerror(errno));
   }
   fd_ = -1;
+  if (deferred_) return;  // the run's OutputSet renames it
   std::error_code ec;
   std::filesystem::rename(tmp_, path_, ec);
-  if (ec) {
-    std::filesystem::remove(tmp_, ec);
-    throw RuntimeError(path_.string() + ": cannot replace: " + ec.message());
-  }
+  if (ec) ::unlink(tmp_.c_str());
+  io::forget_temporary(tmp_);
+  if (ec) throw RuntimeError(path_.string() + ": cannot replace: " + ec.message());
 }
 
 }  // namespace itercl

@@ -3,13 +3,14 @@
 
 #include <algorithm>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "io/config.hpp"
 #include "io/io_bz2.hpp"
+#include "io/io_gzip.hpp"
 #include "io/io_limits.hpp"
 #include "io/io_tar.hpp"
+#include "io/output_set.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 
@@ -75,6 +76,7 @@ std::string read_file(const std::filesystem::path& path) {
     throw InputError(path.string() + ": cannot open (does the file exist?)");
   else if (!kind.empty())
     throw InputError(path.string() + ": " + kind + "; expected a regular file");
+  if (io::OutputSet* run = io::OutputSet::active()) run->note_input(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string() + ": cannot open (does the file exist?)");
   std::ostringstream bytes;
@@ -89,11 +91,14 @@ std::string read_file(const std::filesystem::path& path) {
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents) {
   namespace fs = std::filesystem;
+  // Inside a run, a path the run claimed is renamed with the run's other outputs when it succeeds.
+  io::OutputSet* run = io::OutputSet::active();
+  const bool deferred = run && run->claimed(path);
   std::error_code ec;
-  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  if (!deferred && path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
   if (ec) throw RuntimeError(path.parent_path().string() + ": cannot create folder: " + ec.message());
-  fs::path tmp = path;
-  tmp += ".tmp-" + std::to_string(std::random_device{}());
+  if (!deferred) io::remove_stale_temporaries(path);
+  const fs::path tmp = deferred ? run->stage(path) : io::temporary_name(path);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
@@ -101,15 +106,18 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
     if (!out) {
       out.close();
       fs::remove(tmp, ec);
+      io::forget_temporary(tmp);
       throw RuntimeError(path.string() + ": cannot write (disk full or no permission?)");
     }
   }
+  if (deferred) return;
   fs::rename(tmp, path, ec);
   if (ec) {
     std::error_code ignored;
     fs::remove(tmp, ignored);
-    throw RuntimeError(path.string() + ": cannot replace: " + ec.message());
   }
+  io::forget_temporary(tmp);
+  if (ec) throw RuntimeError(path.string() + ": cannot replace: " + ec.message());
 }
 
 }  // namespace itercl

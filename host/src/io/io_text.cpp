@@ -1,4 +1,6 @@
 // CSV and whitespace-separated text matrices, and the format dispatch of load_matrix.
+#include "io/io_text.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <limits>

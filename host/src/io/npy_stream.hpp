@@ -11,8 +11,9 @@ namespace itercl {
 
 // A C-order float32 or float64 array of `shape`: the header is written and the file sized at once, the
 // data arrive by element offset in any order (pwrite: threads may write at the same time), and the file
-// appears at `path` only on commit(); an uncommitted file is removed, so a failed run leaves no partial
-// output behind and an earlier file intact.
+// appears at `path` only on commit() (inside a run that claimed `path`, when the whole run commits its
+// OutputSet); an uncommitted file is removed, so a failed run leaves no partial output behind and an
+// earlier file intact.
 class NpyStream {
  public:
   NpyStream(std::filesystem::path path, Precision dtype, const std::vector<std::size_t>& shape);  // 1 or 2 extents
@@ -30,6 +31,7 @@ class NpyStream {
   Precision dtype_;
   std::size_t data_start_ = 0;
   int fd_ = -1;
+  bool deferred_ = false;
 };
 
 }  // namespace itercl

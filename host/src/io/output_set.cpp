@@ -1,0 +1,227 @@
+#include "io/output_set.hpp"
+
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <random>
+
+#include "io/config.hpp"
+#include "io/io_limits.hpp"
+#include "itercl/error.hpp"
+#include "itercl/io.hpp"
+
+namespace itercl::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The temporary names a signal handler may unlink: fixed storage, since the handler may neither allocate
+// nor lock. A name that does not fit (more than kSlots files at once) is still removed on failure and by
+// the next run, only not on a signal.
+constexpr int kSlots = 64;
+constexpr std::size_t kNameBytes = 4096;
+char g_names[kSlots][kNameBytes];
+std::atomic<bool> g_in_use[kSlots];
+std::mutex g_registry;
+
+void remember_temporary(const fs::path& temporary) {
+  const std::string& name = temporary.native();
+  if (name.size() >= kNameBytes) return;
+  const std::lock_guard lock(g_registry);
+  for (int i = 0; i < kSlots; ++i)
+    if (!g_in_use[i].load(std::memory_order_acquire)) {
+      std::memcpy(g_names[i], name.c_str(), name.size() + 1);
+      g_in_use[i].store(true, std::memory_order_release);
+      return;
+    }
+}
+
+void remove_temporaries_and_reraise(int signal_number) {
+  for (int i = 0; i < kSlots; ++i)
+    if (g_in_use[i].load(std::memory_order_acquire)) ::unlink(g_names[i]);  // async-signal-safe
+  std::signal(signal_number, SIG_DFL);
+  std::raise(signal_number);  // the default action: the process ends as signalled
+}
+
+std::atomic<OutputSet*> g_active{nullptr};
+
+// One spelling per file: absolute, with links of the existing part resolved, so that an output that is a
+// link is written to the file it points at (the link stays).
+fs::path resolved(const fs::path& path) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
+  return ec ? fs::absolute(path).lexically_normal() : p;
+}
+
+bool process_running(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
+
+}  // namespace
+
+fs::path temporary_name(const fs::path& path) {
+  static thread_local std::mt19937_64 random{std::random_device{}()};
+  fs::path temporary = path;
+  temporary += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(random() % 1000000000);
+  remember_temporary(temporary);
+  return temporary;
+}
+
+void forget_temporary(const fs::path& temporary) {
+  const std::lock_guard lock(g_registry);
+  for (int i = 0; i < kSlots; ++i)
+    if (g_in_use[i].load(std::memory_order_acquire) && temporary.native() == g_names[i])
+      g_in_use[i].store(false, std::memory_order_release);
+}
+
+void remove_stale_temporaries(const fs::path& path) {
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  const std::string prefix = path.filename().string() + ".tmp-";
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    // "<pid>-<random>": a name of another form is not ours to remove.
+    std::size_t k = prefix.size();
+    long long pid = 0;
+    while (k < name.size() && name[k] >= '0' && name[k] <= '9' && pid < 1'000'000'000)
+      pid = pid * 10 + (name[k++] - '0');
+    if (k == prefix.size() || k >= name.size() || name[k] != '-' || pid <= 0) continue;
+    if (!process_running(static_cast<pid_t>(pid))) {
+      std::error_code ignored;
+      fs::remove(it->path(), ignored);
+    }
+  }
+}
+
+void check_free_space(const fs::path& path, std::uint64_t bytes, const std::string& what) {
+  fs::path folder = fs::absolute(path).parent_path();
+  std::error_code ec;
+  while (!folder.empty() && !fs::exists(folder, ec) && folder != folder.root_path()) folder = folder.parent_path();
+  struct statvfs vfs {};
+  if (::statvfs(folder.c_str(), &vfs) != 0) return;  // unknown: the writes report a full disk
+  const std::uint64_t available = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+  if (bytes > available)
+    throw InputError(what + ": " + path.string() + " needs " + std::to_string(bytes) + " bytes (" +
+                     bytes_text(static_cast<double>(bytes)) + "); its file system has " + std::to_string(available) +
+                     " bytes (" + bytes_text(static_cast<double>(available)) + ") free");
+}
+
+OutputSet::OutputSet() : previous_(g_active.exchange(this)) {}
+
+OutputSet::~OutputSet() {
+  for (const auto& [temporary, target] : staged_) {
+    ::unlink(temporary.c_str());
+    forget_temporary(temporary);
+  }
+  g_active.store(previous_);
+}
+
+OutputSet* OutputSet::active() { return g_active.load(); }
+
+void OutputSet::claim(const fs::path& path, const std::string& what) {
+  const fs::path target = resolved(path);
+  const std::string named = what + ": " + path.string();
+  const std::lock_guard lock(mutex_);
+  for (const auto& [p, by] : claimed_)
+    if (p == target) {
+      if (by == what) return;  // claimed again by the same writer (a repeat)
+      throw InputError(named + ": also " + by + "; give each output its own file");
+    }
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw InputError(named + ": is a directory; expected a file to write");
+    if (!S_ISREG(st.st_mode))
+      throw InputError(named + ": " + describe_path_kind(target) + "; outputs replace regular files only");
+    for (const Identity& input : inputs_)
+      if (input.device == st.st_dev && input.inode == st.st_ino)
+        throw InputError(named + ": is the run's own input " + input.path.string() + "; writing it would destroy it");
+    outputs_.push_back({st.st_dev, st.st_ino, path});
+  } else if (errno != ENOENT && errno != ENOTDIR) {  // ENOTDIR: the folder is to be created
+    throw InputError(named + ": cannot be checked: " + std::strerror(errno));
+  }
+  // The folder is created when the first file is written (a config refused later leaves none behind):
+  // here its nearest existing ancestor must be a folder this process may write in.
+  fs::path folder = target.parent_path();
+  while (::stat(folder.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR) && folder != folder.root_path())
+    folder = folder.parent_path();
+  if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw InputError(named + ": cannot create its folder: " + folder.string() + " is not a directory");
+  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+    throw InputError(named + ": its folder " + folder.string() + " is not writable: " + std::strerror(errno));
+  remove_stale_temporaries(target);
+  claimed_.emplace_back(target, what);
+}
+
+void OutputSet::note_input(const fs::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return;  // the reader says what is wrong with it
+  const std::lock_guard lock(mutex_);
+  for (const Identity& output : outputs_)
+    if (output.device == st.st_dev && output.inode == st.st_ino)
+      throw InputError(output.path.string() + ": an output of this run is its own input " + path.string() +
+                       "; writing it would destroy it");
+  inputs_.push_back({st.st_dev, st.st_ino, path});
+}
+
+bool OutputSet::claimed(const fs::path& path) const {
+  const fs::path target = resolved(path);
+  const std::lock_guard lock(mutex_);
+  for (const auto& claim : claimed_)
+    if (claim.first == target) return true;
+  return false;
+}
+
+fs::path OutputSet::stage(const fs::path& path) {
+  const fs::path target = resolved(path);
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  if (ec) throw RuntimeError(target.parent_path().string() + ": cannot create folder: " + ec.message());
+  fs::path temporary = temporary_name(target);
+  const std::lock_guard lock(mutex_);
+  for (auto& [earlier, same] : staged_)
+    if (same == target) {  // written again (a repeat): the newer contents replace the earlier ones
+      ::unlink(earlier.c_str());
+      forget_temporary(earlier);
+      earlier = temporary;
+      return temporary;
+    }
+  staged_.emplace_back(temporary, target);
+  return temporary;
+}
+
+void OutputSet::commit() {
+  const std::lock_guard lock(mutex_);
+  // Renames cannot fail together: one that fails leaves the files before it renamed and those after it
+  // removed (by the destructor), which the error names.
+  while (!staged_.empty()) {
+    const auto [temporary, target] = staged_.front();
+    std::error_code ec;
+    fs::rename(temporary, target, ec);
+    if (ec) throw RuntimeError(target.string() + ": cannot replace: " + ec.message());
+    forget_temporary(temporary);
+    staged_.erase(staged_.begin());
+  }
+}
+
+}  // namespace itercl::io
+
+namespace itercl {
+
+void remove_temporaries_on_signals() {
+  for (int signal_number : {SIGINT, SIGTERM}) {
+    struct sigaction now {};
+    // A handler someone else installed (an embedding program's) stays: the run's destructors still
+    // remove the temporary files when that handler ends the run by an exception.
+    if (::sigaction(signal_number, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
+    struct sigaction handler {};
+    handler.sa_handler = io::remove_temporaries_and_reraise;
+    sigemptyset(&handler.sa_mask);
+    ::sigaction(signal_number, &handler, nullptr);
+  }
+}
+
+}  // namespace itercl
