@@ -2,6 +2,7 @@
 // the device's precision) and the reductions on the device (row min / max / sum, k nearest, threshold).
 #include <pybind11/stl.h>
 
+#include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/pairwise.hpp"
 
@@ -40,18 +41,19 @@ void fill(py::array_t<Real>& out, PairwiseDistances& pd) {
 py::array pairwise_matrix(const py::array& X_in, const py::object& Y_in, const std::string& metric, double p,
                           const std::vector<std::string>& devices, const std::string& precision,
                           const std::string& kernel, Eigen::Index block_rows, Eigen::Index block_cols) {
-  const PairwiseParams params = pairwise_params(metric, p, precision, kernel, block_rows, block_cols);
+  PythonCancel cancel;
+  PairwiseParams params = pairwise_params(metric, p, precision, kernel, block_rows, block_cols);
+  params.progress = cancel.progress();
   const Matrix X = to_matrix(X_in, "X");
   Matrix Y;
   if (!Y_in.is_none()) Y = to_matrix(py::cast<py::array>(Y_in), "Y");
   const Matrix* Y_ptr = Y_in.is_none() ? nullptr : &Y;
   const Eigen::Index n1 = X.rows(), n2 = Y_ptr ? Y.rows() : X.rows();
   const auto compute = [&](auto out) {
-    {
-      py::gil_scoped_release release;
+    cancel.run([&] {
       PairwiseDistances pd(select_devices(devices), X, Y_ptr, params);
       fill(out, pd);
-    }
+    });
     return py::array(out);
   };
   if (params.precision == Precision::f32) return compute(py::array_t<float>({n1, n2}));
@@ -62,7 +64,9 @@ py::dict pairwise_reduce(const py::array& X_in, const py::object& Y_in, const st
                          const std::vector<std::string>& devices, const std::string& precision,
                          const std::string& kernel, Eigen::Index block_rows, Eigen::Index block_cols,
                          const std::string& form, int k, double threshold) {
-  const PairwiseParams params = pairwise_params(metric, p, precision, kernel, block_rows, block_cols);
+  PythonCancel cancel;
+  PairwiseParams params = pairwise_params(metric, p, precision, kernel, block_rows, block_cols);
+  params.progress = cancel.progress();
   PairwiseReduction reduction;
   reduction.form = form;
   reduction.k = k;
@@ -71,12 +75,10 @@ py::dict pairwise_reduce(const py::array& X_in, const py::object& Y_in, const st
   const Matrix X = to_matrix(X_in, "X");
   Matrix Y;
   if (!Y_in.is_none()) Y = to_matrix(py::cast<py::array>(Y_in), "Y");
-  ReducedDistances r;
-  {
-    py::gil_scoped_release release;
+  ReducedDistances r = cancel.run([&] {
     PairwiseDistances pd(select_devices(devices), X, Y_in.is_none() ? nullptr : &Y, params);
-    r = pd.reduce(reduction);
-  }
+    return pd.reduce(reduction);
+  });
   py::dict out;
   out["width"] = r.width;
   out["values"] = to_numpy(std::move(r.values));
