@@ -2,9 +2,12 @@
 // progress callback's cancel; against the double-precision reference and PageRank::fit.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "itercl/error.hpp"
+#include "itercl/experiment.hpp"
 #include "itercl/pagerank.hpp"
 #include "reference/pagerank_reference.hpp"
 #include "test_support.hpp"
@@ -87,6 +90,25 @@ TEST_CASE("PageRankGraph: nstart is the start, normalised as networkx does, iter
   fit_params.nstart = {1.0, 2.0};
   CHECK_THROWS_WITH_AS(itercl::PageRank(test::device(), fit_params).fit(itercl::in_links(g)),
                        "nstart: has 2 values for 2000 nodes", itercl::ParamError);
+}
+
+TEST_CASE("a config's params.nstart, in the input's ids, is the start of the iteration") {
+  test::TempDir tmp;
+  std::ofstream(tmp / "g.txt") << "100 200\n200 300\n300 100\n300 400\n";
+  const nlohmann::json config = {
+      {"algorithm", "pagerank"},
+      {"precision", "double"},
+      {"data", {{"path", "g.txt"}}},
+      {"params", {{"nstart", {{"100", 1}, {"400", 4}}}, {"max_iter", 2}, {"tol", 0}, {"format", "csr_scalar"}}},
+      {"output", "r.json"}};
+  const nlohmann::json r = itercl::run_experiment(config, "p.json", tmp.path).results;
+  Graph g;
+  g.n_nodes = 4;
+  g.src = {0, 1, 2, 2}, g.dst = {1, 2, 0, 3};
+  const auto ref = reference::pagerank(g, 0.85, 2, 0.0, {}, {}, {1, 0, 0, 4});
+  const char* ids[] = {"100", "200", "300", "400"};
+  for (std::size_t i = 0; i < 4; ++i)
+    CHECK(r["result"]["ranks"][ids[i]].get<double>() == doctest::Approx(ref.ranks[i]).epsilon(1e-12));
 }
 
 TEST_CASE("PageRankGraph: steps driven by the caller equal the full run, and a restart repeats it") {
