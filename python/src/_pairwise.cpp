@@ -2,6 +2,8 @@
 // the device's precision) and the reductions on the device (row min / max / sum, k nearest, threshold).
 #include <pybind11/stl.h>
 
+#include <optional>
+
 #include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/pairwise.hpp"
@@ -44,11 +46,13 @@ py::array pairwise_matrix(const py::array& X_in, const py::object& Y_in, const s
   PythonCancel cancel;
   PairwiseParams params = pairwise_params(metric, p, precision, kernel, block_rows, block_cols);
   params.progress = cancel.progress();
-  const Matrix X = to_matrix(X_in, "X");
-  Matrix Y;
-  if (!Y_in.is_none()) Y = to_matrix(py::cast<py::array>(Y_in), "Y");
-  const Matrix* Y_ptr = Y_in.is_none() ? nullptr : &Y;
-  const Eigen::Index n1 = X.rows(), n2 = Y_ptr ? Y.rows() : X.rows();
+  // The arrays are read in place (float32 or float64, C-contiguous, as the Python layer passes them).
+  py::object keep_x, keep_y;
+  const RowsView X = to_rows(X_in, "X", keep_x);
+  std::optional<RowsView> Y;
+  if (!Y_in.is_none()) Y = to_rows(py::cast<py::array>(Y_in), "Y", keep_y);
+  const RowsView* Y_ptr = Y ? &*Y : nullptr;
+  const Eigen::Index n1 = X.rows(), n2 = Y ? Y->rows() : X.rows();
   const auto compute = [&](auto out) {
     cancel.run([&] {
       PairwiseDistances pd(select_devices(devices), X, Y_ptr, params);
@@ -72,11 +76,12 @@ py::dict pairwise_reduce(const py::array& X_in, const py::object& Y_in, const st
   reduction.k = k;
   reduction.threshold = threshold;
   reduction.validate();
-  const Matrix X = to_matrix(X_in, "X");
-  Matrix Y;
-  if (!Y_in.is_none()) Y = to_matrix(py::cast<py::array>(Y_in), "Y");
+  py::object keep_x, keep_y;
+  const RowsView X = to_rows(X_in, "X", keep_x);
+  std::optional<RowsView> Y;
+  if (!Y_in.is_none()) Y = to_rows(py::cast<py::array>(Y_in), "Y", keep_y);
   ReducedDistances r = cancel.run([&] {
-    PairwiseDistances pd(select_devices(devices), X, Y_in.is_none() ? nullptr : &Y, params);
+    PairwiseDistances pd(select_devices(devices), X, Y ? &*Y : nullptr, params);
     return pd.reduce(reduction);
   });
   py::dict out;
