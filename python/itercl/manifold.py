@@ -13,7 +13,7 @@ _INITS = ("random", "classical", "classical_mds")
 
 
 def _fit(data, vectors, metric, weights, n_components, max_iter, eps, init, n_init, random_state, device,
-         precision, kernel):
+         precision, kernel, callback=None):
     n_components = check_int("n_components", n_components, 1)
     max_iter = check_int("max_iter", max_iter, 1)
     eps = check_number("eps", eps, 0)
@@ -37,7 +37,7 @@ def _fit(data, vectors, metric, weights, n_components, max_iter, eps, init, n_in
             raise ValueError(f"weights: has shape {weights.shape}, expected ({n}, {n}): one per pair")
     return _itercl.smacof_fit(data, vectors, metric, weights, n_components, max_iter, eps, init, embedding, n_init,
                               seed(random_state), device_spec(device), check_precision(precision),
-                              kernel_json(kernel))
+                              kernel_json(kernel), callback)
 
 
 def _check_metric(metric):
@@ -53,7 +53,7 @@ def _check_normalized(normalized_stress):
 
 def smacof(dissimilarities, *, metric=True, n_components=2, init=None, n_init=1, n_jobs=None, max_iter=300,
            verbose=0, eps=1e-6, random_state=None, return_n_iter=False, normalized_stress="auto", weights=None,
-           device=None, precision="float", kernel=None):
+           device=None, precision="float", kernel=None, callback=None):
     """scikit-learn's smacof on the device: the embedding of N points from their N x N dissimilarities.
 
     Returns (X, stress) or, with return_n_iter, (X, stress, n_iter). dissimilarities: symmetric (up to
@@ -64,6 +64,8 @@ def smacof(dissimilarities, *, metric=True, n_components=2, init=None, n_init=1,
     iteration, (stress_old - stress) / (1/2 sum w_ij d_ij^2) < eps; eps=0 runs max_iter iterations.
     weights: N x N, symmetric, non-negative (0 marks a missing dissimilarity), connecting all points.
     n_jobs and verbose are accepted for scikit-learn's sake and ignored. Only metric=True is implemented.
+    callback: called after every iteration with a dict (run, runs, iteration, objective: the raw
+    stress, ...); an exception it raises stops the fit and propagates; Ctrl-C stops it too.
     """
     _check_metric(metric)
     normalized = _check_normalized(normalized_stress)
@@ -71,7 +73,7 @@ def smacof(dissimilarities, *, metric=True, n_components=2, init=None, n_init=1,
     if D.shape[0] != D.shape[1]:
         raise ValueError(f"dissimilarities: expected a square matrix, got shape {D.shape}")
     r = _fit(D, False, "euclidean", weights, n_components, max_iter, eps, init, n_init, random_state, device,
-             precision, kernel)
+             precision, kernel, callback)
     stress = r["normalized_stress"] if normalized else r["stress"]
     if return_n_iter:
         return r["embedding"], stress, r["n_iter"]

@@ -31,7 +31,8 @@ _FORMATS = ("auto", "csr_scalar", "csr_vector", "ell", "hybrid", "bsr")
 
 
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None, dangling=None,
-             format="auto", *, weight="weight", n_nodes=None, device=None, precision="float", kernel=None):
+             format="auto", *, weight="weight", n_nodes=None, device=None, precision="float", kernel=None,
+             callback=None):
     """The PageRank of the nodes of G, with networkx's parameters, semantics and stopping rule.
 
     G is one of
@@ -45,6 +46,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
 
     personalization, dangling: where a jump lands and where the rank of nodes without out-links goes,
     a dict keyed by node (missing nodes 0) or, for the array forms, an array by node; normalised.
+    nstart: the starting ranks, in the same forms (normalised, as networkx does); None: uniform.
     tol: stop when the L1 change falls below n_nodes * tol; tol=0 runs max_iter iterations. Not
     converging raises PowerIterationFailedConvergence (networkx's) unless tol is 0.
     format: the sparse format (csr_scalar, csr_vector, csr_adaptive, ell, hybrid, bsr; auto: the fastest measured
@@ -53,11 +55,71 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
 
     Links are unweighted, as the CLI reads them. weight: as networkx's, the edge attribute holding a
     networkx graph's weights; an edge whose weight is not 1 is an error rather than silently ignored.
-    weight=None ignores the attributes (every link weighs 1, as in networkx). nstart is not supported
-    yet (the C++ API starts from the uniform vector).
+    weight=None ignores the attributes (every link weighs 1, as in networkx).
+
+    callback: called after every iteration with a dict (iteration, max_iterations, objective: the L1
+    change, elapsed_s); an exception it raises stops the run and propagates. Ctrl-C stops it too
+    (KeyboardInterrupt). PageRankGraph keeps the graph on the device for many runs.
     """
-    if nstart is not None:
-        raise NotImplementedError("nstart: a starting vector is not supported yet; the iteration starts uniform")
+    alpha, max_iter, tol, kernel = _check(alpha, max_iter, tol, format, kernel)
+    nodes, n, src, dst = _edges(G, n_nodes, weight)
+    p = _node_vector("personalization", personalization, nodes, n)
+    d = _node_vector("dangling", dangling, nodes, n)
+    x0 = _node_vector("nstart", nstart, nodes, n)
+    if n == 0:
+        return {} if nodes is not None else np.zeros(0)
+    r = _itercl.pagerank(n, src, dst, alpha, p, d, max_iter, tol, device_spec(device), check_precision(precision),
+                         kernel_json(kernel), x0, callback)
+    return _shaped(r, nodes, max_iter, tol)
+
+
+class PageRankGraph:
+    """A graph kept on the device for many PageRank runs: personalized PageRank for many personalization
+    vectors, restarts from other starts, or one step at a time in a loop of your own.
+
+    G, alpha, max_iter, tol, dangling, format and the keywords are pagerank()'s; the graph's format is
+    built and uploaded here, once. Each pagerank() call then sends only its two vectors.
+    """
+
+    def __init__(self, G, alpha=0.85, max_iter=100, tol=1e-06, dangling=None, format="auto", *, weight="weight",
+                 n_nodes=None, device=None, precision="float", kernel=None):
+        alpha, max_iter, tol, kernel = _check(alpha, max_iter, tol, format, kernel)
+        self._nodes, self._n, src, dst = _edges(G, n_nodes, weight)
+        self._max_iter, self._tol = max_iter, tol
+        d = _node_vector("dangling", dangling, self._nodes, self._n)
+        self._graph = _itercl.PageRankGraph(self._n, src, dst, alpha, d, max_iter, tol, device_spec(device),
+                                            check_precision(precision), kernel_json(kernel))
+
+    @property
+    def n_nodes(self):
+        return self._n
+
+    def pagerank(self, personalization=None, nstart=None, *, callback=None):
+        """The ranks for this personalization and start, as itercl.pagerank returns them."""
+        p = _node_vector("personalization", personalization, self._nodes, self._n)
+        x0 = _node_vector("nstart", nstart, self._nodes, self._n)
+        if self._n == 0:
+            return {} if self._nodes is not None else np.zeros(0)
+        return _shaped(self._graph.run(p, x0, callback), self._nodes, self._max_iter, self._tol)
+
+    def start(self, personalization=None, nstart=None):
+        """Sets the start and the personalization for step(); returns self."""
+        p = _node_vector("personalization", personalization, self._nodes, self._n)
+        self._graph.start(p, _node_vector("nstart", nstart, self._nodes, self._n))
+        return self
+
+    def step(self):
+        """One power iteration from the current ranks; returns its L1 change ||x_new - x||_1 (the
+        stopping rule, L1 change < n_nodes * tol, is yours to apply)."""
+        return self._graph.step()
+
+    def ranks(self):
+        """The current ranks, as pagerank() returns them."""
+        ranks = self._graph.ranks()
+        return dict(zip(self._nodes, ranks.tolist())) if self._nodes is not None else ranks
+
+
+def _check(alpha, max_iter, tol, format, kernel):
     alpha = check_number("alpha", alpha)
     max_iter = check_int("max_iter", max_iter, 1)
     tol = check_number("tol", tol, 0)
@@ -65,14 +127,11 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     kernel = dict(kernel or {})
     if fmt != "auto":
         kernel["format"] = fmt
+    return alpha, max_iter, tol, kernel
 
-    nodes, n, src, dst = _edges(G, n_nodes, weight)
-    p = _node_vector("personalization", personalization, nodes, n)
-    d = _node_vector("dangling", dangling, nodes, n)
-    if n == 0:
-        return {} if nodes is not None else np.zeros(0)
-    r = _itercl.pagerank(n, src, dst, alpha, p, d, max_iter, tol, device_spec(device), check_precision(precision),
-                         kernel_json(kernel))
+
+def _shaped(r, nodes, max_iter, tol):
+    """The ranks as networkx returns them (a dict for a networkx graph), or its exception."""
     ranks = r["ranks"]
     result = dict(zip(nodes, ranks.tolist())) if nodes is not None else ranks
     if not r["converged"] and tol > 0:

@@ -1,6 +1,7 @@
 // K-Means: the fit (itercl::KMeans) and the assignment step alone (itercl::KMeansAssignment, predict).
 #include <pybind11/stl.h>
 
+#include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/kmeans.hpp"
 
@@ -9,7 +10,8 @@ namespace {
 
 py::dict kmeans_fit(const py::array& X_in, const py::object& sample_weight, int n_clusters, const std::string& init,
                     const py::object& init_centroids, int n_init, int max_iter, double tol, std::uint64_t random_state,
-                    const std::string& device_spec, const std::string& precision, const std::string& kernel) {
+                    const std::string& device_spec, const std::string& precision, const std::string& kernel,
+                    const py::object& callback) {
   const Matrix X = to_matrix(X_in, "X");
   const std::vector<double> w = to_vector(sample_weight, "sample_weight");
   KMeansParams p;
@@ -32,12 +34,9 @@ py::dict kmeans_fit(const py::array& X_in, const py::object& sample_weight, int 
   p.kernel = kernel_from_json<KMeansKernel>(kernel);
   p.validate(X, w);
 
-  KMeansResult r;
-  {
-    py::gil_scoped_release release;
-    const Device device = Device::select(device_spec);
-    r = KMeans(device, p).fit(X, w);
-  }
+  PythonCancel cancel(callback);
+  p.progress = cancel.progress();
+  KMeansResult r = cancel.run([&] { return KMeans(Device::select(device_spec), p).fit(X, w); });
   py::dict out;
   out["cluster_centers"] = to_numpy(std::move(r.centroids));
   out["labels"] = to_numpy(std::move(r.labels));
@@ -76,7 +75,7 @@ py::array kmeans_assign(const py::array& X_in, const py::array& centroids_in, co
 void bind_kmeans(py::module_& m) {
   m.def("kmeans_fit", &kmeans_fit, py::arg("X"), py::arg("sample_weight"), py::arg("n_clusters"), py::arg("init"),
         py::arg("init_centroids"), py::arg("n_init"), py::arg("max_iter"), py::arg("tol"), py::arg("random_state"),
-        py::arg("device"), py::arg("precision"), py::arg("kernel"));
+        py::arg("device"), py::arg("precision"), py::arg("kernel"), py::arg("callback") = py::none());
   m.def("kmeans_assign", &kmeans_assign, py::arg("X"), py::arg("centroids"), py::arg("device"), py::arg("precision"),
         py::arg("kernel"));
   m.def("kmeans_scaled_tol", [](const py::array& X, double tol) { return kmeans_scaled_tol(to_matrix(X, "X"), tol); });

@@ -1,6 +1,8 @@
-// PageRank over a graph given as its edges (source, destination), nodes 0 .. n_nodes - 1.
+// PageRank over a graph given as its edges (source, destination), nodes 0 .. n_nodes - 1: one call
+// (pagerank), or the graph kept on the device for many runs and single steps (PageRankGraph).
 #include <pybind11/stl.h>
 
+#include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/graph.hpp"
 #include "itercl/pagerank.hpp"
@@ -8,19 +10,21 @@
 namespace itercl::python {
 namespace {
 
-py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& dst, double alpha,
-                  const py::object& personalization, const py::object& dangling, int max_iter, double tol,
-                  const std::string& device_spec, const std::string& precision, const std::string& kernel) {
+PageRankParams pagerank_params(std::int32_t n_nodes, double alpha, const py::object& dangling, int max_iter, double tol,
+                               const std::string& precision, const std::string& kernel) {
   PageRankParams p;
   p.alpha = alpha;
   p.max_iter = max_iter;
   p.tol = tol;
-  p.personalization = to_vector(personalization, "personalization");
   p.dangling = to_vector(dangling, "dangling");
   p.precision = parse_precision(precision);
   p.kernel = kernel_from_json<PageRankKernel>(kernel);
   if (n_nodes < 0) throw ParamError("n_nodes", "expected an integer >= 0, got " + std::to_string(n_nodes));
   p.validate(n_nodes);
+  return p;
+}
+
+Graph edge_list(std::int32_t n_nodes, const py::array& src, const py::array& dst) {
   Graph g;
   g.n_nodes = n_nodes;
   g.src = to_int32_vector(src, "src");
@@ -28,14 +32,10 @@ py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& d
   if (g.src.size() != g.dst.size())
     throw ParamError("dst",
                      std::to_string(g.dst.size()) + " destinations for " + std::to_string(g.src.size()) + " sources");
+  return g;
+}
 
-  PageRankResult r;
-  {
-    py::gil_scoped_release release;
-    const InLinks links = in_links(g);
-    const Device device = Device::select(device_spec);
-    r = PageRank(device, p).fit(links);
-  }
+py::dict result_dict(PageRankResult&& r) {
   py::dict out;
   out["ranks"] = to_numpy(std::move(r.ranks));
   out["n_iter"] = r.n_iter;
@@ -47,12 +47,67 @@ py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& d
   return out;
 }
 
+py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& dst, double alpha,
+                  const py::object& personalization, const py::object& dangling, int max_iter, double tol,
+                  const std::string& device_spec, const std::string& precision, const std::string& kernel,
+                  const py::object& nstart, const py::object& callback) {
+  PageRankParams p = pagerank_params(n_nodes, alpha, dangling, max_iter, tol, precision, kernel);
+  p.personalization = to_vector(personalization, "personalization");
+  p.nstart = to_vector(nstart, "nstart");
+  p.validate(n_nodes);
+  const Graph g = edge_list(n_nodes, src, dst);
+  PythonCancel cancel(callback);
+  p.progress = cancel.progress();
+  return result_dict(cancel.run([&] { return PageRank(Device::select(device_spec), p).fit(in_links(g)); }));
+}
+
+// The graph's format on the device, built once; the personalization and start per run.
+PageRankGraph make_graph(std::int32_t n_nodes, const py::array& src, const py::array& dst, double alpha,
+                         const py::object& dangling, int max_iter, double tol, const std::string& device_spec,
+                         const std::string& precision, const std::string& kernel) {
+  const PageRankParams p = pagerank_params(n_nodes, alpha, dangling, max_iter, tol, precision, kernel);
+  const Graph g = edge_list(n_nodes, src, dst);
+  PythonCancel cancel;
+  return cancel.run([&] { return PageRankGraph(Device::select(device_spec), in_links(g), p); });
+}
+
+py::dict run_graph(PageRankGraph& graph, const py::object& personalization, const py::object& nstart,
+                   const py::object& callback) {
+  const std::vector<double> pv = to_vector(personalization, "personalization"), x0 = to_vector(nstart, "nstart");
+  PythonCancel cancel(callback);
+  // This call's callback for this run only: it refers to `cancel`, which ends with the call.
+  struct Restore {
+    PageRankGraph& graph;
+    ~Restore() { graph.set_progress({}); }
+  } restore{graph};
+  graph.set_progress(cancel.progress());
+  return result_dict(cancel.run([&] { return graph.run(pv, x0); }));
+}
+
 }  // namespace
 
 void bind_pagerank(py::module_& m) {
   m.def("pagerank", &pagerank, py::arg("n_nodes"), py::arg("src"), py::arg("dst"), py::arg("alpha"),
         py::arg("personalization"), py::arg("dangling"), py::arg("max_iter"), py::arg("tol"), py::arg("device"),
-        py::arg("precision"), py::arg("kernel"));
+        py::arg("precision"), py::arg("kernel"), py::arg("nstart") = py::none(), py::arg("callback") = py::none());
+  py::class_<PageRankGraph>(m, "PageRankGraph")
+      .def(py::init(&make_graph), py::arg("n_nodes"), py::arg("src"), py::arg("dst"), py::arg("alpha"),
+           py::arg("dangling"), py::arg("max_iter"), py::arg("tol"), py::arg("device"), py::arg("precision"),
+           py::arg("kernel"))
+      .def("run", &run_graph, py::arg("personalization") = py::none(), py::arg("nstart") = py::none(),
+           py::arg("callback") = py::none())
+      .def(
+          "start",
+          [](PageRankGraph& g, const py::object& personalization, const py::object& nstart) {
+            const std::vector<double> pv = to_vector(personalization, "personalization");
+            const std::vector<double> x0 = to_vector(nstart, "nstart");
+            PythonCancel().run([&] { g.start(pv, x0); });
+          },
+          py::arg("personalization") = py::none(), py::arg("nstart") = py::none())
+      .def("step", [](PageRankGraph& g) { return PythonCancel().run([&] { return g.step().residual; }); })
+      .def("ranks", [](const PageRankGraph& g) { return to_numpy(PythonCancel().run([&] { return g.ranks(); })); })
+      .def_property_readonly("n_nodes", &PageRankGraph::n_nodes)
+      .def_property_readonly("kernel", [](const PageRankGraph& g) { return kernel_to_json(g.kernel()); });
 }
 
 }  // namespace itercl::python

@@ -1,6 +1,7 @@
 // Distance histograms and pair counts (itercl::PairHistogram), and g(r) from a histogram.
 #include <pybind11/stl.h>
 
+#include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/pair_histogram.hpp"
 
@@ -25,12 +26,9 @@ py::tuple pair_histogram(const py::array& X_in, const std::string& kind, int bin
   p.block = block;
   const Matrix X = to_matrix(X_in, "X");
   p.validate(X.cols());
-  PairHistogramResult r;
-  {
-    py::gil_scoped_release release;
-    PairHistogram histogram(select_devices(devices), X, p);
-    r = histogram.run();
-  }
+  PythonCancel cancel;
+  p.progress = cancel.progress();
+  PairHistogramResult r = cancel.run([&] { return PairHistogram(select_devices(devices), X, p).run(); });
   std::vector<std::int64_t> counts(r.counts.begin(), r.counts.end());
   return py::make_tuple(to_numpy(std::move(counts)), to_numpy(std::move(r.edges)));
 }

@@ -2,6 +2,9 @@
 // the device's precision) and the reductions on the device (row min / max / sum, k nearest, threshold).
 #include <pybind11/stl.h>
 
+#include <optional>
+
+#include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/pairwise.hpp"
 
@@ -40,18 +43,21 @@ void fill(py::array_t<Real>& out, PairwiseDistances& pd) {
 py::array pairwise_matrix(const py::array& X_in, const py::object& Y_in, const std::string& metric, double p,
                           const std::vector<std::string>& devices, const std::string& precision,
                           const std::string& kernel, Eigen::Index block_rows, Eigen::Index block_cols) {
-  const PairwiseParams params = pairwise_params(metric, p, precision, kernel, block_rows, block_cols);
-  const Matrix X = to_matrix(X_in, "X");
-  Matrix Y;
-  if (!Y_in.is_none()) Y = to_matrix(py::cast<py::array>(Y_in), "Y");
-  const Matrix* Y_ptr = Y_in.is_none() ? nullptr : &Y;
-  const Eigen::Index n1 = X.rows(), n2 = Y_ptr ? Y.rows() : X.rows();
+  PythonCancel cancel;
+  PairwiseParams params = pairwise_params(metric, p, precision, kernel, block_rows, block_cols);
+  params.progress = cancel.progress();
+  // The arrays are read in place (float32 or float64, C-contiguous, as the Python layer passes them).
+  py::object keep_x, keep_y;
+  const RowsView X = to_rows(X_in, "X", keep_x);
+  std::optional<RowsView> Y;
+  if (!Y_in.is_none()) Y = to_rows(py::cast<py::array>(Y_in), "Y", keep_y);
+  const RowsView* Y_ptr = Y ? &*Y : nullptr;
+  const Eigen::Index n1 = X.rows(), n2 = Y ? Y->rows() : X.rows();
   const auto compute = [&](auto out) {
-    {
-      py::gil_scoped_release release;
+    cancel.run([&] {
       PairwiseDistances pd(select_devices(devices), X, Y_ptr, params);
       fill(out, pd);
-    }
+    });
     return py::array(out);
   };
   if (params.precision == Precision::f32) return compute(py::array_t<float>({n1, n2}));
@@ -62,21 +68,22 @@ py::dict pairwise_reduce(const py::array& X_in, const py::object& Y_in, const st
                          const std::vector<std::string>& devices, const std::string& precision,
                          const std::string& kernel, Eigen::Index block_rows, Eigen::Index block_cols,
                          const std::string& form, int k, double threshold) {
-  const PairwiseParams params = pairwise_params(metric, p, precision, kernel, block_rows, block_cols);
+  PythonCancel cancel;
+  PairwiseParams params = pairwise_params(metric, p, precision, kernel, block_rows, block_cols);
+  params.progress = cancel.progress();
   PairwiseReduction reduction;
   reduction.form = form;
   reduction.k = k;
   reduction.threshold = threshold;
   reduction.validate();
-  const Matrix X = to_matrix(X_in, "X");
-  Matrix Y;
-  if (!Y_in.is_none()) Y = to_matrix(py::cast<py::array>(Y_in), "Y");
-  ReducedDistances r;
-  {
-    py::gil_scoped_release release;
-    PairwiseDistances pd(select_devices(devices), X, Y_in.is_none() ? nullptr : &Y, params);
-    r = pd.reduce(reduction);
-  }
+  py::object keep_x, keep_y;
+  const RowsView X = to_rows(X_in, "X", keep_x);
+  std::optional<RowsView> Y;
+  if (!Y_in.is_none()) Y = to_rows(py::cast<py::array>(Y_in), "Y", keep_y);
+  ReducedDistances r = cancel.run([&] {
+    PairwiseDistances pd(select_devices(devices), X, Y ? &*Y : nullptr, params);
+    return pd.reduce(reduction);
+  });
   py::dict out;
   out["width"] = r.width;
   out["values"] = to_numpy(std::move(r.values));

@@ -2,6 +2,7 @@
 // the device (fit_vectors).
 #include <pybind11/stl.h>
 
+#include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/smacof.hpp"
 
@@ -11,7 +12,8 @@ namespace {
 py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metric, const py::object& weights_in,
                     int n_components, int max_iter, double eps, const std::string& init,
                     const py::object& init_embedding, int n_init, std::uint64_t random_state,
-                    const std::string& device_spec, const std::string& precision, const std::string& kernel) {
+                    const std::string& device_spec, const std::string& precision, const std::string& kernel,
+                    const py::object& callback) {
   SmacofParams p;
   p.n_components = n_components;
   p.max_iter = max_iter;
@@ -37,13 +39,12 @@ py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metr
   Matrix W;
   if (!weights_in.is_none()) W = to_matrix(py::cast<py::array>(weights_in), "weights");
 
-  SmacofResult r;
-  {
-    py::gil_scoped_release release;
-    const Device device = Device::select(device_spec);
-    const Smacof smacof(device, p);
-    r = vectors ? smacof.fit_vectors(D, m, W) : smacof.fit(D, W);
-  }
+  PythonCancel cancel(callback);
+  p.progress = cancel.progress();
+  SmacofResult r = cancel.run([&] {
+    const Smacof smacof(Device::select(device_spec), p);
+    return vectors ? smacof.fit_vectors(D, m, W) : smacof.fit(D, W);
+  });
   py::dict out;
   out["embedding"] = to_numpy(std::move(r.embedding));
   out["stress"] = r.stress;
@@ -64,7 +65,8 @@ py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metr
 void bind_smacof(py::module_& m) {
   m.def("smacof_fit", &smacof_fit, py::arg("data"), py::arg("vectors"), py::arg("metric"), py::arg("weights"),
         py::arg("n_components"), py::arg("max_iter"), py::arg("eps"), py::arg("init"), py::arg("init_embedding"),
-        py::arg("n_init"), py::arg("random_state"), py::arg("device"), py::arg("precision"), py::arg("kernel"));
+        py::arg("n_init"), py::arg("random_state"), py::arg("device"), py::arg("precision"), py::arg("kernel"),
+        py::arg("callback") = py::none());
 }
 
 }  // namespace itercl::python

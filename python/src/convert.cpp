@@ -17,6 +17,17 @@ Matrix to_matrix(const py::array& a, const char* field) {
   return Eigen::Map<const Matrix>(d.data(), rows, cols);
 }
 
+RowsView to_rows(const py::array& a, const char* field, py::object& keep) {
+  if (a.ndim() != 2) throw ParamError(field, "expected a 2-D array, got " + std::to_string(a.ndim()) + " dimensions");
+  const Eigen::Index rows = a.shape(0), cols = a.shape(1);
+  if (py::isinstance<py::array_t<float, py::array::c_style>>(a))
+    return {static_cast<const float*>(a.data()), rows, cols};
+  const auto d = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+  if (!d) throw ParamError(field, "expected an array of numbers");
+  keep = d;  // `a` itself when it is float64 and C-contiguous already
+  return {d.data(), rows, cols};
+}
+
 std::vector<double> to_vector(const py::object& a, const char* field) {
   if (a.is_none()) return {};
   const auto d = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);

@@ -13,14 +13,19 @@
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/rows.hpp"
 
 namespace itercl::python {
 
 namespace py = pybind11;
 
-// A 2-D float32 or float64 array (the Python layer has checked and converted it) as a Matrix. The C++
-// API takes a double Matrix, so this is a copy; float32 is widened in the same pass.
+// A 2-D float32 or float64 array (the Python layer has checked and converted it) as a Matrix, for the
+// APIs that take one: a copy; float32 is widened in the same pass.
 Matrix to_matrix(const py::array& a, const char* field);
+// A 2-D float32 or float64 C-contiguous array read in place, for the APIs that take rows (itercl/rows.hpp):
+// no copy. Another array is converted to float64 first, that copy held by `keep`; the view is valid
+// while `a` and `keep` live.
+RowsView to_rows(const py::array& a, const char* field, py::object& keep);
 // A 1-D float64 array (or None: empty) as a vector.
 std::vector<double> to_vector(const py::object& a, const char* field);
 std::vector<std::int32_t> to_int32_vector(const py::array& a, const char* field);

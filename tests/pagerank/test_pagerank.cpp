@@ -170,9 +170,12 @@ TEST_CASE("personalization and a separate dangling vector, against the reference
   for (const char* format : {"csr_scalar", "hybrid", "bsr"}) {
     const std::string name = format;
     CAPTURE(name);
-    const auto r = run(
-        g,
-        {.alpha = 0.7, .personalization = p, .dangling = d, .precision = Precision::f64, .kernel = {.format = format}});
+    const auto r = run(g, {.alpha = 0.7,
+                           .personalization = p,
+                           .dangling = d,
+                           .nstart = {},
+                           .precision = Precision::f64,
+                           .kernel = {.format = format}});
     CHECK(r.n_iter == ref.n_iter);
     CHECK(reference::l1_distance(r.ranks, ref.ranks) <= tolerance::ranks_l1(Precision::f64));
   }

@@ -148,6 +148,24 @@ TEST_CASE("pairwise: tunings that divide nothing give the reference too") {
   }
 }
 
+TEST_CASE("pairwise: float rows read in place (RowsView) give the reference distances, one input and two") {
+  // float values, so that the reference sees exactly the values the view holds
+  const Matrix X = test::random_matrix(97, 5, 21, 2.0, 40.0).cast<float>().cast<double>();
+  const Matrix Y = test::random_matrix(60, 5, 22, 2.0, 40.0).cast<float>().cast<double>();
+  using RowsF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const RowsF xf = X.cast<float>(), yf = Y.cast<float>();
+  const itercl::RowsView xv(xf.data(), xf.rows(), xf.cols()), yv(yf.data(), yf.rows(), yf.cols());
+  for (const char* metric : {"euclidean", "cityblock", "cosine"}) {
+    for (Precision prec : test::kPrecisions) {
+      CAPTURE(metric);
+      CAPTURE(itercl::precision_name(prec));
+      const PairwiseParams params = params_for(metric, prec);
+      check_matrix(metric, X, X, PairwiseDistances({test::device()}, xv, nullptr, params).matrix(), prec);
+      check_matrix(metric, X, Y, PairwiseDistances({test::device()}, xv, &yv, params).matrix(), prec);
+    }
+  }
+}
+
 TEST_CASE("pairwise: rectangles and several workers give the one-rectangle result exactly") {
   const Matrix X = test::random_matrix(203, 12, 8), Y = test::random_matrix(150, 12, 9);
   const PairwiseParams base = params_for("cityblock", Precision::f32);

@@ -86,5 +86,5 @@ def test_bad_input_names_the_field(digraph):
     assert itercl.pagerank(W, weight=None) == pytest.approx(nx.pagerank(W, weight=None), abs=2e-6)
     with pytest.raises(ValueError, match="n_nodes"):
         itercl.pagerank((np.array([0, 5]), np.array([1, 2])), n_nodes=3)
-    with pytest.raises(NotImplementedError, match="nstart"):
-        itercl.pagerank(digraph, nstart={n: 1.0 for n in digraph})
+    with pytest.raises(ValueError, match="nstart: value 0 is -1"):
+        itercl.pagerank(digraph, nstart={n: -1.0 for n in digraph})

@@ -19,9 +19,10 @@ struct PageRank {
   bool converged = false;
 };
 
-// p, d: empty for uniform (d = p); otherwise weights, normalised here.
+// p, d: empty for uniform (d = p); otherwise weights, normalised here. x0: the start (networkx's
+// nstart), normalised here; empty for uniform.
 inline PageRank pagerank(const itercl::Graph& g, double alpha, int max_iter, double tol, std::vector<double> p = {},
-                         std::vector<double> d = {}) {
+                         std::vector<double> d = {}, std::vector<double> x0 = {}) {
   const auto n = static_cast<std::size_t>(g.n_nodes);
   PageRank r;
   if (n == 0) {
@@ -39,7 +40,8 @@ inline PageRank pagerank(const itercl::Graph& g, double alpha, int max_iter, dou
   normalise(d);
   std::vector<double> outdeg(n, 0);
   for (auto s : g.src) outdeg[static_cast<std::size_t>(s)] += 1;
-  std::vector<double> x(n, 1.0 / static_cast<double>(n)), next(n);
+  normalise(x0);
+  std::vector<double> x = x0, next(n);
   for (int it = 0; it < max_iter; ++it) {
     double dangling = 0;
     for (std::size_t i = 0; i < n; ++i)

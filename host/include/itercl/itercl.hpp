@@ -18,6 +18,7 @@
 #include "itercl/particles.hpp"
 #include "itercl/peak.hpp"
 #include "itercl/progress.hpp"
+#include "itercl/rows.hpp"
 #include "itercl/smacof.hpp"
 #include "itercl/timing.hpp"
 #include "itercl/tune.hpp"

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ struct PageRankParams {
   std::vector<double> personalization;
   // Where the rank of nodes without out-links goes, as personalization; empty = the personalization.
   std::vector<double> dangling;
+  // The starting ranks, one non-negative weight per node (normalised here, as networkx's nstart);
+  // empty = uniform.
+  std::vector<double> nstart;
   Precision precision = Precision::f32;  // of the device's vectors and sums; the host works in double
   PageRankKernel kernel;
   ProgressCallback progress{};  // told after every iteration (objective: the L1 change of the ranks)
@@ -111,6 +115,62 @@ class PageRank {
  private:
   Device device_;
   PageRankParams params_;
+};
+
+namespace pagerank {
+class Engine;
+}
+
+// A graph resident on the device, run many times: personalized PageRank for many personalization
+// vectors, restarts from other starts, or one step at a time in a loop of the caller's. The format,
+// out-degrees and vectors are built and uploaded once; each run writes only its two vectors (n values).
+class PageRankGraph {
+ public:
+  // Resolves the kernel for `links`, builds the format and uploads it. `params` give everything but
+  // the start: alpha, max_iter, tol, dangling, precision, kernel, progress; their personalization and
+  // nstart are ignored (run() and start() take them). Throws as PageRank::fit.
+  PageRankGraph(const Device& device, const InLinks& links, PageRankParams params);
+  ~PageRankGraph();
+  PageRankGraph(PageRankGraph&&) noexcept;
+  PageRankGraph& operator=(PageRankGraph&&) noexcept;
+
+  // A full run, as PageRank::fit with these personalization and nstart (empty: uniform). The result's
+  // upload holds the graph's upload and this run's vectors.
+  PageRankResult run(const std::vector<double>& personalization = {}, const std::vector<double>& nstart = {});
+
+  // One step at a time: start() sets x = nstart and the personalization (empty: uniform; normalised
+  // as networkx does), each step() computes the next x and returns what it did (residual: the L1
+  // change), ranks() reads the current x. PageRank's stopping rule is the caller's to apply.
+  void start(const std::vector<double>& personalization = {}, const std::vector<double>& nstart = {});
+  PageRankIteration step();
+  std::vector<double> ranks() const;
+
+  // Replaces params' progress callback for the runs that follow.
+  void set_progress(ProgressCallback progress) { params_.progress = std::move(progress); }
+
+  std::int32_t n_nodes() const { return n_nodes_; }
+  const PageRankParams& params() const { return params_; }
+  const PageRankKernel& kernel() const { return kernel_; }  // all values resolved
+  const std::vector<std::string>& tuning_sources() const { return tuning_sources_; }
+  const std::string& build_options() const { return build_options_; }
+  const PageRankFormatStats& format() const { return format_; }
+  Timings upload_timings() const { return upload_; }  // the format, out-degrees and dangling vector, once
+
+ private:
+  Device device_;
+  PageRankParams params_;
+  std::int32_t n_nodes_ = 0;
+  std::int64_t n_links_ = 0;
+  PageRankKernel kernel_;
+  std::vector<std::string> tuning_sources_;
+  std::string build_options_;
+  Timings upload_;
+  PageRankFormatStats format_;
+  std::vector<std::int32_t> order_;           // kernel reorder "degree": the engine's node i is the input's order_[i]
+  std::unique_ptr<pagerank::Engine> engine_;  // null for a graph without nodes
+
+  std::vector<double> node_values(const std::vector<double>& v) const;  // input ids -> the engine's
+  std::vector<double> read_ranks(Timings& timings) const;               // in the input's ids
 };
 
 }  // namespace itercl

@@ -15,6 +15,7 @@
 #include "itercl/matrix.hpp"
 #include "itercl/metric.hpp"
 #include "itercl/progress.hpp"
+#include "itercl/rows.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {
@@ -126,6 +127,9 @@ class PairwiseDistances {
   // devices (or the same device twice) share the rectangles dynamically. Throws InputError for data
   // or parameters the devices cannot take.
   PairwiseDistances(const std::vector<Device>& devices, const Matrix& X, const Matrix* Y, PairwiseParams params);
+  // The same from the caller's rows in place, float or double (itercl/rows.hpp): read once, straight
+  // into the device's layout and precision, never copied into a double Matrix.
+  PairwiseDistances(const std::vector<Device>& devices, const RowsView& X, const RowsView* Y, PairwiseParams params);
   ~PairwiseDistances();
   PairwiseDistances(PairwiseDistances&&) noexcept;
   PairwiseDistances& operator=(PairwiseDistances&&) noexcept;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <stdexcept>
 #include <string_view>
 
 namespace itercl {
@@ -21,6 +22,18 @@ struct ProgressEvent {
 
 // Called on the fitting thread (for pair-space runs on several devices: on any worker's, one call at a
 // time); keep it cheap. Empty: no reporting.
+// To cancel, the callback throws: Cancelled, or an exception of its own (the Python module carries a
+// KeyboardInterrupt so). Every algorithm, tune and bench call it between iterations (rectangles,
+// candidates, cases) outside their own error handling, so the exception stops the run there, the
+// device buffers are freed, and it reaches the caller unchanged: no partial result is returned.
 using ProgressCallback = std::function<void(const ProgressEvent&)>;
+
+// The exception a progress callback throws to cancel: neither the input's fault (InputError) nor the
+// machine's (RuntimeError).
+class Cancelled : public std::runtime_error {
+ public:
+  Cancelled() : std::runtime_error("cancelled by the progress callback") {}
+  using std::runtime_error::runtime_error;
+};
 
 }  // namespace itercl

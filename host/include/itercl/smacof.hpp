@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -68,6 +69,8 @@ struct SmacofParams {
 struct SmacofIteration {
   double stress;    // raw stress of this iteration's embedding
   Timings timings;  // kernels, the stress partials' transfer, wall
+  // 1/2 sum_{i != j} w_ij d_ij^2 of this iteration's embedding: the stopping rule's denominator.
+  double squared_distances = 0;
 };
 
 struct SmacofResult {
@@ -104,6 +107,51 @@ class Smacof {
  private:
   Device device_;
   SmacofParams params_;
+};
+
+namespace smacof {
+class SmacofDevice;
+}
+
+// Dissimilarities (and weights) resident on the device, embedded many times: the params' n_init runs,
+// runs from starts of the caller's, or one iteration at a time in a loop of the caller's. Smacof::fit
+// is this object used once.
+class SmacofDissimilarities {
+ public:
+  // Checks and uploads N x N dissimilarities and weights as Smacof::fit does; computes the classical
+  // start once if params.init asks for it. Throws as Smacof::fit.
+  SmacofDissimilarities(const Device& device, const Matrix& dissimilarities, const Matrix& weights,
+                        SmacofParams params);
+  // The same with the dissimilarities computed on the device from the rows of `vectors` by `metric`.
+  static SmacofDissimilarities from_vectors(const Device& device, const Matrix& vectors, Metric metric,
+                                            const Matrix& weights, SmacofParams params);
+  ~SmacofDissimilarities();
+  SmacofDissimilarities(SmacofDissimilarities&&) noexcept;
+  SmacofDissimilarities& operator=(SmacofDissimilarities&&) noexcept;
+
+  // params' n_init runs from params' init; the lowest final stress wins (Smacof::fit's result).
+  SmacofResult fit();
+  // One run from `init` (N x n_components), with params' max_iter, eps and progress.
+  SmacofResult fit(const Matrix& init);
+
+  // One iteration at a time: start() uploads X_0 (N x n_components), each step() computes the Guttman
+  // transform X_m of X_{m-1} and returns its stress and 1/2 sum w d^2 (their finiteness and the
+  // stopping rule are the caller's), embedding() reads the last step's X_m.
+  void start(const Matrix& x0);
+  SmacofIteration step();
+  Matrix embedding() const;
+
+  Eigen::Index n_points() const { return n_; }
+  const SmacofParams& params() const { return params_; }
+  const SmacofKernel& kernel() const;  // resolved
+  Timings upload_timings() const;
+
+ private:
+  SmacofDissimilarities(const Device& device, SmacofParams params, Eigen::Index n);
+  SmacofParams params_;
+  Eigen::Index n_ = 0;
+  Matrix classical_;  // the classical start, for init == classical
+  std::unique_ptr<smacof::SmacofDevice> device_;
 };
 
 // Checks dissimilarities as Smacof::fit does and returns them symmetric: an asymmetry beyond

@@ -300,6 +300,14 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
 
   const auto tmp = std::filesystem::temp_directory_path() / ("itercl-bench-" + std::to_string(std::random_device{}()));
   std::filesystem::create_directories(tmp);
+  // Removed however the run ends: a progress callback's Cancelled (or a bad case) leaves nothing behind.
+  struct RemoveWhenDone {
+    std::filesystem::path dir;
+    ~RemoveWhenDone() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } remove_tmp{tmp};
   BenchOutcome outcome;
   json results = {{"suite", name},
                   {"description", suite.value("description", "")},
@@ -376,9 +384,6 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
       }
       results["peers"].push_back(std::move(record));
     }
-  std::error_code ignored;
-  std::filesystem::remove_all(tmp, ignored);
-
   outcome.json_path = output;
   outcome.csv_path = csv_output;
   write_file_atomically(outcome.json_path, results.dump(1) + "\n");

@@ -33,6 +33,7 @@ PageRankParams read_params(ExperimentContext& c, const Graph& g) {
   p.tol = P.number("tol").value_or(p.tol);
   p.personalization = read_node_values(P, "personalization", c.base, g);
   p.dangling = read_node_values(P, "dangling", c.base, g);
+  p.nstart = read_node_values(P, "nstart", c.base, g);
   p.kernel.format = P.string("format", p.kernel.format);
   with_field_prefix(P.source(), "params", [&] { check_format("format", p.kernel.format); });
   if (const nlohmann::json* kernel = P.get("kernel")) {

@@ -40,6 +40,12 @@ void PairwiseParams::validate() const {
 
 PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const Matrix& X, const Matrix* Y,
                                      PairwiseParams params) {
+  const RowsView y = Y ? RowsView(*Y) : RowsView(X);
+  *this = PairwiseDistances(devices, RowsView(X), Y ? &y : nullptr, std::move(params));
+}
+
+PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const RowsView& X, const RowsView* Y,
+                                     PairwiseParams params) {
   params.validate();
   if (devices.empty()) throw ParamError("devices", "expected at least one device");
   if (X.rows() < 1 || X.cols() < 1)
@@ -49,7 +55,7 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const M
                      "; expected at least one vector of " + std::to_string(X.cols()) + " features");
   const Precision precision = params.precision;
   for (const Device& d : devices) d.require(precision);
-  for (const Matrix* m : {&X, Y}) {
+  for (const RowsView* m : {&X, Y}) {
     if (m &&
         static_cast<std::uint64_t>(m->rows()) * m->cols() > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
       throw InputError("data: " + std::to_string(m->rows()) + " x " + std::to_string(m->cols()) +

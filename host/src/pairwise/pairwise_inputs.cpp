@@ -1,6 +1,7 @@
 // The all-pairs inputs as the devices hold them: checked, centred, rounded and packed once on the host.
 #include "pairwise/pairwise_inputs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -20,11 +21,10 @@ Metric effective_metric(const PairwiseParams& p) {
 }
 
 // The largest |value| whose accumulated terms stay finite in `precision` over `dim` dimensions.
-void check_range(const Matrix& m, const char* name, Metric metric, double p, Precision precision) {
-  const double largest = m.cwiseAbs().maxCoeff();
+void check_range(double largest, Eigen::Index dim, const char* name, Metric metric, double p, Precision precision) {
   const double max =
       precision == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
-  const double terms = static_cast<double>(m.cols());
+  const double terms = static_cast<double>(dim);
   double power = 2;  // squared differences and products
   if (metric == Metric::cityblock || metric == Metric::chebyshev) power = 1;
   if (metric == Metric::minkowski) power = p;
@@ -35,22 +35,35 @@ void check_range(const Matrix& m, const char* name, Metric metric, double p, Pre
                      "; rescale the data or use precision double");
 }
 
-// One input checked (after the shift) and packed.
-std::vector<unsigned char> pack_input(const Matrix& m, const Eigen::RowVectorXd& shift, const char* name, Metric metric,
-                                      double p, Precision precision) {
-  const std::size_t values = static_cast<std::size_t>(m.size());
-  const Matrix shifted = allocate_host(std::string(name) + ", centred", values * sizeof(double),
-                                       [&] { return Matrix(m.rowwise() - shift); });
-  check_range(shifted, name, metric, p, precision);
+// One input shifted, rounded and packed column-major straight from the caller's values, its range
+// checked on the way (after the shift, as the device will see it).
+std::vector<unsigned char> pack_input(const RowsView& m, const Eigen::RowVectorXd& shift, const char* name,
+                                      Metric metric, double p, Precision precision) {
+  const std::size_t values = static_cast<std::size_t>(m.rows()) * static_cast<std::size_t>(m.cols());
   std::vector<unsigned char> bytes =
       host_bytes(std::string(name) + " in the device's precision", values * real_size(precision));
-  pack_column_major(m, precision, bytes.data(), shift);
+  double largest = 0;
+  m.visit([&](const auto& rows) {
+    with_real(precision, [&](auto zero) {
+      using T = decltype(zero);
+      T* out = reinterpret_cast<T*>(bytes.data());
+      for (Eigen::Index j = 0; j < rows.cols(); ++j)
+        for (Eigen::Index i = 0; i < rows.rows(); ++i) {
+          const double v = static_cast<double>(rows(i, j)) - shift[j];
+          largest = std::max(largest, std::abs(v));
+          out[j * rows.rows() + i] = static_cast<T>(v);
+        }
+    });
+  });
+  check_range(largest, m.cols(), name, metric, p, precision);
   return bytes;
 }
 
-Inputs pack_inputs(const Matrix& X, const Matrix* Y, Metric metric, double p, Precision precision) {
+Inputs pack_inputs(const RowsView& X, const RowsView* Y, Metric metric, double p, Precision precision) {
   Eigen::RowVectorXd shift = Eigen::RowVectorXd::Zero(X.cols());
-  if (translation_invariant(metric)) shift = X.colwise().mean();
+  if (translation_invariant(metric))
+    shift =
+        X.visit([](const auto& rows) -> Eigen::RowVectorXd { return rows.template cast<double>().colwise().mean(); });
   Inputs in;
   in.x = pack_input(X, shift, "data", metric, p, precision);
   if (Y) in.y = pack_input(*Y, shift, "second input", metric, p, precision);

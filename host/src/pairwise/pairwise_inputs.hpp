@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "itercl/pairwise.hpp"
+#include "itercl/rows.hpp"
 
 namespace itercl::pairwise {
 
@@ -18,8 +19,9 @@ struct Inputs {
 
 // X (and Y, unless null) in the device's precision. Translation-invariant metrics see the data centred on
 // X's mean before the rounding: distances do not change, their rounding error shrinks with the magnitudes
-// (and the expanded form's cancellation with them). Throws InputError for values whose sums overflow.
-Inputs pack_inputs(const Matrix& X, const Matrix* Y, Metric metric, double p, Precision precision);
+// (and the expanded form's cancellation with them). One pass over the caller's values, whatever their
+// type: no intermediate copy. Throws InputError for values whose sums overflow.
+Inputs pack_inputs(const RowsView& X, const RowsView* Y, Metric metric, double p, Precision precision);
 
 // Adds the per-vector values of the inner-product forms (1 / |v| for cosine, |v|^2 otherwise) from the
 // values as the device holds them. Throws InputError for an all-zero row under cosine.

@@ -8,6 +8,7 @@
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
 #include "smacof/smacof_device.hpp"
+#include "smacof/smacof_fit.hpp"
 #include "smacof/smacof_kernel.hpp"
 #include "smacof/smacof_ranks.hpp"
 #include "smacof/smacof_steps.hpp"
@@ -40,7 +41,7 @@ Run run_from(SmacofDevice& device, const Matrix& x0, const SmacofParams& p, Prog
                          std::string(precision_name(p.precision)) + "; rescale the data or use precision double");
     if (!(s.squared_distances > 0))
       throw RuntimeError("iteration " + std::to_string(it + 1) + ": the embedding collapsed to a single point");
-    run.iterations.push_back({s.stress, t});
+    run.iterations.push_back({s.stress, t, s.squared_distances});
     run.timings += t;
     run.n_iter = it + 1;
     run.stress = s.stress;
@@ -61,15 +62,6 @@ Run run_from(SmacofDevice& device, const Matrix& x0, const SmacofParams& p, Prog
   run.embedding = device.embedding();
   run.timings.wall_s += read.seconds();
   return run;
-}
-
-// The float device stores delta and sums (d - delta)^2 over up to N terms per work-item: that must stay
-// finite.
-void check_range(double largest, Eigen::Index n, Precision p, const char* what) {
-  const double max = p == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
-  if (largest >= std::sqrt(max / (4.0 * static_cast<double>(n))))
-    throw InputError(std::string(what) + ": values up to " + number_text(largest) + " overflow the stress in " +
-                     std::string(precision_name(p)) + "; rescale the data or use precision double");
 }
 
 SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n, const Matrix& classical) {
@@ -105,24 +97,6 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
   return best;
 }
 
-// The host-side steps over N x N doubles, each named if the host runs out of memory for it.
-Matrix symmetric_weights(const Matrix& weights, Eigen::Index n) {
-  return allocate_host("the weights' symmetric copy", square_bytes(n), [&] { return checked_weights(weights, n); });
-}
-Matrix weights_pinv(const Matrix& w) {
-  return allocate_host("V+ of the weights", square_bytes(w.rows()), [&] { return v_pinv(w); });
-}
-Matrix classical_start(const Matrix& delta, int dim) {
-  return allocate_host("classical scaling's doubly centred matrix", square_bytes(delta.rows()),
-                       [&] { return classical_scaling(delta, dim); });
-}
-
-void check_init(const SmacofParams& p, Eigen::Index n) {
-  if (p.init == SmacofInit::given && p.init_embedding.rows() != n)
-    throw ParamError("init",
-                     "has " + std::to_string(p.init_embedding.rows()) + " rows for " + std::to_string(n) + " points");
-}
-
 }  // namespace smacof
 
 void SmacofParams::validate() const {
@@ -153,20 +127,7 @@ Smacof::Smacof(const Device& device, SmacofParams params) : device_(device), par
 }
 
 SmacofResult Smacof::fit(const Matrix& dissimilarities, const Matrix& weights) const {
-  const SmacofParams& p = params_;
-  const Eigen::Index n = dissimilarities.rows();
-  const Matrix delta = allocate_host("the dissimilarities' symmetric copy", smacof::square_bytes(n),
-                                     [&] { return checked_dissimilarities(dissimilarities); });
-  smacof::check_init(p, n);
-  smacof::check_range(delta.maxCoeff(), n, p.precision, "dissimilarities");
-  const bool weighted = weights.size() > 0;
-  const Matrix w = weighted ? smacof::symmetric_weights(weights, n) : Matrix();
-  smacof::SmacofDevice device(device_, p.kernel,
-                              {.n = n, .dim = p.n_components, .precision = p.precision, .weighted = weighted});
-  device.upload_dissimilarities(delta);
-  if (weighted) device.upload_weights(w, smacof::weights_pinv(w));
-  const Matrix classical = p.init == SmacofInit::classical ? smacof::classical_start(delta, p.n_components) : Matrix();
-  return smacof::fit_on(device, p, n, classical);
+  return SmacofDissimilarities(device_, dissimilarities, weights, params_).fit();
 }
 
 void check_dissimilarity_metric(Metric m) {
@@ -175,52 +136,8 @@ void check_dissimilarity_metric(Metric m) {
                                    std::string(metric_name(m)) + "\"");
 }
 
-namespace smacof {
-
-// fit_vectors' checks of the vectors, which every rank makes alike over several.
-void check_vectors(const Matrix& vectors, Metric metric, const SmacofParams& p) {
-  check_dissimilarity_metric(metric);
-  const Eigen::Index n = vectors.rows();
-  if (n < 2 || vectors.cols() < 1)
-    throw InputError("data: need at least 2 vectors of at least 1 feature, got " + std::to_string(n) + " x " +
-                     std::to_string(vectors.cols()));
-  if (!vectors.allFinite()) throw InputError("data: contains NaN or infinity");
-  // An expression, not a copy of the vectors: the largest distance from the mean on any feature.
-  const Eigen::RowVectorXd mean = vectors.colwise().mean();
-  const double spread = (vectors.rowwise() - mean).cwiseAbs().maxCoeff();
-  if (spread == 0) throw InputError("data: all vectors are identical, nothing to embed");
-  // The largest dissimilarity is at most 2 * spread per feature (cityblock, summed; euclidean less).
-  const double features = static_cast<double>(vectors.cols());
-  const double largest = metric == Metric::sqeuclidean ? 4 * spread * spread * features : 2 * spread * features;
-  check_range(largest, n, p.precision, "data");
-  check_init(p, n);
-}
-
-Problem vectors_problem(const SmacofParams& p, const Matrix& vectors, Metric metric, bool weighted) {
-  return {.n = vectors.rows(),
-          .dim = p.n_components,
-          .precision = p.precision,
-          .weighted = weighted,
-          .features = vectors.cols(),
-          .metric = metric};
-}
-
-}  // namespace smacof
-
 SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Matrix& weights) const {
-  const SmacofParams& p = params_;
-  smacof::check_vectors(vectors, metric, p);
-  const Eigen::Index n = vectors.rows();
-  const bool weighted = weights.size() > 0;
-  const Matrix w = weighted ? smacof::symmetric_weights(weights, n) : Matrix();
-  smacof::SmacofDevice device(device_, p.kernel, smacof::vectors_problem(p, vectors, metric, weighted));
-  device.build_dissimilarities(vectors);
-  if (weighted) device.upload_weights(w, smacof::weights_pinv(w));
-  Matrix classical;
-  if (p.init == SmacofInit::classical)
-    classical = metric == Metric::euclidean ? smacof::classical_scaling_of_vectors(vectors, p.n_components)
-                                            : smacof::classical_start(device.read_dissimilarities(), p.n_components);
-  return smacof::fit_on(device, p, n, classical);
+  return SmacofDissimilarities::from_vectors(device_, vectors, metric, weights, params_).fit();
 }
 
 namespace smacof {

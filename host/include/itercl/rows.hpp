@@ -1,0 +1,39 @@
+// The caller's rows read in place: n x d values, row-major, float or double (a NumPy C-contiguous
+// array, a std::vector, a row-major Eigen matrix), so that an input reaches the device without an
+// intermediate double itercl::Matrix (twice the memory of float data, and a pass over it).
+#pragma once
+
+#include "itercl/matrix.hpp"
+
+namespace itercl {
+
+class RowsView {
+ public:
+  // A Matrix converts implicitly: every API taking a RowsView takes a Matrix.
+  RowsView(const Matrix& m)  // NOLINT(google-explicit-constructor)
+      : data_(m.data()), rows_(m.rows()), cols_(m.cols()), precision_(Precision::f64) {}
+  RowsView(const float* data, Eigen::Index rows, Eigen::Index cols)
+      : data_(data), rows_(rows), cols_(cols), precision_(Precision::f32) {}
+  RowsView(const double* data, Eigen::Index rows, Eigen::Index cols)
+      : data_(data), rows_(rows), cols_(cols), precision_(Precision::f64) {}
+
+  Eigen::Index rows() const { return rows_; }
+  Eigen::Index cols() const { return cols_; }
+  Precision precision() const { return precision_; }  // of the values as stored
+
+  // f(rows), rows an Eigen::Map of the values as stored (float or double, row-major); f's result.
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    if (precision_ == Precision::f32)
+      return f(Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+          static_cast<const float*>(data_), rows_, cols_));
+    return f(Eigen::Map<const Matrix>(static_cast<const double*>(data_), rows_, cols_));
+  }
+
+ private:
+  const void* data_;
+  Eigen::Index rows_, cols_;
+  Precision precision_;
+};
+
+}  // namespace itercl

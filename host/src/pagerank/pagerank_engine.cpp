@@ -1,0 +1,186 @@
+// The PageRank engine: each step runs the format's sum over in-links, then the update and its
+// reductions (cl/pagerank.cl); the host reads back two numbers (the L1 change and the dangling mass),
+// never the vectors, until ranks() is asked for.
+#include "pagerank/pagerank_engine.hpp"
+
+#include <bit>
+#include <cmath>
+#include <numeric>
+
+#include "core/device_data.hpp"
+#include "core/host_memory.hpp"
+#include "core/kernel_args.hpp"
+#include "core/number_text.hpp"
+#include "core/pinned_buffer.hpp"
+#include "itercl/error.hpp"
+#include "pagerank/pagerank_spmv.hpp"
+#include "tuning/kernel_checks.hpp"
+
+namespace itercl::pagerank {
+namespace {
+
+// w / sum(w) in T, or nothing for "uniform" (the kernel then uses 1/n).
+template <class T>
+std::vector<T> normalised(const std::vector<double>& w, std::string_view what) {
+  const double sum = std::accumulate(w.begin(), w.end(), 0.0);
+  std::vector<T> out = host_array<T>(w.size(), 0, what);
+  for (std::size_t i = 0; i < w.size(); ++i) out[i] = static_cast<T>(w[i] / sum);
+  return out;
+}
+
+// The update's work-groups: 16 per compute unit, each looping over a block of nodes (cl/pagerank.cl:
+// a loop beats a reduction per few nodes). 16 keeps several groups resident per compute unit on GPUs,
+// to hide memory latency, and gives each core of a CPU (PoCL) groups to balance; not tuned.
+constexpr int kGroupsPerComputeUnit = 16;
+// reduce_totals: one work-group adds up the update's 2 sums per group, at most 16 per compute unit (a
+// few thousand on the largest GPUs, a dozen adds per work-item before its tree); 256 work-items is a
+// size every OpenCL device here launches, lowered below to the kernel's own limit and a power of two.
+constexpr int kReduceGroup = 256;
+
+template <class T>
+class EngineOf final : public Engine {
+ public:
+  EngineOf(const Device& device, const PageRankParams& p, const Problem& problem, const PageRankKernel& kernel,
+           const std::string& options, Timings& upload)
+      : device_(device),
+        n_(problem.links.n_nodes),
+        out_degree_(problem.links.out_degree),
+        alpha_(p.alpha),
+        dangling_given_(!p.dangling.empty()),
+        wg_(static_cast<std::size_t>(kernel.work_group_size)) {
+    const auto un = static_cast<std::size_t>(n_);
+    const cl::Context& context = device.context();
+    format_ = make_spmv_format(device, problem, kernel, options, upload);
+    stats_ = format_->stats();
+    outdeg_ = upload_buffer(device, out_degree_, "out-degrees", upload);
+    dangling_ = upload_buffer(device, normalised<T>(p.dangling, "dangling"), "dangling", upload);
+    personalization_ = cl::Buffer(context, CL_MEM_READ_ONLY, un * sizeof(T));
+    // s starts at zero; rows without in-links are never written (SpmvFormat::multiply), so it needs
+    // no reset for another start.
+    s_ = cl::Buffer(context, CL_MEM_READ_WRITE, un * sizeof(T));
+    write(s_, host_array<T>(un, 0, "the sums over in-links"), upload);
+    for (cl::Buffer& b : x_) b = cl::Buffer(context, CL_MEM_READ_WRITE, un * sizeof(T));
+    z_ = cl::Buffer(context, CL_MEM_READ_WRITE, (un + 1) * sizeof(T));
+    totals_ = cl::Buffer(context, CL_MEM_READ_WRITE, 2 * sizeof(T));
+    // Enough groups of the update to fill the device, each looping over a block of the nodes.
+    const std::size_t most_groups = std::size_t{kGroupsPerComputeUnit} * device.info().compute_units;
+    block_ = ((un + most_groups - 1) / most_groups + wg_ - 1) / wg_ * wg_;
+    groups_ = (un + block_ - 1) / block_;
+    group_sums_ = cl::Buffer(context, CL_MEM_READ_WRITE, groups_ * 2 * sizeof(T));
+    totals_host_ = std::make_unique<PinnedHostBuffer>(device, 2 * sizeof(T));
+
+    update_ = device.kernel("pagerank.cl", options, "update");
+    reduce_ = device.kernel("pagerank.cl", options, "reduce_totals");
+    const auto reduce_limit = reduce_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());
+    reduce_wg_ = std::bit_floor(std::min<std::size_t>(kReduceGroup, reduce_limit));
+    check_kernel_work_group("kernel.work_group_size", kernel.work_group_size,
+                            update_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()));
+    set_args(reduce_, static_cast<cl_int>(groups_), group_sums_, totals_, cl::Local(reduce_wg_ * sizeof(T)),
+             cl::Local(reduce_wg_ * sizeof(T)));
+  }
+
+  // x = x0, z = x / outdeg (z[n] = 0), and the dangling mass of x.
+  void start(const std::vector<double>& personalization, const std::vector<double>& nstart, Timings& upload) override {
+    const auto un = static_cast<std::size_t>(n_);
+    personalization_given_ = !personalization.empty();
+    if (personalization_given_) write(personalization_, normalised<T>(personalization, "personalization"), upload);
+    const double nstart_sum = std::accumulate(nstart.begin(), nstart.end(), 0.0);
+    std::vector<T> x0 = host_array<T>(un, 0, "the ranks");
+    std::vector<T> z0 = host_array<T>(un + 1, 0, "the ranks over out-degrees");
+    double dangling_mass = 0;
+    for (std::size_t i = 0; i < un; ++i) {
+      const double xi = nstart.empty() ? 1.0 / n_ : nstart[i] / nstart_sum;
+      x0[i] = static_cast<T>(xi);
+      if (out_degree_[i] > 0)
+        z0[i] = static_cast<T>(xi / out_degree_[i]);
+      else
+        dangling_mass += xi;
+    }
+    current_ = 0;
+    write(x_[0], x0, upload);
+    write(z_, z0, upload);
+    write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, upload);
+  }
+
+  PageRankIteration step() override {
+    cl::CommandQueue& queue = device_.queue();
+    const Stopwatch wall;
+    SpmvWork work;
+    format_->multiply(z_, s_, work);
+    // x and x_new swap roles each iteration.
+    set_args(update_, static_cast<cl_int>(n_), static_cast<cl_int>(block_), static_cast<T>(alpha_),
+             static_cast<T>(1.0 / n_), static_cast<cl_int>(personalization_given_),
+             static_cast<cl_int>(dangling_given_), s_, x_[current_], personalization_, dangling_, outdeg_, totals_,
+             x_[1 - current_], z_, group_sums_, cl::Local(wg_ * sizeof(T)), cl::Local(wg_ * sizeof(T)));
+    cl::Event updated, reduced, read;
+    queue.enqueueNDRangeKernel(update_, cl::NullRange, cl::NDRange(groups_ * wg_), cl::NDRange(wg_), nullptr, &updated);
+    queue.enqueueNDRangeKernel(reduce_, cl::NullRange, cl::NDRange(reduce_wg_), cl::NDRange(reduce_wg_), nullptr,
+                               &reduced);
+    queue.enqueueReadBuffer(totals_, CL_TRUE, 0, 2 * sizeof(T), totals_host_->data(), nullptr, &read);
+    current_ = 1 - current_;
+
+    PageRankIteration step{};
+    step.residual = static_cast<double>(static_cast<const T*>(totals_host_->data())[0]);
+    for (const cl::Event& e : work.kernels) step.spmv_kernel_s += event_seconds(e);
+    step.timings.kernel_s = step.spmv_kernel_s + event_seconds(updated) + event_seconds(reduced);
+    step.timings.transfer_s = event_seconds(read);
+    for (const cl::Event& e : work.transfers) step.timings.transfer_s += event_seconds(e);
+    step.timings.host_s = work.host_s;
+    step.timings.wall_s = wall.seconds();
+    return step;
+  }
+
+  std::vector<double> ranks(Timings& timings) const override {
+    const Stopwatch wall;
+    const auto un = static_cast<std::size_t>(n_);
+    std::vector<T> ranks = host_array<T>(un, 0, "the ranks");
+    cl::Event read;
+    device_.queue().enqueueReadBuffer(x_[current_], CL_TRUE, 0, un * sizeof(T), ranks.data(), nullptr, &read);
+    timings.transfer_s += event_seconds(read);
+    timings.wall_s += wall.seconds();
+    return {ranks.begin(), ranks.end()};
+  }
+
+ private:
+  void write(const cl::Buffer& b, const std::vector<T>& values, Timings& upload) {
+    cl::Event done;
+    device_.queue().enqueueWriteBuffer(b, CL_TRUE, 0, values.size() * sizeof(T), values.data(), nullptr, &done);
+    upload.transfer_s += event_seconds(done);
+  }
+
+  Device device_;
+  std::int32_t n_;
+  std::vector<std::int32_t> out_degree_;  // a copy: the caller's links need not outlive the engine
+  double alpha_;
+  bool dangling_given_, personalization_given_ = false;
+  std::size_t wg_, block_ = 0, groups_ = 0, reduce_wg_ = 0;
+  std::unique_ptr<SpmvFormat> format_;
+  cl::Buffer outdeg_, dangling_, personalization_, s_, x_[2], z_, totals_, group_sums_;
+  std::unique_ptr<PinnedHostBuffer> totals_host_;
+  cl::Kernel update_, reduce_;
+  int current_ = 0;
+};
+
+}  // namespace
+
+void check_weights(const char* field, const std::vector<double>& w, std::int32_t n) {
+  if (w.empty()) return;
+  if (static_cast<std::int64_t>(w.size()) != n)
+    throw ParamError(field, "has " + std::to_string(w.size()) + " values for " + std::to_string(n) + " nodes");
+  double sum = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!std::isfinite(w[i]) || w[i] < 0)
+      throw ParamError(field, "value " + std::to_string(i) + " is " + number_text(w[i]) + "; expected finite and >= 0");
+    sum += w[i];
+  }
+  if (!(sum > 0)) throw ParamError(field, "sums to 0; at least one node needs a positive weight");
+}
+
+std::unique_ptr<Engine> make_engine(const Device& device, const PageRankParams& params, const Problem& problem,
+                                    const PageRankKernel& kernel, const std::string& options, Timings& upload) {
+  return with_real(params.precision, [&](auto zero) -> std::unique_ptr<Engine> {
+    return std::make_unique<EngineOf<decltype(zero)>>(device, params, problem, kernel, options, upload);
+  });
+}
+
+}  // namespace itercl::pagerank

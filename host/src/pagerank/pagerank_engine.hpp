@@ -1,0 +1,39 @@
+// The PageRank power iteration on a device (internal): the graph's format, out-degrees and every vector
+// resident, a start that can be set again (another personalization, another nstart) without uploading
+// the graph, and one step at a time. PageRank::fit and PageRankGraph drive it.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "itercl/pagerank.hpp"
+#include "pagerank/pagerank_kernel.hpp"
+
+namespace itercl::pagerank {
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  // x = nstart (or 1/n), p = personalization (or uniform); both as given, normalised here. Adds the
+  // vectors' transfer to `upload`.
+  virtual void start(const std::vector<double>& personalization, const std::vector<double>& nstart,
+                     Timings& upload) = 0;
+  // One iteration: x_new from x, and ||x_new - x||_1 read back with the step's times.
+  virtual PageRankIteration step() = 0;
+  // The current x, in double; adds the read to `timings`.
+  virtual std::vector<double> ranks(Timings& timings) const = 0;
+  const PageRankFormatStats& format_stats() const { return stats_; }
+
+ protected:
+  PageRankFormatStats stats_;
+};
+
+// Builds and uploads the resolved kernel's format, the out-degrees and params' dangling vector for
+// `problem`, built with `options`; adds the uploads' times to `upload`.
+std::unique_ptr<Engine> make_engine(const Device& device, const PageRankParams& params, const Problem& problem,
+                                    const PageRankKernel& kernel, const std::string& options, Timings& upload);
+
+// A weight vector as networkx takes it: one finite non-negative value per node, not all zero.
+void check_weights(const char* field, const std::vector<double>& w, std::int32_t n);
+
+}  // namespace itercl::pagerank
