@@ -11,6 +11,7 @@
 #include "smacof/smacof_device.hpp"
 #include "smacof/smacof_kernel.hpp"
 #include "smacof/smacof_steps.hpp"
+#include "smacof/smacof_test_data.hpp"
 #include "test_support.hpp"
 #include "tune_checks.hpp"
 
@@ -23,15 +24,6 @@ using itercl::SmacofParams;
 namespace smacof = itercl::smacof;
 
 namespace smacof_tests {
-
-// Dissimilarities that no embedding fits exactly: distances of random 4-D points, perturbed.
-Matrix noisy_delta(Eigen::Index n, std::uint64_t seed) {
-  Matrix d = reference::distances(test::random_matrix(n, 4, seed, 1.0, 3.0));
-  const Matrix noise = test::random_matrix(n, n, seed + 1).cwiseAbs() * 0.3;
-  d += noise + noise.transpose();
-  d.diagonal().setZero();
-  return d;
-}
 
 SmacofParams smacof_given(const Matrix& init, Precision p, SmacofKernel kernel = {}) {
   SmacofParams params;
@@ -46,7 +38,7 @@ SmacofParams smacof_given(const Matrix& init, Precision p, SmacofKernel kernel =
 }  // namespace smacof_tests
 
 using smacof::relative_error;
-using smacof_tests::noisy_delta;
+using smacof_test_data::noisy_delta;
 using smacof_tests::smacof_given;
 
 TEST_CASE("SMACOF: every variant and storage follows the reference iteration by iteration, with and without weights") {

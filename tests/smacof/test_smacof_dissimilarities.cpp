@@ -6,22 +6,16 @@
 #include "itercl/smacof.hpp"
 #include "reference/smacof_reference.hpp"
 #include "smacof/smacof_description.hpp"
+#include "smacof/smacof_test_data.hpp"
 #include "test_support.hpp"
 
 namespace smacof_resident_tests {
 
+using smacof_test_data::noisy_delta;
+
 using itercl::Matrix;
 using itercl::Precision;
 using itercl::SmacofParams;
-
-// Distances of random 3-D points, perturbed so that no embedding fits them exactly.
-Matrix perturbed_distances(Eigen::Index n, std::uint64_t seed) {
-  Matrix d = reference::distances(test::random_matrix(n, 3, seed, 1.0, 2.0));
-  const Matrix noise = test::random_matrix(n, n, seed + 1).cwiseAbs() * 0.2;
-  d += noise + noise.transpose();
-  d.diagonal().setZero();
-  return d;
-}
 
 SmacofParams double_params() {
   SmacofParams p;
@@ -32,7 +26,7 @@ SmacofParams double_params() {
 TEST_SUITE_BEGIN("smacof");
 
 TEST_CASE("SmacofDissimilarities: runs from several starts on one upload follow the reference from each") {
-  const Matrix delta = perturbed_distances(50, 3);
+  const Matrix delta = noisy_delta(50, 3);
   const Matrix w = (test::random_matrix(50, 50, 4).cwiseAbs().array() + 0.5).matrix();
   for (const Matrix& weights : {Matrix(), Matrix((w + w.transpose()) / 2)}) {
     CAPTURE(weights.size());
@@ -50,7 +44,7 @@ TEST_CASE("SmacofDissimilarities: runs from several starts on one upload follow 
 }
 
 TEST_CASE("SmacofDissimilarities: n_init on the resident object is Smacof::fit's, the best of its runs") {
-  const Matrix delta = perturbed_distances(40, 5);
+  const Matrix delta = noisy_delta(40, 5);
   SmacofParams p;
   p.n_init = 3;
   p.random_state = 42;
@@ -96,7 +90,7 @@ TEST_CASE("SMACOF: a progress callback that throws Cancelled stops the fit at th
     ++calls;
     if (e.run == 2 && e.iteration == 5) throw itercl::Cancelled();
   };
-  CHECK_THROWS_AS(itercl::Smacof(test::device(), p).fit(perturbed_distances(30, 9)), itercl::Cancelled);
+  CHECK_THROWS_AS(itercl::Smacof(test::device(), p).fit(noisy_delta(30, 9)), itercl::Cancelled);
   CHECK(calls == 20 + 5);
 }
 

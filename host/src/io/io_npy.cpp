@@ -257,15 +257,20 @@ struct File {
   ~File() { ::close(fd); }
 };
 
+// The layout of the file `f` opened (or failed to open) for `name`.
+NpyLayout opened_layout(const File& f, const std::string& name) {
+  if (f.fd < 0) throw InputError(name + ": cannot open: " + std::strerror(errno));
+  std::size_t size = 0;
+  const std::string head = npy_head(f.fd, size, name);  // sets size: before npy_layout reads it
+  return npy_layout(head, size, name);
+}
+
 }  // namespace
 
 NpyShape npy_shape(const std::filesystem::path& path) {
   const std::string name = path.string();
   const File f{::open(path.c_str(), O_RDONLY)};
-  if (f.fd < 0) throw InputError(name + ": cannot open: " + std::strerror(errno));
-  std::size_t size = 0;
-  const std::string head = npy_head(f.fd, size, name);  // sets size: before npy_layout reads it
-  const NpyLayout l = npy_layout(head, size, name);
+  const NpyLayout l = opened_layout(f, name);
   return {l.rows, l.cols};
 }
 
@@ -273,10 +278,7 @@ Matrix read_npy_block(const std::filesystem::path& path, std::size_t row0, std::
                       std::size_t cols) {
   const std::string name = path.string();
   const File f{::open(path.c_str(), O_RDONLY)};
-  if (f.fd < 0) throw InputError(name + ": cannot open: " + std::strerror(errno));
-  std::size_t size = 0;
-  const std::string head = npy_head(f.fd, size, name);  // sets size: before npy_layout reads it
-  const NpyLayout l = npy_layout(head, size, name);
+  const NpyLayout l = opened_layout(f, name);
   if (row0 + rows > l.rows || col0 + cols > l.cols)
     throw InputError(name + ": rows [" + std::to_string(row0) + ", " + std::to_string(row0 + rows) + ") x columns [" +
                      std::to_string(col0) + ", " + std::to_string(col0 + cols) + ") lie outside its shape (" +
