@@ -161,7 +161,7 @@ TEST_CASE("output sets: a file larger than the free space is refused, naming bot
 
 TEST_CASE("sizes declared in files beyond memory: the message says the most that fits") {
   // The memory available moves between two reads: the count is checked to within a tenth.
-  const double most = static_cast<double>(itercl::io::available_memory()) / 16.0;
+  const double most = static_cast<double>(itercl::available_memory()) / 16.0;
   std::string message;
   try {
     itercl::io::check_declared_memory("f.mtx", "nodes:", std::uint64_t{1} << 60, 16.0);

@@ -2,44 +2,15 @@
 // against what the machine has, and the bound on decompressed data.
 #pragma once
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "core/host_memory.hpp"
 #include "itercl/error.hpp"
 
 namespace itercl::io {
-
-// Bytes of memory available now (MemAvailable in /proc/meminfo), else the physical memory.
-inline std::uint64_t available_memory() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
-                               : std::uint64_t{1} << 32;
-}
-
-// "6.4 GB" for messages.
-inline std::string bytes_text(double bytes) {
-  std::ostringstream out;
-  out.precision(3);
-  if (bytes >= 1e9)
-    out << bytes / 1e9 << " GB";
-  else if (bytes >= 1e6)
-    out << bytes / 1e6 << " MB";
-  else
-    out << bytes << " bytes";
-  return out.str();
-}
 
 // Throws an InputError when `count` items of `bytes_each` bytes, declared by `path`'s `what` ("the size
 // line's nodes"), need more memory than the machine has available now.
