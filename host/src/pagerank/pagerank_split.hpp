@@ -1,0 +1,25 @@
+// PageRank's destination rows split over ranks (internal), the first step of issue 11's PageRank over
+// MPI: each rank sums the in-links of a contiguous block of rows, so the blocks are balanced by links
+// (the sums' work), not by rows. Out-degrees stay whole on every rank: they are per-source facts that
+// scale every column of x, and n int32s are small beside the links.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "itercl/graph.hpp"
+
+namespace itercl::pagerank {
+
+// ranks + 1 row boundaries: rank r sums rows [b[r], b[r + 1]). Cut where the in-link row pointer
+// first reaches n_links r / P, so each block holds about n_links / P links (a block can end up with
+// no rows where one row holds more than that); with no links at all, rows are split evenly
+// (core::first_row), as the update still does work per row.
+std::vector<std::int32_t> link_balanced_rows(const InLinks& links, int ranks);
+
+// The graph as one rank holds it: the in-links of rows [first, last) only, every other row empty, in
+// the whole graph's ids and with its out-degrees. A whole InLinks (n + 1 offsets, n + 1 int32s beside
+// the out-degrees), so every format builds from it unchanged and its row sums land at their rows.
+InLinks row_block(const InLinks& links, std::int32_t first, std::int32_t last);
+
+}  // namespace itercl::pagerank

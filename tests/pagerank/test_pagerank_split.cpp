@@ -1,0 +1,111 @@
+// PageRank's rows split over ranks (pagerank_split.hpp): the cuts against a scan of the row pointer
+// written here, the balance they promise, and the blocks, which together give back every in-link once.
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "itercl/error.hpp"
+#include "pagerank/pagerank_split.hpp"
+
+namespace pagerank_split_tests {
+
+using itercl::Graph;
+using itercl::InLinks;
+namespace pagerank = itercl::pagerank;
+
+InLinks random_links(std::int32_t n, int edges, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::int32_t> node(0, n - 1);
+  // Skewed destinations (a few rows hold many links), as R-MAT's in-degrees are.
+  std::geometric_distribution<std::int32_t> hub(0.2);
+  Graph g;
+  g.n_nodes = n;
+  for (int e = 0; e < edges; ++e) g.src.push_back(node(rng)), g.dst.push_back(std::min(hub(rng), n - 1));
+  return itercl::in_links(g);
+}
+
+// Checks the cuts of `links` over `ranks`, then that the blocks partition its in-links.
+void check_split(const InLinks& links, int ranks) {
+  CAPTURE(ranks);
+  const std::vector<std::int32_t> b = pagerank::link_balanced_rows(links, ranks);
+  REQUIRE(b.size() == static_cast<std::size_t>(ranks) + 1);
+  CHECK(b.front() == 0);
+  CHECK(b.back() == links.n_nodes);
+  const std::int64_t total = links.n_links();
+  std::int32_t longest = 0;
+  for (std::int32_t i = 0; i < links.n_nodes; ++i) longest = std::max(longest, links.row_length(i));
+  for (int r = 0; r < ranks; ++r) {
+    CAPTURE(r);
+    const auto ur = static_cast<std::size_t>(r);
+    CHECK(b[ur] <= b[ur + 1]);
+    if (total > 0) {
+      // The reference cut: the first row whose offset reaches n_links r / P, by a scan.
+      std::int32_t cut = 0;
+      while (cut < links.n_nodes && links.offsets[static_cast<std::size_t>(cut)] < total * r / ranks) ++cut;
+      if (r > 0) CHECK(b[ur] == cut);
+      const std::int64_t held =
+          links.offsets[static_cast<std::size_t>(b[ur + 1])] - links.offsets[static_cast<std::size_t>(b[ur])];
+      CHECK(held <= total / ranks + 1 + longest);
+    } else {
+      CHECK(b[ur + 1] - b[ur] <= links.n_nodes / ranks + 1);
+    }
+  }
+  // Every row's in-links are in its rank's block, at the same row, and in no other block.
+  std::vector<int> seen(static_cast<std::size_t>(links.n_nodes), 0);
+  std::int64_t links_seen = 0;
+  for (int r = 0; r < ranks; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    const InLinks block = pagerank::row_block(links, b[ur], b[ur + 1]);
+    REQUIRE(block.n_nodes == links.n_nodes);
+    REQUIRE(block.offsets.size() == links.offsets.size());
+    CHECK(block.out_degree == links.out_degree);
+    CHECK(block.offsets.front() == 0);
+    CHECK(block.offsets.back() == block.n_links());
+    links_seen += block.n_links();
+    for (std::int32_t i = 0; i < links.n_nodes; ++i) {
+      const bool mine = i >= b[ur] && i < b[ur + 1];
+      if (!mine) {
+        CHECK(block.row_length(i) == 0);
+        continue;
+      }
+      ++seen[static_cast<std::size_t>(i)];
+      REQUIRE(block.row_length(i) == links.row_length(i));
+      for (std::int32_t k = 0; k < links.row_length(i); ++k)
+        CHECK(block.sources[static_cast<std::size_t>(block.offsets[static_cast<std::size_t>(i)] + k)] ==
+              links.sources[static_cast<std::size_t>(links.offsets[static_cast<std::size_t>(i)] + k)]);
+    }
+  }
+  CHECK(links_seen == total);
+  for (const int s : seen) CHECK(s == 1);
+}
+
+TEST_CASE("PageRank rows over ranks: cuts balanced by links, blocks that hold every in-link once") {
+  for (const int ranks : {1, 2, 3, 5}) {
+    check_split(random_links(50, 400, 7), ranks);
+    check_split(random_links(7, 30, 8), ranks);
+  }
+  // More ranks than rows: some blocks are empty, none is lost.
+  check_split(random_links(3, 10, 9), 5);
+  // No links at all: rows split evenly.
+  Graph empty;
+  empty.n_nodes = 10;
+  const InLinks none = itercl::in_links(empty);
+  check_split(none, 3);
+  CHECK(pagerank::link_balanced_rows(none, 3) == std::vector<std::int32_t>{0, 3, 6, 10});
+  // One row holds every link: the first rank takes it, the others get the empty rows after it.
+  Graph star;
+  star.n_nodes = 6;
+  for (std::int32_t j = 1; j < 6; ++j) star.src.push_back(j), star.dst.push_back(0);
+  const InLinks hub = itercl::in_links(star);
+  check_split(hub, 3);
+  CHECK(pagerank::link_balanced_rows(hub, 3) == std::vector<std::int32_t>{0, 1, 1, 6});
+}
+
+TEST_CASE("PageRank rows over ranks: a bad count or range is an InputError") {
+  const InLinks links = random_links(5, 20, 3);
+  CHECK_THROWS_AS(pagerank::link_balanced_rows(links, 0), itercl::InputError);
+  CHECK_THROWS_AS(pagerank::row_block(links, 3, 2), itercl::InputError);
+  CHECK_THROWS_AS(pagerank::row_block(links, 0, 6), itercl::InputError);
+}
+
+}  // namespace pagerank_split_tests
