@@ -5,7 +5,8 @@
 // work-group partial sums of |x_new_i - x_i| (the L1 change) and of the new dangling mass.
 //
 // Layout
-//   s, x, x_new      n reals; z: n + 1 reals (z[n] stays 0).
+//   s, x, x_new      n reals; z: n + 1 reals (z[n] stays 0). The update writes x_new and z of nodes
+//                    [first, last) and sums over them only; over ranks the host gathers the rest.
 //   p, d             n reals each, or unused when uniform / equal to p (flags below).
 //   outdeg           n ints, loop-invariant.
 //   totals           2 reals: [0] the L1 change, [1] the dangling mass D of the current iterate. The
@@ -42,17 +43,18 @@ inline void reduce_pair(__local real* a, __local real* b) {
 }
 
 // The work-group size must be a power of two; `block` nodes per group, a multiple of it.
-__kernel void update(const int n, const int block, const real alpha, const real uniform, const int personalized,
-                     const int dangling_given, __global const real* restrict s, __global const real* restrict x,
-                     __global const real* restrict p, __global const real* restrict d,
+// Nodes [first, last): all of them in one process, a rank's block of rows over MPI ranks.
+__kernel void update(const int first, const int last, const int block, const real alpha, const real uniform,
+                     const int personalized, const int dangling_given, __global const real* restrict s,
+                     __global const real* restrict x, __global const real* restrict p, __global const real* restrict d,
                      __global const int* restrict outdeg, __global const real* restrict totals,
                      __global real* restrict x_new, __global real* restrict z, __global real* restrict group_sums,
                      __local real* change, __local real* dangling) {
   const int lid = get_local_id(0);
   const real dangling_mass = totals[1];
   real delta = 0, mass = 0;
-  const int end = min(n, (int)(get_group_id(0) + 1) * block);
-  for (int i = get_group_id(0) * block + lid; i < end; i += get_local_size(0)) {
+  const int end = min(last, first + (int)(get_group_id(0) + 1) * block);
+  for (int i = first + (int)get_group_id(0) * block + lid; i < end; i += get_local_size(0)) {
     const real pi = personalized ? p[i] : uniform;
     const real di = dangling_given ? d[i] : pi;
     const real xi = alpha * (s[i] + dangling_mass * di) + (1 - alpha) * pi;

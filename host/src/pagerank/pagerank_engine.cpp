@@ -41,9 +41,11 @@ template <class T>
 class EngineOf final : public Engine {
  public:
   EngineOf(const Device& device, const PageRankParams& p, const Problem& problem, const PageRankKernel& kernel,
-           const std::string& options, Timings& upload)
+           const std::string& options, Timings& upload, Rows rows)
       : device_(device),
         n_(problem.links.n_nodes),
+        first_(rows.first),
+        last_(rows.last < 0 ? problem.links.n_nodes : rows.last),
         out_degree_(problem.links.out_degree),
         alpha_(p.alpha),
         dangling_given_(!p.dangling.empty()),
@@ -62,10 +64,12 @@ class EngineOf final : public Engine {
     for (cl::Buffer& b : x_) b = cl::Buffer(context, CL_MEM_READ_WRITE, un * sizeof(T));
     z_ = cl::Buffer(context, CL_MEM_READ_WRITE, (un + 1) * sizeof(T));
     totals_ = cl::Buffer(context, CL_MEM_READ_WRITE, 2 * sizeof(T));
-    // Enough groups of the update to fill the device, each looping over a block of the nodes.
+    // Enough groups of the update to fill the device, each looping over a block of the rows (at
+    // least one group, so that a rank without rows still writes its zero sums).
+    const auto rows_n = static_cast<std::size_t>(last_ - first_);
     const std::size_t most_groups = std::size_t{kGroupsPerComputeUnit} * device.info().compute_units;
-    block_ = ((un + most_groups - 1) / most_groups + wg_ - 1) / wg_ * wg_;
-    groups_ = (un + block_ - 1) / block_;
+    block_ = std::max<std::size_t>(((rows_n + most_groups - 1) / most_groups + wg_ - 1) / wg_ * wg_, wg_);
+    groups_ = std::max<std::size_t>((rows_n + block_ - 1) / block_, 1);
     group_sums_ = cl::Buffer(context, CL_MEM_READ_WRITE, groups_ * 2 * sizeof(T));
     totals_host_ = std::make_unique<PinnedHostBuffer>(device, 2 * sizeof(T));
 
@@ -108,8 +112,8 @@ class EngineOf final : public Engine {
     SpmvWork work;
     format_->multiply(z_, s_, work);
     // x and x_new swap roles each iteration.
-    set_args(update_, static_cast<cl_int>(n_), static_cast<cl_int>(block_), static_cast<T>(alpha_),
-             static_cast<T>(1.0 / n_), static_cast<cl_int>(personalization_given_),
+    set_args(update_, static_cast<cl_int>(first_), static_cast<cl_int>(last_), static_cast<cl_int>(block_),
+             static_cast<T>(alpha_), static_cast<T>(1.0 / n_), static_cast<cl_int>(personalization_given_),
              static_cast<cl_int>(dangling_given_), s_, x_[current_], personalization_, dangling_, outdeg_, totals_,
              x_[1 - current_], z_, group_sums_, cl::Local(wg_ * sizeof(T)), cl::Local(wg_ * sizeof(T)));
     cl::Event updated, reduced, read;
@@ -141,6 +145,36 @@ class EngineOf final : public Engine {
     return {ranks.begin(), ranks.end()};
   }
 
+  RowsOfIterate read_rows(Timings& timings) const override {
+    const Stopwatch wall;
+    const auto rows = static_cast<std::size_t>(last_ - first_);
+    std::vector<T> x = host_array<T>(rows, 0, "a rank's rows of the ranks");
+    std::vector<T> z = host_array<T>(rows, 0, "a rank's rows of the ranks over out-degrees");
+    RowsOfIterate out;
+    if (rows > 0) {
+      cl::Event read_x, read_z;
+      const std::size_t at = static_cast<std::size_t>(first_) * sizeof(T);
+      device_.queue().enqueueReadBuffer(x_[current_], CL_FALSE, at, rows * sizeof(T), x.data(), nullptr, &read_x);
+      device_.queue().enqueueReadBuffer(z_, CL_TRUE, at, rows * sizeof(T), z.data(), nullptr, &read_z);
+      read_x.wait();
+      timings.transfer_s += event_seconds(read_x) + event_seconds(read_z);
+    }
+    out.x.assign(x.begin(), x.end());
+    out.z.assign(z.begin(), z.end());
+    out.dangling_mass = static_cast<double>(static_cast<const T*>(totals_host_->data())[1]);
+    timings.wall_s += wall.seconds();
+    return out;
+  }
+
+  void set_iterate(const std::vector<double>& x, const std::vector<double>& z, double dangling_mass,
+                   Timings& timings) override {
+    const Stopwatch wall;
+    write(x_[current_], std::vector<T>(x.begin(), x.end()), timings);
+    write(z_, std::vector<T>(z.begin(), z.end()), timings);  // z[n] stays 0
+    write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, timings);
+    timings.wall_s += wall.seconds();
+  }
+
  private:
   void write(const cl::Buffer& b, const std::vector<T>& values, Timings& upload) {
     cl::Event done;
@@ -149,7 +183,7 @@ class EngineOf final : public Engine {
   }
 
   Device device_;
-  std::int32_t n_;
+  std::int32_t n_, first_, last_;
   std::vector<std::int32_t> out_degree_;  // a copy: the caller's links need not outlive the engine
   double alpha_;
   bool dangling_given_, personalization_given_ = false;
@@ -177,9 +211,10 @@ void check_weights(const char* field, const std::vector<double>& w, std::int32_t
 }
 
 std::unique_ptr<Engine> make_engine(const Device& device, const PageRankParams& params, const Problem& problem,
-                                    const PageRankKernel& kernel, const std::string& options, Timings& upload) {
+                                    const PageRankKernel& kernel, const std::string& options, Timings& upload,
+                                    Rows rows) {
   return with_real(params.precision, [&](auto zero) -> std::unique_ptr<Engine> {
-    return std::make_unique<EngineOf<decltype(zero)>>(device, params, problem, kernel, options, upload);
+    return std::make_unique<EngineOf<decltype(zero)>>(device, params, problem, kernel, options, upload, rows);
   });
 }
 

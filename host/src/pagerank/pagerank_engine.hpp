@@ -11,6 +11,17 @@
 
 namespace itercl::pagerank {
 
+struct RowsOfIterate {
+  std::vector<double> x, z;  // rows [first, last) of the step's x and z, exactly (float widens exactly)
+  double dangling_mass = 0;
+};
+
+// The rows an engine updates: every node in one process, a rank's block over MPI ranks (its graph then
+// holds only those rows' in-links: row_block in pagerank_split.hpp).
+struct Rows {
+  std::int32_t first = 0, last = -1;  // last < 0: up to the graph's n
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -22,6 +33,13 @@ class Engine {
   virtual PageRankIteration step() = 0;
   // The current x, in double; adds the read to `timings`.
   virtual std::vector<double> ranks(Timings& timings) const = 0;
+  // Over ranks, after step(): this engine's rows of x and z (z = x / outdeg, 0 for dangling nodes) and
+  // the dangling mass of those rows; adds the reads to `timings`.
+  virtual RowsOfIterate read_rows(Timings& timings) const = 0;
+  // Over ranks: the whole x and z gathered from every rank's rows, and the dangling mass summed over
+  // them, as the next step's input; adds the writes to `timings`.
+  virtual void set_iterate(const std::vector<double>& x, const std::vector<double>& z, double dangling_mass,
+                           Timings& timings) = 0;
   const PageRankFormatStats& format_stats() const { return stats_; }
 
  protected:
@@ -29,9 +47,10 @@ class Engine {
 };
 
 // Builds and uploads the resolved kernel's format, the out-degrees and params' dangling vector for
-// `problem`, built with `options`; adds the uploads' times to `upload`.
+// `problem`, built with `options`, to update `rows`; adds the uploads' times to `upload`.
 std::unique_ptr<Engine> make_engine(const Device& device, const PageRankParams& params, const Problem& problem,
-                                    const PageRankKernel& kernel, const std::string& options, Timings& upload);
+                                    const PageRankKernel& kernel, const std::string& options, Timings& upload,
+                                    Rows rows = {});
 
 // A weight vector as networkx takes it: one finite non-negative value per node, not all zero.
 void check_weights(const char* field, const std::vector<double>& w, std::int32_t n);
