@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
                          counts.data(), offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
         },
         repeats);
-    const double bcast = median_seconds([&] { MPI_Bcast(sums.data(), doubles, MPI_DOUBLE, 0, MPI_COMM_WORLD); }, repeats);
+    const double bcast =
+        median_seconds([&] { MPI_Bcast(sums.data(), doubles, MPI_DOUBLE, 0, MPI_COMM_WORLD); }, repeats);
     if (rank == 0) {
       const char* names[] = {"allreduce", "allgatherv", "bcast"};
       const double seconds[] = {allreduce, allgatherv, bcast};
