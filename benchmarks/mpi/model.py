@@ -35,6 +35,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from efficiency import efficiency, efficiency_axes  # noqa: E402  (beside this script)
 
 # The network and the bus: assumptions, written into the report.
 NETWORK = {"alpha_s": 2e-6, "beta_s_per_byte": 1 / 12.5e9,
@@ -212,19 +213,13 @@ def main():
         for p in RANKS:
             parts = t(p)
             total = sum(parts)
-            e = base / (p * total) if kind == "strong" else base / total
+            e = efficiency(kind, p, base, total)
             eff.append(e)
             lines.append(f"| {p} | " + " | ".join(f"{x:.4g}" for x in parts) + f" | {total:.4g} | {e:.0%} |")
         ax = axes[0 if kind == "strong" else 1]
         ax.plot(RANKS, eff, marker="o", label=title.rsplit(",", 1)[0])
     for ax, kind in zip(axes, ("strong", "weak")):
-        ax.set_xscale("log", base=2)
-        ax.set_ylim(0, 1.05)
-        ax.set_xlabel("ranks (one GPU each)")
-        ax.set_ylabel("parallel efficiency")
-        ax.set_title(f"{kind} scaling, predicted (100 Gb/s, 2 us)")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        efficiency_axes(ax, kind, "predicted (100 Gb/s, 2 us)")
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "mpi-model.png"), dpi=110)
 

@@ -19,6 +19,8 @@ import os
 import subprocess
 import sys
 
+from efficiency import efficiency, efficiency_axes  # beside this script
+
 # Per algorithm: the issue's sizes on GPUs, and sizes a few CPU cores finish in seconds.
 SIZES = {
     "issue": {"kmeans": 64 * 2**20, "kmeans_weak": 16 * 2**20, "smacof": 65536, "pagerank": 25,
@@ -99,8 +101,7 @@ def table(lines):
             continue
         eff = ""
         if key in base:
-            e = base[key] / (x["ranks"] * x["wall_ms"]) if x["mode"] == "strong" else base[key] / x["wall_ms"]
-            eff = f"{e:.0%}"
+            eff = f"{efficiency(x['mode'], x['ranks'], base[key], x['wall_ms']):.0%}"
         out.append(f"| {x['algorithm']} | {x['mode']} | {x['ranks']} | {x['size']} | {x['per']} | "
                    f"{x['wall_ms']:.4g} | {x['kernel_ms']:.4g} | {x['transfer_ms']:.4g} | {x['host_ms']:.4g} | "
                    f"{x['comm_ms']:.4g} | {eff} |")
@@ -118,15 +119,9 @@ def plot(lines, path):
             base = [x["wall_ms"] for x in runs if x["ranks"] == 1]
             if not base or len(runs) < 2:
                 continue
-            eff = [base[0] / (x["ranks"] * x["wall_ms"]) if mode == "strong" else base[0] / x["wall_ms"] for x in runs]
+            eff = [efficiency(mode, x["ranks"], base[0], x["wall_ms"]) for x in runs]
             ax.plot([x["ranks"] for x in runs], eff, marker="o", label=algorithm)
-        ax.set_xscale("log", base=2)
-        ax.set_ylim(0, 1.1)
-        ax.set_xlabel("ranks (one device each)")
-        ax.set_ylabel("parallel efficiency")
-        ax.set_title(f"{mode} scaling, measured")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        efficiency_axes(ax, mode, "measured")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
