@@ -3,7 +3,6 @@
 #include "itercl/pagerank.hpp"
 
 #include <cmath>
-#include <limits>
 #include <new>
 
 #include "core/number_text.hpp"
@@ -65,8 +64,7 @@ PageRankGraph::PageRankGraph(const Device& device, const InLinks& links, PageRan
   params_.validate();
   pagerank::check_weights("dangling", params_.dangling, n_nodes_);
   device_.require(params_.precision);
-  if (n_nodes_ == std::numeric_limits<std::int32_t>::max())
-    throw InputError("graph: 2^31 - 1 nodes; the kernels need one index more for the padding of ELLPACK");
+  pagerank::check_node_count(n_nodes_);
   if (n_nodes_ == 0) return;  // networkx returns {} for an empty graph: nothing to build
   const pagerank::Problem problem{links, params_.precision};
   pagerank::translating_errors(n_nodes_, n_links_, [&] {

@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "core/device_data.hpp"
@@ -169,7 +170,7 @@ class EngineOf final : public Engine {
   void set_iterate(const std::vector<double>& x, const std::vector<double>& z, double dangling_mass,
                    Timings& timings) override {
     const Stopwatch wall;
-    write(x_[current_], std::vector<T>(x.begin(), x.end()), timings);
+    if (!x.empty()) write(x_[current_], std::vector<T>(x.begin(), x.end()), timings);
     write(z_, std::vector<T>(z.begin(), z.end()), timings);  // z[n] stays 0
     write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, timings);
     timings.wall_s += wall.seconds();
@@ -196,6 +197,11 @@ class EngineOf final : public Engine {
 };
 
 }  // namespace
+
+void check_node_count(std::int32_t n) {
+  if (n == std::numeric_limits<std::int32_t>::max())
+    throw InputError("graph: 2^31 - 1 nodes; the kernels need one index more for the padding of ELLPACK");
+}
 
 void check_weights(const char* field, const std::vector<double>& w, std::int32_t n) {
   if (w.empty()) return;
