@@ -139,26 +139,8 @@ PageRankResult PageRankGraph::run(const std::vector<double>& personalization, co
   const Stopwatch fit_clock;
   return pagerank::translating_errors(n_nodes_, n_links_, [&] {
     engine_->start(node_values(personalization), node_values(nstart), r.upload);
-    for (int it = 0; it < p.max_iter; ++it) {
-      const PageRankIteration step = engine_->step();
-      r.iterations.push_back(step);
-      r.total += step.timings;
-      r.n_iter = it + 1;
-      if (p.progress)
-        p.progress(ProgressEvent{.algorithm = "pagerank",
-                                 .iteration = r.n_iter,
-                                 .max_iterations = p.max_iter,
-                                 .objective_name = "L1 change",
-                                 .objective = step.residual,
-                                 .elapsed_s = fit_clock.seconds()});
-      if (!std::isfinite(step.residual))
-        throw RuntimeError("pagerank: the L1 change became " + number_text(step.residual) + " at iteration " +
-                           std::to_string(it + 1));
-      if (step.residual < n_nodes_ * p.tol) {
-        r.converged = true;
-        break;
-      }
-    }
+    for (int it = 0; it < p.max_iter; ++it)
+      if (pagerank::record_step(r, engine_->step(), p, n_nodes_, fit_clock)) break;
     r.ranks = read_ranks(r.total);
     return std::move(r);
   });

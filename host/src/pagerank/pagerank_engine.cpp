@@ -198,6 +198,25 @@ class EngineOf final : public Engine {
 
 }  // namespace
 
+bool record_step(PageRankResult& r, const PageRankIteration& step, const PageRankParams& p, std::int32_t n,
+                 const Stopwatch& clock) {
+  r.iterations.push_back(step);
+  r.total += step.timings;
+  r.n_iter = static_cast<int>(r.iterations.size());
+  if (p.progress)
+    p.progress(ProgressEvent{.algorithm = "pagerank",
+                             .iteration = r.n_iter,
+                             .max_iterations = p.max_iter,
+                             .objective_name = "L1 change",
+                             .objective = step.residual,
+                             .elapsed_s = clock.seconds()});
+  if (!std::isfinite(step.residual))
+    throw RuntimeError("pagerank: the L1 change became " + number_text(step.residual) + " at iteration " +
+                       std::to_string(r.n_iter));
+  r.converged = step.residual < n * p.tol;
+  return r.converged;
+}
+
 void check_node_count(std::int32_t n) {
   if (n == std::numeric_limits<std::int32_t>::max())
     throw InputError("graph: 2^31 - 1 nodes; the kernels need one index more for the padding of ELLPACK");

@@ -54,6 +54,12 @@ std::unique_ptr<Engine> make_engine(const Device& device, const PageRankParams& 
                                     const PageRankKernel& kernel, const std::string& options, Timings& upload,
                                     Rows rows = {});
 
+// Adds a step to `r` (iterations, total, n_iter), tells p.progress, and applies networkx's stopping rule:
+// true, with r.converged set, when the L1 change fell below n tol. Throws RuntimeError for a change that
+// is not finite. `clock`: since the run started.
+bool record_step(PageRankResult& r, const PageRankIteration& step, const PageRankParams& p, std::int32_t n,
+                 const Stopwatch& clock);
+
 // Refuses 2^31 - 1 nodes (InputError): the kernels need one index more, for ELLPACK's padding and z[n].
 void check_node_count(std::int32_t n);
 

@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "core/device_data.hpp"
-#include "core/number_text.hpp"
 #include "itercl/error.hpp"
 #include "pagerank/pagerank_engine.hpp"
 #include "pagerank/pagerank_formats.hpp"
@@ -173,27 +172,13 @@ PageRankResult fit_over_ranks(core::Comm& comm, const Device& device, PageRankPa
       return gather_iterate<decltype(zero)>(comm, mine, step.residual, share.bounds);
     });
     step.residual = g.change;
-    r.n_iter = it + 1;
-    const bool finite = std::isfinite(step.residual);
-    r.converged = finite && step.residual < n * p.tol;
-    const bool last = !finite || r.converged || r.n_iter == p.max_iter;
-    if (!last) engine->set_iterate({}, g.z, g.dangling_mass, step.timings);
+    // The next step's input, unless this one is the last (the same decision on every rank).
+    if (it + 1 < p.max_iter && std::isfinite(g.change) && !(g.change < n * p.tol))
+      engine->set_iterate({}, g.z, g.dangling_mass, step.timings);
     x = std::move(mine.x);
     step.timings.comm_s = comm.seconds() - comm_before;
     step.timings.wall_s = wall.seconds();
-    r.iterations.push_back(step);
-    r.total += step.timings;
-    if (p.progress)
-      p.progress(ProgressEvent{.algorithm = "pagerank",
-                               .iteration = r.n_iter,
-                               .max_iterations = p.max_iter,
-                               .objective_name = "L1 change",
-                               .objective = step.residual,
-                               .elapsed_s = fit_clock.seconds()});
-    if (!finite)
-      throw RuntimeError("pagerank: the L1 change became " + number_text(step.residual) + " at iteration " +
-                         std::to_string(it + 1));
-    if (last) break;
+    if (record_step(r, step, p, n, fit_clock)) break;
   }
   // The ranks come to rank 0, which maps them back to the input's ids.
   const Stopwatch wall;
