@@ -6,13 +6,71 @@ SMACOF: iterations and embedding identical; stress, its trace and the normalized
 tolerance::ranks_stress (2 (N + 16) eps of the precision, relative).
 Distance histogram, pair counts: counts (and g(r)) identical.
 Pairwise distances: the matrix (dense or condensed, one .npy written by every rank) identical; min, max,
-k nearest, pairs within a threshold identical; row sums within ranks_objective."""
+k nearest, pairs within a threshold identical; row sums within ranks_objective.
+PageRank: iterations identical; ranks within tolerance::ranks_pagerank (32 eps of the precision) in L1,
+the L1 changes within 3 times that; and, for an edge-list file, the ranks over P ranks within
+tolerance::ranks_l1 of networkx's iteration (written here with scipy.sparse) run as many times."""
 import json
 import sys
 
 import numpy as np
+import scipy.sparse
 
 RANKS_OBJECTIVE = 1e-11  # tolerance::ranks_objective()
+
+
+def eps_of(precision):
+    return float(np.finfo(np.float32 if precision == "float" else np.float64).eps)
+
+
+def ranks_pagerank(precision):  # tolerance::ranks_pagerank()
+    return 32 * eps_of(precision)
+
+
+def ranks_l1(precision):  # tolerance::ranks_l1()
+    return 5e-6 if precision == "float" else 1e-10
+
+
+def node_ranks(r):
+    """The result's ranks by node id: inline, or a node,rank CSV file."""
+    if isinstance(r["ranks"], dict):
+        return {int(k): v for k, v in r["ranks"].items()}
+    table = np.loadtxt(r["ranks"], delimiter=",", skiprows=1, ndmin=2)
+    return {int(k): v for k, v in table}
+
+
+def reference_pagerank(path, params, n_iter):
+    """networkx's iteration x <- alpha (x M + D d) + (1 - alpha) p, n_iter times, in double, on the edge
+    list at `path` (ids numbered in ascending order; a repeated link counts as often as it appears)."""
+    edges = np.loadtxt(path, dtype=np.int64, ndmin=2)[:, :2]
+    ids = np.unique(edges)
+    src, dst = np.searchsorted(ids, edges[:, 0]), np.searchsorted(ids, edges[:, 1])
+    n = len(ids)
+    outdeg = np.bincount(src, minlength=n)
+    m = scipy.sparse.csr_matrix((1.0 / outdeg[src], (dst, src)), shape=(n, n))
+
+    def weights(field):
+        value = params.get(field)
+        if value is None:
+            return None
+        if isinstance(value, str):  # a file of "node value" lines
+            value = {int(a): float(b) for a, b in np.loadtxt(value, ndmin=2)}
+        w = np.zeros(n)
+        for node, v in value.items():
+            w[np.searchsorted(ids, int(node))] = v
+        return w / w.sum()
+
+    uniform = np.full(n, 1.0 / n)
+    x = weights("nstart")
+    x = uniform if x is None else x
+    jump = weights("personalization")
+    jump = uniform if jump is None else jump
+    dangling = weights("dangling")
+    dangling = jump if dangling is None else dangling
+    alpha = params.get("alpha", 0.85)
+    for _ in range(n_iter):
+        x = alpha * (m @ x + x[outdeg == 0].sum() * dangling) + (1 - alpha) * jump
+    return dict(zip(ids.tolist(), x))
 
 
 def ranks_stress(precision, n):  # tolerance::ranks_stress()
@@ -90,6 +148,28 @@ elif plain["algorithm"] == "pairwise_distances":
                 problems.append(f"row sum {x!r} plain, {y!r} over {p} ranks")
     if p > 1 and len(b["shares"]) != p:
         problems.append(f"{len(b['shares'])} device shares over {p} ranks")
+elif plain["algorithm"] == "pagerank":
+    precision = plain["precision"]
+    tol = 0.0 if p == 1 else ranks_pagerank(precision)
+    same("n_iter", "converged")
+    ra, rb = node_ranks(a), node_ranks(b)
+    if ra.keys() != rb.keys():
+        problems.append(f"{len(ra)} nodes ranked plain, {len(rb)} over {p} ranks")
+    l1 = sum(abs(ra[k] - rb.get(k, 0.0)) for k in ra)
+    if l1 > tol:
+        problems.append(f"ranks {l1:.3g} apart in L1 (tolerance {tol:.3g})")
+    for x, y in zip(a["residual_trace"], b["residual_trace"]):
+        if abs(x - y) > 3 * tol:
+            problems.append(f"L1 change {x!r} plain, {y!r} over {p} ranks")
+    message = f"{sys.argv[2]}: ranks within {l1:.2g} in L1 (tolerance {tol:.2g})"
+    data = ranks["config"]["data"]
+    if "path" in data:
+        ref = reference_pagerank(data["path"], ranks["config"]["params"], b["n_iter"])
+        off = sum(abs(ref[k] - rb.get(k, 0.0)) for k in ref)
+        if ref.keys() != rb.keys() or off > ranks_l1(precision):
+            problems.append(f"ranks {off:.3g} from the reference in L1 (tolerance {ranks_l1(precision):.3g})")
+        message += f", {off:.2g} from the reference"
+    print(message)
 else:
     problems.append(f"no comparison for algorithm {plain['algorithm']}")
 

@@ -156,3 +156,54 @@ with open(os.path.join(out, "configs", "smacof_huge_block.json.txt"), "w") as f:
     json.dump({"algorithm": "smacof", "device": "cpu",
                "data": {"kind": "vectors", "generator": "blobs", "n_samples": 400000, "n_features": 2},
                "params": {"max_iter": 1}}, f)
+
+# PageRank: rank 0 reads the graph and sends each rank the in-links of its rows (blocks balanced by
+# links). An edge list of 503 nodes (ids from 10; a node in seven dangles, a hub takes a third of the
+# links, self-loops, no duplicates: networkx's graph is the same) splits unevenly over 2 and 3 ranks;
+# compare.py also runs the reference iteration on it. Each format that runs on a row block, the degree
+# order (applied on rank 0 before the split), personalization, dangling and nstart vectors in both
+# ways they are given. An R-MAT generated on rank 0.
+edges = set()
+for u in range(503):
+    if u % 7:
+        for _ in range(rng.integers(1, 6)):
+            edges.add((u, 3 if rng.random() < 0.3 else int(rng.integers(0, 503))))
+with open(os.path.join(out, "graph.txt"), "w") as f:
+    f.write("".join(f"{u + 10}\t{v + 10}\n" for u, v in sorted(edges)))
+nodes = sorted({u for u, v in edges} | {v for u, v in edges})
+with open(os.path.join(out, "personalization.txt"), "w") as f:
+    f.write("".join(f"{u + 10} {rng.uniform(0, 1) if u % 3 else 0}\n" for u in nodes))
+# A star into node 1 and a path: link_balanced_rows gives -np 3 a rank without rows.
+with open(os.path.join(out, "star.txt"), "w") as f:
+    f.write("0 1\n2 1\n3 1\n4 1\n5 1\n1 6\n")
+graph = {"path": os.path.join(out, "graph.txt")}
+pagerank = {
+    "pagerank_csr_scalar_personalized": {
+        "data": graph, "params": {"format": "csr_scalar", "tol": 1e-9,
+                                  "personalization": os.path.join(out, "personalization.txt"),
+                                  "dangling": {"13": 1, "20": 2}}},
+    "pagerank_csr_adaptive_degree_double": {
+        "precision": "double", "data": graph,
+        "params": {"format": "csr_adaptive", "tol": 1e-12, "nstart": {"11": 5, "12": 1, "300": 2},
+                   "kernel": {"reorder": "degree", "work_group_size": 16}}},
+    "pagerank_bsr_degree": {"data": graph, "params": {"format": "bsr", "kernel": {"reorder": "degree", "bsr_width": 8}}},
+    "pagerank_hybrid_unconverged": {"data": graph, "params": {"format": "hybrid", "max_iter": 15, "tol": 0,
+                                                              "kernel": {"hybrid_k": 4}}},
+    "pagerank_csr_vector_double": {"precision": "double", "data": graph,
+                                   "params": {"format": "csr_vector", "alpha": 0.5}},
+    "pagerank_star_empty_rank": {"precision": "double", "data": {"path": os.path.join(out, "star.txt")},
+                                 "params": {"format": "csr_adaptive", "tol": 1e-12}},
+    "pagerank_rmat": {"data": {"generator": "rmat", "scale": 10, "edge_factor": 8, "random_state": 2},
+                      "params": {"tol": 1e-8}},
+}
+for name, c in pagerank.items():
+    config = {"algorithm": "pagerank", "device": "cpu", "precision": c.get("precision", "float"),
+              "data": c["data"], "params": c["params"], "output": {"path": os.path.join(out, name + ".json")}}
+    with open(os.path.join(out, "configs", name + ".json"), "w") as f:
+        json.dump(config, f, indent=1)
+# Refused over several ranks (-np 2): ell (every rank would pad all n rows), and a bad personalization
+# that only rank 0, which reads it, meets.
+for name, params in {"pagerank_ell": {"format": "ell"},
+                     "pagerank_bad_node": {"personalization": {"9999": 1}}}.items():
+    with open(os.path.join(out, "configs", name + ".json.txt"), "w") as f:
+        json.dump({"algorithm": "pagerank", "device": "cpu", "data": graph, "params": params}, f)

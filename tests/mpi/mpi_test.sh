@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# K-Means, SMACOF, the distance histogram, pair counts and pairwise distances (the matrix, one .npy
-# written by every rank, and its reductions) over 1, 2 and 3 MPI ranks against the plain
-# run of the same config: identical labels, embeddings, iterations and counts, inertia, centroids and
-# stress within tolerance::ranks_objective and ranks_stress (tests/mpi/compare.py); then errors on one rank or all end every rank at once with exit
-# code 2 (bad input) or 1 (a failure while running) and leave no results file.
+# K-Means, SMACOF, PageRank, the distance histogram, pair counts and pairwise distances (the matrix, one
+# .npy written by every rank, and its reductions) over 1, 2 and 3 MPI ranks against the plain run of the
+# same config: identical labels, embeddings, iterations and counts, inertia, centroids, stress and
+# PageRank's ranks within tolerance::ranks_objective, ranks_stress and ranks_pagerank, and PageRank's ranks
+# against the reference iteration (tests/mpi/compare.py); then errors on one rank or all end every rank at
+# once with exit code 2 (bad input) or 1 (a failure while running) and leave no results file.
 # Usage: mpi_test.sh ITERCL MPIEXEC SOURCE_DIR
 set -euo pipefail
 itercl=$1
@@ -28,7 +29,7 @@ for config in "$tmp"/configs/*.json; do
   name=$(basename "$config" .json)
   "$itercl" run "$config" --quiet --out "$tmp/$name.plain.json" >/dev/null || { fail "$name: plain run"; continue; }
   ranks="1 2 3"
-  case $name in smacof_* | histogram_* | pair_counts | pairwise_*) ranks="2 3" ;; esac  # -np 1: a plain run (K-Means shows it)
+  case $name in smacof_* | histogram_* | pair_counts | pairwise_* | pagerank_*) ranks="2 3" ;; esac  # -np 1: a plain run (K-Means shows it)
   for p in $ranks; do
     if ! mpirun "$p" "$itercl" run "$config" --quiet --out "$tmp/$name.np$p.json" >"$tmp/$name.np$p.log" 2>&1; then
       fail "$name: -np $p exited $?"; cat "$tmp/$name.np$p.log"; continue
@@ -67,8 +68,12 @@ expect_error "device list, wrong length" "a list gives one spec per rank: 2 spec
   3 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" --device cpu,cpu
 expect_error "a bad parameter on every rank" "n_clusters" \
   2 "$itercl" run "$tmp/configs/bad_params.json.txt" --quiet --out "$tmp/error.json"
-expect_error "PageRank over two ranks" "runs on one rank for now" \
-  2 "$itercl" run "$source_dir/examples/pagerank-rmat.json" --quiet --out "$tmp/error.json"
+expect_error "PageRank, ell over two ranks" "params.format: ell pads every row" \
+  2 "$itercl" run "$tmp/configs/pagerank_ell.json.txt" --quiet --out "$tmp/error.json"
+expect_error "PageRank, a node not in the graph (read by rank 0 alone)" "rank 0: error: .*personalization: node 9999" \
+  3 "$itercl" run "$tmp/configs/pagerank_bad_node.json.txt" --quiet --out "$tmp/error.json"
+expect_error "PageRank, rank 1's device" "rank 1: error: .*device 'no-such-device'" \
+  2 "$itercl" run "$tmp/configs/pagerank_bsr_degree.json" --quiet --out "$tmp/error.json" --device cpu,no-such-device
 expect_error "SMACOF from a CSV matrix over two ranks" "each rank reads its rows of a .npy file" \
   2 "$itercl" run "$source_dir/examples/smacof-eurodist.json" --quiet --out "$tmp/error.json"
 expect_error "SMACOF, a bad value in the last rank's rows" "rank 2: error: .*(156, 0) is -1" \

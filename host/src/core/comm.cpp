@@ -41,7 +41,7 @@ void check(int code, const char* what) {
   throw RuntimeError(std::string(what) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
-// MPI counts are ints: larger pieces go in chunks of this many bytes (broadcast) or are refused.
+// MPI counts are ints: larger pieces go in chunks of this many bytes (broadcast, scatter) or are refused.
 constexpr std::size_t kMaxCount = std::size_t{1} << 30;
 
 int as_count(std::size_t n, const char* what) {
@@ -142,19 +142,39 @@ void Comm::broadcast_bytes(void* bytes, std::size_t size, int root) {
 
 std::vector<char> Comm::scatter_bytes(const char* all, const std::vector<std::size_t>& counts, int root) {
   if (!mpi_ || size_ == 1) return std::vector<char>(all, all + (counts.empty() ? 0 : counts[0]));
-  std::vector<char> mine(counts.at(static_cast<std::size_t>(rank_)));
+  const auto me = static_cast<std::size_t>(rank_);
+  std::vector<char> mine(counts.at(me));
 #ifdef ITERCL_HAVE_MPI
   CommClock t{*this, {}};
   std::vector<int> sizes(counts.size()), offsets(counts.size());
-  std::size_t total = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    sizes[r] = as_count(counts[r], "scatterv");
-    offsets[r] = as_count(total, "scatterv (offsets)");
-    total += counts[r];
+  std::size_t total = 0, largest = 0;
+  for (const std::size_t c : counts) total += c, largest = std::max(largest, c);
+  if (total <= kMaxCount) {
+    for (std::size_t r = 0, at = 0; r < counts.size(); at += counts[r], ++r)
+      sizes[r] = static_cast<int>(counts[r]), offsets[r] = static_cast<int>(at);
+    check(MPI_Scatterv(all, sizes.data(), offsets.data(), MPI_BYTE, mine.data(), sizes[me], MPI_BYTE, root,
+                       MPI_COMM_WORLD),
+          "MPI_Scatterv");
+    return mine;
   }
-  check(MPI_Scatterv(all, sizes.data(), offsets.data(), MPI_BYTE, mine.data(), sizes[static_cast<std::size_t>(rank_)],
-                     MPI_BYTE, root, MPI_COMM_WORLD),
-        "MPI_Scatterv");
+  // MPI counts and offsets are ints: more in all goes in rounds of at most kMaxCount bytes, each
+  // carrying the next slice of every rank's piece, packed together on root.
+  const std::size_t slice = std::max<std::size_t>(kMaxCount / counts.size(), 1);
+  std::vector<std::size_t> starts(counts.size());
+  for (std::size_t r = 1; r < counts.size(); ++r) starts[r] = starts[r - 1] + counts[r - 1];
+  std::vector<char> packed(rank_ == root ? kMaxCount : 0);
+  for (std::size_t at = 0; at < largest; at += slice) {
+    std::size_t offset = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      const std::size_t n = at < counts[r] ? std::min(slice, counts[r] - at) : 0;
+      if (rank_ == root && n) std::memcpy(packed.data() + offset, all + starts[r] + at, n);
+      sizes[r] = static_cast<int>(n), offsets[r] = static_cast<int>(offset);
+      offset += n;
+    }
+    check(MPI_Scatterv(packed.data(), sizes.data(), offsets.data(), MPI_BYTE, mine.data() + std::min(at, mine.size()),
+                       sizes[me], MPI_BYTE, root, MPI_COMM_WORLD),
+          "MPI_Scatterv");
+  }
 #else
   (void)all, (void)root;
 #endif

@@ -66,7 +66,7 @@ class Comm {
     for (const std::string& p : parts) {
       const std::size_t at = all.size();
       all.resize(at + p.size() / sizeof(T));
-      std::memcpy(static_cast<void*>(all.data() + at), p.data(), p.size());
+      if (!p.empty()) std::memcpy(static_cast<void*>(all.data() + at), p.data(), p.size());  // data() may be null
     }
     return all;
   }
@@ -77,7 +77,7 @@ class Comm {
     for (auto& b : bytes) b *= sizeof(T);
     const std::vector<char> mine = scatter_bytes(reinterpret_cast<const char*>(all.data()), bytes, root);
     std::vector<T> out(mine.size() / sizeof(T));
-    std::memcpy(static_cast<void*>(out.data()), mine.data(), mine.size());
+    if (!mine.empty()) std::memcpy(static_cast<void*>(out.data()), mine.data(), mine.size());  // a rank without rows
     return out;
   }
 

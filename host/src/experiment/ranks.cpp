@@ -25,12 +25,13 @@ std::string read_device_field(ConfigObject& top) {
 
 void check_ranks(const std::string& algorithm) {
   const core::Comm& comm = core::world();
-  static const std::set<std::string> spread = {"kmeans", "smacof", "distance_histogram", "pair_counts",
-                                               "pairwise_distances"};
+  static const std::set<std::string> spread = {
+      "kmeans", "smacof", "pagerank", "distance_histogram", "pair_counts", "pairwise_distances"};
   if (comm.several() && !spread.count(algorithm))
-    throw InputError("algorithm \"" + algorithm +
-                     "\" runs on one rank for now; K-Means, SMACOF and the pairwise statistics run over several (" +
-                     std::to_string(comm.size()) + " ranks were started: run it without mpirun, or -np 1)");
+    throw InputError(
+        "algorithm \"" + algorithm +
+        "\" runs on one rank for now; K-Means, SMACOF, PageRank and the pairwise statistics run over several (" +
+        std::to_string(comm.size()) + " ranks were started: run it without mpirun, or -np 1)");
 }
 
 std::string rank_device_spec(const std::string& spec) {

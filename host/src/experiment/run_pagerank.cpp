@@ -5,6 +5,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/comm.hpp"
 #include "experiment/algorithms.hpp"
 #include "experiment/run_support.hpp"
 #include "io/graph_source.hpp"
@@ -12,6 +13,7 @@
 #include "itercl/pagerank.hpp"
 #include "pagerank/pagerank_description.hpp"
 #include "pagerank/pagerank_kernel.hpp"
+#include "pagerank/pagerank_ranks.hpp"
 
 namespace itercl {
 namespace pagerank {
@@ -20,7 +22,9 @@ namespace pagerank {
 constexpr std::int32_t kInlineRanks = 10000;
 constexpr std::size_t kTop = 10;
 
-PageRankParams read_params(ExperimentContext& c, const Graph& g) {
+// `has_data`: g is the graph (over several ranks rank 0 alone reads it, with the per-node vectors, which
+// it sends to the others: they read the other parameters only).
+PageRankParams read_params(ExperimentContext& c, const Graph& g, bool has_data = true) {
   ConfigObject& P = c.params;
   PageRankParams p;
   p.precision = c.precision;
@@ -31,9 +35,9 @@ PageRankParams read_params(ExperimentContext& c, const Graph& g) {
     P.fail("max_iter", "expected an integer >= 1, got " + std::to_string(max_iter));
   p.max_iter = static_cast<int>(max_iter);
   p.tol = P.number("tol").value_or(p.tol);
-  p.personalization = read_node_values(P, "personalization", c.base, g);
-  p.dangling = read_node_values(P, "dangling", c.base, g);
-  p.nstart = read_node_values(P, "nstart", c.base, g);
+  for (auto [field, values] : {std::pair{"personalization", &p.personalization}, std::pair{"dangling", &p.dangling},
+                               std::pair{"nstart", &p.nstart}})
+    if (P.get(field) && has_data) *values = read_node_values(P, field, c.base, g);
   p.kernel.format = P.string("format", p.kernel.format);
   with_field_prefix(P.source(), "params", [&] { check_format("format", p.kernel.format); });
   if (const nlohmann::json* kernel = P.get("kernel")) {
@@ -42,7 +46,7 @@ PageRankParams read_params(ExperimentContext& c, const Graph& g) {
     with_field_prefix(P.source(), "params", [&] { from_json(*kernel, p.kernel); });
   }
   P.finish();
-  with_field_prefix(P.source(), "params", [&] { p.validate(g.n_nodes); });
+  with_field_prefix(P.source(), "params", [&] { has_data ? p.validate(g.n_nodes) : p.validate(); });
   return p;
 }
 
@@ -83,9 +87,13 @@ nlohmann::json format_json(const PageRankFormatStats& f) {
 
 AlgorithmReport run_pagerank(ExperimentContext& c) {
   AlgorithmReport report;
-  GraphInput in = with_field_prefix(c.data.source(), "data", [&] { return read_graph(c.data, c.base, report.data); });
+  // Over several ranks rank 0 reads the graph (any format or generator) and sends each rank its rows.
+  core::Comm& comm = core::world();
+  const bool root = comm.rank() == 0;
+  GraphInput in;
+  if (root) in = with_field_prefix(c.data.source(), "data", [&] { return read_graph(c.data, c.base, report.data); });
   const Graph& g = in.graph;
-  const PageRankParams params = pagerank::read_params(c, g);
+  const PageRankParams params = pagerank::read_params(c, g, root);
   // output.ranks: a CSV path, or false for none (benchmarks); absent: inline up to kInlineRanks nodes,
   // else a file beside the results.
   const nlohmann::json* ranks_field = c.output.get("ranks");
@@ -97,7 +105,8 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
                    c.output.source() + ": the ranks beside the results");
 
   Stopwatch csr;
-  const InLinks links = with_field_prefix(c.data.source(), "data", [&] { return in_links(g, in.links); });
+  const InLinks links =
+      root ? with_field_prefix(c.data.source(), "data", [&] { return in_links(g, in.links); }) : InLinks{};
   report.data["in_links_ms"] = csr.seconds() * 1e3;
   report.data["n_links"] = links.n_links();
   report.data["self_loops"] = links.self_loops;
@@ -110,7 +119,9 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   std::vector<double> repeat_wall_ms;
   for (int i = 0; i < c.repeat; ++i) {
     Stopwatch wall;
-    r = with_field_prefix(c.params.source(), "params", [&] { return pagerank.fit(links); });
+    r = with_field_prefix(c.params.source(), "params", [&] {
+      return comm.several() ? pagerank::fit_over_ranks(comm, c.device(), params, links) : pagerank.fit(links);
+    });
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }
 
@@ -142,7 +153,7 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   if (no_ranks) {
     res["ranks"] = false;
   } else if (path) {
-    pagerank::write_ranks(*path, g, r.ranks);
+    if (root) pagerank::write_ranks(*path, g, r.ranks);  // over several ranks, rank 0 writes every file
     res["ranks"] = path->string();
   } else {
     nlohmann::json inline_ranks = nlohmann::json::object();
@@ -187,8 +198,9 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
     << " iterations" << (r.converged ? " (converged" : " (max_iter reached, not converged")
     << ", ||dx||_1 = " << (trace.empty() ? 0.0 : trace.back()) << ")\n"
     << "  per iteration (median): sum over in-links " << ms(spmv_s) << ", all kernels " << ms(typical.kernel_s)
-    << ", transfer " << ms(typical.transfer_s) << ", CPU rows " << ms(typical.host_s) << ", wall " << ms(typical.wall_s)
-    << "; " << per_s_iteration << " edges/s\n"
+    << ", transfer " << ms(typical.transfer_s) << ", CPU rows " << ms(typical.host_s)
+    << (comm.several() ? ", MPI " + ms(typical.comm_s) : std::string()) << ", wall " << ms(typical.wall_s) << "; "
+    << per_s_iteration << " edges/s\n"
     << "  preprocessing: in-links " << ms(report.data["in_links_ms"].get<double>() * 1e-3) << ", format "
     << ms(r.format.preprocess_s) << "; " << r.format.matrix_bytes << " bytes on the device ("
     << (r.format.csr_bytes ? static_cast<double>(r.format.matrix_bytes) / r.format.csr_bytes : 0.0) << " x CSR)\n"

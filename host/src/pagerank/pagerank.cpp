@@ -3,7 +3,6 @@
 #include "itercl/pagerank.hpp"
 
 #include <cmath>
-#include <limits>
 #include <new>
 
 #include "core/number_text.hpp"
@@ -65,8 +64,7 @@ PageRankGraph::PageRankGraph(const Device& device, const InLinks& links, PageRan
   params_.validate();
   pagerank::check_weights("dangling", params_.dangling, n_nodes_);
   device_.require(params_.precision);
-  if (n_nodes_ == std::numeric_limits<std::int32_t>::max())
-    throw InputError("graph: 2^31 - 1 nodes; the kernels need one index more for the padding of ELLPACK");
+  pagerank::check_node_count(n_nodes_);
   if (n_nodes_ == 0) return;  // networkx returns {} for an empty graph: nothing to build
   const pagerank::Problem problem{links, params_.precision};
   pagerank::translating_errors(n_nodes_, n_links_, [&] {
@@ -141,26 +139,8 @@ PageRankResult PageRankGraph::run(const std::vector<double>& personalization, co
   const Stopwatch fit_clock;
   return pagerank::translating_errors(n_nodes_, n_links_, [&] {
     engine_->start(node_values(personalization), node_values(nstart), r.upload);
-    for (int it = 0; it < p.max_iter; ++it) {
-      const PageRankIteration step = engine_->step();
-      r.iterations.push_back(step);
-      r.total += step.timings;
-      r.n_iter = it + 1;
-      if (p.progress)
-        p.progress(ProgressEvent{.algorithm = "pagerank",
-                                 .iteration = r.n_iter,
-                                 .max_iterations = p.max_iter,
-                                 .objective_name = "L1 change",
-                                 .objective = step.residual,
-                                 .elapsed_s = fit_clock.seconds()});
-      if (!std::isfinite(step.residual))
-        throw RuntimeError("pagerank: the L1 change became " + number_text(step.residual) + " at iteration " +
-                           std::to_string(it + 1));
-      if (step.residual < n_nodes_ * p.tol) {
-        r.converged = true;
-        break;
-      }
-    }
+    for (int it = 0; it < p.max_iter; ++it)
+      if (pagerank::record_step(r, engine_->step(), p, n_nodes_, fit_clock)) break;
     r.ranks = read_ranks(r.total);
     return std::move(r);
   });

@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "core/device_data.hpp"
@@ -169,7 +170,7 @@ class EngineOf final : public Engine {
   void set_iterate(const std::vector<double>& x, const std::vector<double>& z, double dangling_mass,
                    Timings& timings) override {
     const Stopwatch wall;
-    write(x_[current_], std::vector<T>(x.begin(), x.end()), timings);
+    if (!x.empty()) write(x_[current_], std::vector<T>(x.begin(), x.end()), timings);
     write(z_, std::vector<T>(z.begin(), z.end()), timings);  // z[n] stays 0
     write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, timings);
     timings.wall_s += wall.seconds();
@@ -196,6 +197,30 @@ class EngineOf final : public Engine {
 };
 
 }  // namespace
+
+bool record_step(PageRankResult& r, const PageRankIteration& step, const PageRankParams& p, std::int32_t n,
+                 const Stopwatch& clock) {
+  r.iterations.push_back(step);
+  r.total += step.timings;
+  r.n_iter = static_cast<int>(r.iterations.size());
+  if (p.progress)
+    p.progress(ProgressEvent{.algorithm = "pagerank",
+                             .iteration = r.n_iter,
+                             .max_iterations = p.max_iter,
+                             .objective_name = "L1 change",
+                             .objective = step.residual,
+                             .elapsed_s = clock.seconds()});
+  if (!std::isfinite(step.residual))
+    throw RuntimeError("pagerank: the L1 change became " + number_text(step.residual) + " at iteration " +
+                       std::to_string(r.n_iter));
+  r.converged = step.residual < n * p.tol;
+  return r.converged;
+}
+
+void check_node_count(std::int32_t n) {
+  if (n == std::numeric_limits<std::int32_t>::max())
+    throw InputError("graph: 2^31 - 1 nodes; the kernels need one index more for the padding of ELLPACK");
+}
 
 void check_weights(const char* field, const std::vector<double>& w, std::int32_t n) {
   if (w.empty()) return;

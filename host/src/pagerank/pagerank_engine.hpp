@@ -36,8 +36,10 @@ class Engine {
   // Over ranks, after step(): this engine's rows of x and z (z = x / outdeg, 0 for dangling nodes) and
   // the dangling mass of those rows; adds the reads to `timings`.
   virtual RowsOfIterate read_rows(Timings& timings) const = 0;
-  // Over ranks: the whole x and z gathered from every rank's rows, and the dangling mass summed over
-  // them, as the next step's input; adds the writes to `timings`.
+  // Over ranks: the whole z gathered from every rank's rows, and the dangling mass summed over them,
+  // as the next step's input, with the whole x likewise or empty: the update reads x at its own rows
+  // only, which the engine already holds, so the ranks need not move x until the end. Adds the writes
+  // to `timings`.
   virtual void set_iterate(const std::vector<double>& x, const std::vector<double>& z, double dangling_mass,
                            Timings& timings) = 0;
   const PageRankFormatStats& format_stats() const { return stats_; }
@@ -51,6 +53,15 @@ class Engine {
 std::unique_ptr<Engine> make_engine(const Device& device, const PageRankParams& params, const Problem& problem,
                                     const PageRankKernel& kernel, const std::string& options, Timings& upload,
                                     Rows rows = {});
+
+// Adds a step to `r` (iterations, total, n_iter), tells p.progress, and applies networkx's stopping rule:
+// true, with r.converged set, when the L1 change fell below n tol. Throws RuntimeError for a change that
+// is not finite. `clock`: since the run started.
+bool record_step(PageRankResult& r, const PageRankIteration& step, const PageRankParams& p, std::int32_t n,
+                 const Stopwatch& clock);
+
+// Refuses 2^31 - 1 nodes (InputError): the kernels need one index more, for ELLPACK's padding and z[n].
+void check_node_count(std::int32_t n);
 
 // A weight vector as networkx takes it: one finite non-negative value per node, not all zero.
 void check_weights(const char* field, const std::vector<double>& w, std::int32_t n);

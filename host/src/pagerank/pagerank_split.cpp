@@ -32,15 +32,25 @@ InLinks row_block(const InLinks& links, std::int32_t first, std::int32_t last) {
   if (first < 0 || last < first || last > links.n_nodes)
     throw InputError("pagerank: rows [" + std::to_string(first) + ", " + std::to_string(last) + ") of a graph of " +
                      std::to_string(links.n_nodes) + " nodes");
+  const auto f = static_cast<std::size_t>(first), l = static_cast<std::size_t>(last);
+  return block_of_rows(
+      links.n_nodes, first, links.offsets[f], std::span<const std::int32_t>(links.offsets.data() + f + 1, l - f),
+      {links.sources.begin() + links.offsets[f], links.sources.begin() + links.offsets[l]}, links.out_degree);
+}
+
+InLinks block_of_rows(std::int32_t n, std::int32_t first, std::int32_t first_offset,
+                      std::span<const std::int32_t> row_ends, std::vector<std::int32_t> sources,
+                      std::vector<std::int32_t> out_degree) {
   InLinks block;
-  block.n_nodes = links.n_nodes;
-  const auto un = static_cast<std::size_t>(links.n_nodes);
-  const std::int32_t begin = links.offsets[static_cast<std::size_t>(first)];
-  const std::int32_t end = links.offsets[static_cast<std::size_t>(last)];
-  block.offsets.resize(un + 1);
-  for (std::size_t i = 0; i <= un; ++i) block.offsets[i] = std::clamp(links.offsets[i], begin, end) - begin;
-  block.sources.assign(links.sources.begin() + begin, links.sources.begin() + end);
-  block.out_degree = links.out_degree;
+  block.n_nodes = n;
+  const auto un = static_cast<std::size_t>(n), f = static_cast<std::size_t>(first);
+  // Rows before first hold no links (0), rows after the block all of them (its last end).
+  const std::int32_t links = static_cast<std::int32_t>(sources.size());
+  block.offsets.assign(un + 1, links);
+  std::fill(block.offsets.begin(), block.offsets.begin() + static_cast<std::ptrdiff_t>(f) + 1, 0);
+  for (std::size_t j = 0; j < row_ends.size(); ++j) block.offsets[f + 1 + j] = row_ends[j] - first_offset;
+  block.sources = std::move(sources);
+  block.out_degree = std::move(out_degree);
   return block;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "itercl/graph.hpp"
@@ -21,5 +22,12 @@ std::vector<std::int32_t> link_balanced_rows(const InLinks& links, int ranks);
 // the whole graph's ids and with its out-degrees. A whole InLinks (n + 1 offsets, n + 1 int32s beside
 // the out-degrees), so every format builds from it unchanged and its row sums land at their rows.
 InLinks row_block(const InLinks& links, std::int32_t first, std::int32_t last);
+
+// The same block from the pieces a rank receives over MPI: the whole graph's offsets of rows
+// first + 1 .. last (`row_ends`, as they are: the in-links of the rows before first are subtracted
+// here), the block's in-links and every node's out-degree, for a graph of n nodes.
+InLinks block_of_rows(std::int32_t n, std::int32_t first, std::int32_t first_offset,
+                      std::span<const std::int32_t> row_ends, std::vector<std::int32_t> sources,
+                      std::vector<std::int32_t> out_degree);
 
 }  // namespace itercl::pagerank

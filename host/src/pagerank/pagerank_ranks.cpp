@@ -1,0 +1,193 @@
+// PageRank over MPI ranks: rank 0's plan (kernel, node order, cut), the scatter of the rows' in-links,
+// and the power iteration with one gather of z per step.
+#include "pagerank/pagerank_ranks.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "core/device_data.hpp"
+#include "itercl/error.hpp"
+#include "pagerank/pagerank_engine.hpp"
+#include "pagerank/pagerank_formats.hpp"
+#include "pagerank/pagerank_kernel.hpp"
+#include "pagerank/pagerank_split.hpp"
+
+namespace itercl::pagerank {
+
+void check_format_over_ranks(const std::string& format) {
+  if (format == "ell")
+    throw ParamError("format",
+                     "ell pads every row of the graph to the longest, and a rank's graph keeps all n rows (those "
+                     "of the other ranks empty): each rank would store n x width slots. Over several MPI ranks "
+                     "use csr_scalar, csr_vector, csr_adaptive, hybrid or bsr (or run ell on one rank)");
+}
+
+namespace {
+
+void broadcast_text(core::Comm& comm, std::string& text) {
+  std::vector<char> bytes(text.begin(), text.end());
+  comm.broadcast(bytes);
+  text.assign(bytes.begin(), bytes.end());
+}
+
+// What every rank needs of rank 0's graph: the kernel resolved for all of it, the cut, the out-degrees
+// and the vectors (moved to the degree order if it applies), and this rank's rows' in-links.
+struct RankShare {
+  std::vector<std::int32_t> bounds;  // rank r updates rows [bounds[r], bounds[r + 1])
+  std::vector<std::int32_t> order;   // rank 0, reorder "degree": the engine's node i is the input's order[i]
+  InLinks block;
+};
+
+// Rank 0 resolves the kernel, renumbers the nodes if the kernel asks for it and cuts the rows; every
+// rank receives the plan and its block. Fills r's kernel fields and upload (comm_s: the scatter).
+RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p, const InLinks& all,
+                      PageRankResult& r) {
+  const Stopwatch wall;
+  const double comm_before = comm.seconds();
+  const bool root = comm.rank() == 0;
+  const auto ranks = static_cast<std::size_t>(comm.size());
+  RankShare share;
+  share.bounds.resize(ranks + 1);
+  std::vector<std::int32_t> link_bounds(ranks + 1), out_degree;
+  InLinks renamed;
+  const InLinks* graph = &all;
+  std::string plan;
+  if (root) {
+    const Problem whole{all, p.precision};
+    r.kernel = resolve(p.kernel, device.info(), whole, r.tuning_sources);
+    check_format_over_ranks(r.kernel.format);
+    r.build_options = defines(r.kernel, whole);
+    if (r.kernel.reorder == "degree") {
+      const Stopwatch clock;
+      share.order = degree_order(all);
+      renamed = renumbered(all, share.order);
+      p.personalization = to_new(p.personalization, share.order);
+      p.dangling = to_new(p.dangling, share.order);
+      p.nstart = to_new(p.nstart, share.order);
+      graph = &renamed;
+      r.format.reorder_s = clock.seconds();
+    }
+    share.bounds = link_balanced_rows(*graph, comm.size());
+    for (std::size_t q = 0; q <= ranks; ++q) link_bounds[q] = graph->offsets[static_cast<std::size_t>(share.bounds[q])];
+    out_degree = graph->out_degree;
+    plan = nlohmann::json{{"kernel", r.kernel}, {"sources", r.tuning_sources}, {"options", r.build_options}}.dump();
+  }
+  broadcast_text(comm, plan);
+  if (!root) {
+    const nlohmann::json j = nlohmann::json::parse(plan);
+    r.kernel = j.at("kernel").get<PageRankKernel>();
+    r.tuning_sources = j.at("sources").get<std::vector<std::string>>();
+    r.build_options = j.at("options").get<std::string>();
+  }
+  comm.broadcast(share.bounds);
+  comm.broadcast(link_bounds);
+  comm.broadcast(out_degree);
+  comm.broadcast(p.personalization);
+  comm.broadcast(p.dangling);
+  comm.broadcast(p.nstart);
+
+  // Rank q's rows' ends in the row pointer and its in-links are contiguous pieces of rank 0's arrays.
+  std::vector<std::size_t> rows(ranks), links(ranks);
+  for (std::size_t q = 0; q < ranks; ++q) {
+    rows[q] = static_cast<std::size_t>(share.bounds[q + 1] - share.bounds[q]);
+    links[q] = static_cast<std::size_t>(link_bounds[q + 1] - link_bounds[q]);
+  }
+  const auto n = static_cast<std::int32_t>(out_degree.size());
+  const std::vector<std::int32_t> ends = comm.scatterv<std::int32_t>(
+      root ? std::span<const std::int32_t>(graph->offsets.data() + 1, static_cast<std::size_t>(n))
+           : std::span<const std::int32_t>{},
+      rows);
+  std::vector<std::int32_t> sources = comm.scatterv<std::int32_t>(
+      root ? std::span<const std::int32_t>(graph->sources) : std::span<const std::int32_t>{}, links);
+  const auto me = static_cast<std::size_t>(comm.rank());
+  share.block = block_of_rows(n, share.bounds[me], link_bounds[me], ends, std::move(sources), std::move(out_degree));
+  r.upload.comm_s += comm.seconds() - comm_before;
+  r.upload.wall_s += wall.seconds();
+  return share;
+}
+
+// z of every rank's rows, and the sums over ranks of their L1 changes and dangling masses.
+struct Gathered {
+  std::vector<double> z;
+  double change = 0, dangling_mass = 0;
+};
+
+// One allgather of each rank's rows of z, its L1 change and its dangling mass, in T (they are T on the
+// device, so nothing is rounded); the sums are taken in rank order: the same bits on every rank.
+template <class T>
+Gathered gather_iterate(core::Comm& comm, const RowsOfIterate& mine, double change,
+                        const std::vector<std::int32_t>& bounds) {
+  std::vector<T> packed(mine.z.begin(), mine.z.end());
+  packed.push_back(static_cast<T>(change));
+  packed.push_back(static_cast<T>(mine.dangling_mass));
+  const std::vector<T> all = comm.allgatherv<T>(packed);
+  Gathered g;
+  g.z.reserve(static_cast<std::size_t>(bounds.back()));
+  std::size_t at = 0;
+  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+    const auto rows = static_cast<std::size_t>(bounds[q + 1] - bounds[q]);
+    g.z.insert(g.z.end(), all.begin() + static_cast<std::ptrdiff_t>(at),
+               all.begin() + static_cast<std::ptrdiff_t>(at + rows));
+    g.change += static_cast<double>(all[at + rows]);
+    g.dangling_mass += static_cast<double>(all[at + rows + 1]);
+    at += rows + 2;
+  }
+  return g;
+}
+
+}  // namespace
+
+PageRankResult fit_over_ranks(core::Comm& comm, const Device& device, PageRankParams p, const InLinks& all) {
+  p.validate();
+  device.require(p.precision);
+  const bool root = comm.rank() == 0;
+  if (root) p.validate(all.n_nodes);
+  std::int32_t n = all.n_nodes;
+  comm.broadcast(n);
+  PageRankResult r;
+  r.kernel = p.kernel;
+  if (n == 0) {  // as one process: nothing to build, {} converged
+    r.converged = true;
+    return r;
+  }
+  if (root) check_node_count(n);
+  const RankShare share = share_graph(comm, device, p, all, r);
+  const auto me = static_cast<std::size_t>(comm.rank());
+  const std::unique_ptr<Engine> engine =
+      make_engine(device, p, Problem{share.block, p.precision}, r.kernel, r.build_options, r.upload,
+                  Rows{share.bounds[me], share.bounds[me + 1]});
+  const double reorder_s = r.format.reorder_s;
+  r.format = engine->format_stats();
+  r.format.reorder_s = reorder_s;
+  engine->start(p.personalization, p.nstart, r.upload);
+
+  const Stopwatch fit_clock;
+  std::vector<double> x;  // this rank's rows of the last iterate
+  for (int it = 0; it < p.max_iter; ++it) {
+    const Stopwatch wall;
+    const double comm_before = comm.seconds();
+    PageRankIteration step = engine->step();
+    RowsOfIterate mine = engine->read_rows(step.timings);
+    const Gathered g = with_real(p.precision, [&](auto zero) {
+      return gather_iterate<decltype(zero)>(comm, mine, step.residual, share.bounds);
+    });
+    step.residual = g.change;
+    // The next step's input, unless this one is the last (the same decision on every rank).
+    if (it + 1 < p.max_iter && std::isfinite(g.change) && !(g.change < n * p.tol))
+      engine->set_iterate({}, g.z, g.dangling_mass, step.timings);
+    x = std::move(mine.x);
+    step.timings.comm_s = comm.seconds() - comm_before;
+    step.timings.wall_s = wall.seconds();
+    if (record_step(r, step, p, n, fit_clock)) break;
+  }
+  // The ranks come to rank 0, which maps them back to the input's ids.
+  const Stopwatch wall;
+  const double comm_before = comm.seconds();
+  r.ranks = comm.gatherv<double>(x);
+  if (root && !share.order.empty()) r.ranks = to_old(r.ranks, share.order);
+  r.total.comm_s += comm.seconds() - comm_before;
+  r.total.wall_s += wall.seconds();
+  return r;
+}
+
+}  // namespace itercl::pagerank
