@@ -11,11 +11,11 @@
 #include "kmeans/kmeans_steps.hpp"
 
 namespace itercl {
-void KMeansParams::validate(const Matrix& X, std::span<const double> w) const {
+void KMeansParams::validate(const RowsView& X, std::span<const double> w) const {
   validate();
   const KMeansParams& p = *this;
   if (X.rows() < 1 || X.cols() < 1) throw InputError("data: no samples");
-  if (!X.allFinite()) throw InputError("data: contains NaN or infinity");
+  if (!X.all_finite()) throw InputError("data: contains NaN or infinity");
   Eigen::Index usable = X.rows();
   if (!w.empty()) {
     if (static_cast<Eigen::Index>(w.size()) != X.rows())
@@ -54,10 +54,12 @@ void KMeansParams::validate() const {
   }
 }
 
-double kmeans_scaled_tol(const Matrix& X, double tol) {
+double kmeans_scaled_tol(const RowsView& X, double tol) {
   if (tol == 0 || X.rows() == 0) return 0;
-  const Eigen::RowVectorXd mean = X.colwise().mean();
-  const double variance_sum = (X.rowwise() - mean).array().square().sum() / static_cast<double>(X.rows());
+  const Eigen::RowVectorXd mean = X.column_mean();
+  const double variance_sum = X.visit([&](const auto& r) {
+    return (r.template cast<double>().rowwise() - mean).array().square().sum() / static_cast<double>(X.rows());
+  });
   return tol * variance_sum / static_cast<double>(X.cols());
 }
 
@@ -66,7 +68,7 @@ KMeans::KMeans(const Device& device, KMeansParams params) : device_(device), par
   device_.require(params_.precision);
 }
 
-KMeansResult KMeans::fit(const Matrix& X, std::span<const double> sample_weight) const {
+KMeansResult KMeans::fit(const RowsView& X, std::span<const double> sample_weight) const {
   core::Comm one_rank;  // one process is the one-rank case of the ranks' loop: one Lloyd loop for both
   return kmeans::fit_over_ranks(one_rank, device_, params_, {X, sample_weight, 0, X.rows(), {}}, X, sample_weight);
 }

@@ -19,7 +19,11 @@ Eigen::Index search_cumulative(const std::vector<double>& cumulative, double tar
   return std::min<Eigen::Index>(it - cumulative.begin(), static_cast<Eigen::Index>(cumulative.size()) - 1);
 }
 
-Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, Rng& rng) {
+namespace {
+
+// X: the rows as an Eigen expression of doubles (the stored values, widened as they are read).
+template <class Rows>
+Matrix kmeans_plus_plus_of(const Rows& X, std::span<const double> w, int k, Rng& rng) {
   const Eigen::Index n = X.rows();
   const auto un = static_cast<std::size_t>(n);
   const int trials = 2 + static_cast<int>(std::log(k));
@@ -77,7 +81,13 @@ Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, 
   return centers;
 }
 
-Matrix init_random(const Matrix& X, std::span<const double> w, int k, Rng& rng) {
+}  // namespace
+
+Matrix init_kmeans_plus_plus(const RowsView& X, std::span<const double> w, int k, Rng& rng) {
+  return X.visit([&](const auto& stored) { return kmeans_plus_plus_of(stored.template cast<double>(), w, k, rng); });
+}
+
+Matrix init_random(const RowsView& X, std::span<const double> w, int k, Rng& rng) {
   // Efraimidis-Spirakis: the k largest keys u^(1/w) are a weighted sample without replacement.
   // Compared as log(u) / w to stay in range; zero-weight samples are never drawn.
   using Keyed = std::pair<double, Eigen::Index>;
@@ -97,7 +107,9 @@ Matrix init_random(const Matrix& X, std::span<const double> w, int k, Rng& rng) 
   while (!smallest_of_best.empty()) chosen.push_back(smallest_of_best.top().second), smallest_of_best.pop();
   std::sort(chosen.begin(), chosen.end());
   Matrix centers(k, X.cols());
-  for (int c = 0; c < k; ++c) centers.row(c) = X.row(chosen[static_cast<std::size_t>(c)]);
+  X.visit([&](const auto& stored) {
+    for (int c = 0; c < k; ++c) centers.row(c) = stored.row(chosen[static_cast<std::size_t>(c)]).template cast<double>();
+  });
   return centers;
 }
 

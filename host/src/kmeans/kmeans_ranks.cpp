@@ -166,14 +166,14 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
 }  // namespace
 
 KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine,
-                            const Matrix& all, std::span<const double> all_weights) {
+                            const RowsView& all, std::span<const double> all_weights) {
   const bool root = comm.rank() == 0;
   if (root) p.validate(all, all_weights);
   // A rank without rows assigns nothing; rank 0 still builds the kernel over one row, to report it.
   // Every rank centres its rows on the mean of all of them, as one process would: each point is then
   // rounded to the device's precision exactly as in a single-process run, and so labelled the same.
   std::vector<double> origin_values(root ? static_cast<std::size_t>(all.cols()) : 0);
-  if (root) Eigen::Map<Eigen::RowVectorXd>(origin_values.data(), all.cols()) = all.colwise().mean();
+  if (root) Eigen::Map<Eigen::RowVectorXd>(origin_values.data(), all.cols()) = all.column_mean();
   comm.broadcast(origin_values);
   const Eigen::RowVectorXd origin =
       Eigen::Map<const Eigen::RowVectorXd>(origin_values.data(), static_cast<Eigen::Index>(origin_values.size()));
@@ -181,7 +181,7 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
   if (mine.X.rows() > 0)
     assignment.emplace(device, mine.X, p.precision, p.kernel, &origin);
   else if (root)
-    assignment.emplace(device, Matrix(all.topRows(1)), p.precision, p.kernel, &origin);
+    assignment.emplace(device, all.block(0, 1), p.precision, p.kernel, &origin);
   const bool assigns = mine.X.rows() > 0;
   if (assigns) assignment->set_sample_weight(mine.w);
   std::optional<KMeansAssignment> none;

@@ -25,7 +25,7 @@ struct RankRows {
 // The rows one rank works on: its scattered RankRows, or on one rank (KMeans::fit) the caller's data,
 // not copied.
 struct LocalRows {
-  const Matrix& X;
+  RowsView X;  // in place
   std::span<const double> w;  // empty: unit weights
   Eigen::Index first = 0, n = 0;
   Timings scatter;
@@ -39,6 +39,6 @@ RankRows scatter_rows(core::Comm& comm, const Matrix& all, std::span<const doubl
 // `all_weights`: every point, on rank 0 only (for the initialisation and the scaled tolerance; empty elsewhere). The
 // labels of all points are returned on rank 0 (the other ranks get none); the timings are this rank's.
 KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine,
-                            const Matrix& all, std::span<const double> all_weights);
+                            const RowsView& all, std::span<const double> all_weights);
 
 }  // namespace itercl::kmeans
