@@ -7,7 +7,8 @@
 #   BIN   the itercl and itercl_device_tests binaries built here (default .gpu), and the ViennaCL peer
 #         viennacl_pagerank where ViennaCL was found (the PageRank suite finds it through ITERCL_BIN)
 #   REPEAT timed runs per bench case (default 2, after one warm-up); CPU_REPEAT for the CPU steps
-#   CPU_GROUPS the groups a cpu:SUITE step runs (default: all)
+#   GPU_GROUPS, CPU_GROUPS the groups a gpu:SUITE or cpu:SUITE step runs (default: all; the whole
+#         PageRank suite takes more than one call's 10 minutes on the H200)
 #   WHAT  steps, any of:
 #         tests              the device tests on the GPU (data from .gpu-data/datasets)
 #         gpu:SUITE          benchmarks/SUITE/suite.json on the GPU, with the suite's peers
@@ -59,7 +60,7 @@ for step in ${WHAT:-tests}; do
            tail -3 "$res/gpu/device-tests.txt" ;;
     # A suite with failed cases exits 1 but has recorded them: the next steps still run.
     gpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device gpu --repeat "$REPEAT" \
-             --out "$res/gpu/$name.json" 2>&1 | tail -2 || true ;;
+             ${GPU_GROUPS:+--groups "$GPU_GROUPS"} --out "$res/gpu/$name.json" 2>&1 | tail -2 || true ;;
     cpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device cpu --repeat "${CPU_REPEAT:-$REPEAT}" --no-peers \
              $(cpu_limits "$name") ${CPU_GROUPS:+--groups "$CPU_GROUPS"} --out "$res/cpu/$name.json" 2>&1 | tail -2 || true ;;
     core)  POCL_CPU_MAX_CU_COUNT=1 POCL_MAX_PTHREAD_COUNT=1 "$BIN/itercl" bench "benchmarks/$name/suite.json" \

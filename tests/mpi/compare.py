@@ -5,8 +5,8 @@ tolerance::ranks_objective (1e-11 relative, host/src/tuning/tolerances.hpp).
 SMACOF: iterations and embedding identical; stress, its trace and the normalized stress within
 tolerance::ranks_stress (2 (N + 16) eps of the precision, relative).
 Distance histogram, pair counts: counts (and g(r)) identical.
-Pairwise reductions: min, max, k nearest, pairs within a threshold identical; row sums within
-ranks_objective."""
+Pairwise distances: the matrix (dense or condensed, one .npy written by every rank) identical; min, max,
+k nearest, pairs within a threshold identical; row sums within ranks_objective."""
 import json
 import sys
 
@@ -76,9 +76,11 @@ elif plain["algorithm"] in ("distance_histogram", "pair_counts"):
     if p > 1 and abs(sum(s["pairs"] for s in b["shares"]) - a["pairs"]) > 0:
         problems.append("the ranks' shares do not add up to every pair")
 elif plain["algorithm"] == "pairwise_distances":
-    # Minima, maxima, the k nearest and the pairs within the threshold: exactly one process's (ties to the
+    # The matrix: each pair computed by the same operations on whichever rank has its rectangle. Minima,
+    # maxima, the k nearest and the pairs within the threshold: exactly one process's (ties to the
     # lower column); row sums: the same rectangles' sums added in another order (ranks_objective).
-    for key in ("min", "argmin", "max", "argmax", "distances", "indices", "pair_list", "pairs_within", "pairs"):
+    for key in ("matrix", "min", "argmin", "max", "argmax", "distances", "indices", "pair_list", "pairs_within",
+                "pairs"):
         if key in a and (key not in b or not np.array_equal(matrix(a, key), matrix(b, key))):
             problems.append(f"{key} differs over {p} ranks")
     if "sum" in a:

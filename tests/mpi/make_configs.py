@@ -137,6 +137,11 @@ pairwise = {
     "pairwise_row_max": {"form": "row_max", "block_rows": 64},
     "pairwise_row_sum_double": {"form": "row_sum", "block_rows": 64},
     "pairwise_threshold": {"form": "threshold", "threshold": 1.5, "block_rows": 64},
+    # The matrix itself: one .npy written by every rank at its rectangles' places, mirrored ones too.
+    "pairwise_dense": {"form": "dense", "block_rows": 64},
+    "pairwise_condensed_double": {"form": "condensed", "block_rows": 48},
+    "pairwise_dense_y": {"form": "dense", "Y": {"path": os.path.join(out, "ints_y.npy")}, "block_rows": 64,
+                         "block_cols": 32},
 }
 for name, params in pairwise.items():
     config = {"algorithm": "pairwise_distances", "device": "cpu",
@@ -145,9 +150,6 @@ for name, params in pairwise.items():
               "output": os.path.join(out, name + ".json")}
     with open(os.path.join(out, "configs", name + ".json"), "w") as f:
         json.dump(config, f, indent=1)
-with open(os.path.join(out, "configs", "pairwise_dense.json.txt"), "w") as f:
-    json.dump({"algorithm": "pairwise_distances", "device": "cpu", "data": {"path": os.path.join(out, "ints.npy")},
-               "params": {"form": "dense"}}, f)
 
 # A rank's block of the dissimilarities larger than one allocation: refused before anything is allocated.
 with open(os.path.join(out, "configs", "smacof_huge_block.json.txt"), "w") as f:

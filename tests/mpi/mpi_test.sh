@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# K-Means, SMACOF, the distance histogram and pair counts over 1, 2 and 3 MPI ranks against the plain
+# K-Means, SMACOF, the distance histogram, pair counts and pairwise distances (the matrix, one .npy
+# written by every rank, and its reductions) over 1, 2 and 3 MPI ranks against the plain
 # run of the same config: identical labels, embeddings, iterations and counts, inertia, centroids and
 # stress within tolerance::ranks_objective and ranks_stress (tests/mpi/compare.py); then errors on one rank or all end every rank at once with exit
 # code 2 (bad input) or 1 (a failure while running) and leave no results file.
@@ -72,8 +73,6 @@ expect_error "SMACOF from a CSV matrix over two ranks" "each rank reads its rows
   2 "$itercl" run "$source_dir/examples/smacof-eurodist.json" --quiet --out "$tmp/error.json"
 expect_error "SMACOF, a bad value in the last rank's rows" "rank 2: error: .*(156, 0) is -1" \
   3 "$itercl" run "$tmp/configs/smacof_bad_row.json.txt" --quiet --out "$tmp/error.json"
-expect_error "a distance matrix over two ranks" "params.form: over several MPI ranks" \
-  2 "$itercl" run "$tmp/configs/pairwise_dense.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF, a rank's block beyond one allocation" "block of 200000 x 400000 dissimilarities needs" \
   2 "$itercl" run "$tmp/configs/smacof_huge_block.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF weights over two ranks" "params.weights: weighted SMACOF" \
@@ -83,6 +82,10 @@ expect_error "SMACOF classical start from dissimilarities over two ranks" "param
 # A failure while running (the results folder cannot be made): exit code 1 from every rank.
 code=1 expect_error "results folder impossible" "rank 0: failed: " \
   2 "$itercl" run "$blobs" --quiet --out /proc/no-such-folder/error.json
+
+# Every file the ranks wrote together was published: no temporary is left beside the outputs.
+leftover=$(find "$tmp" -name '*.tmp-*' | head -3)
+[ -z "$leftover" ] || fail "temporary files left: $leftover"
 
 # mpirun -np 1 is a plain run: no "mpi" in the results.
 "$python" -c 'import json, sys; sys.exit("mpi" in json.load(open(sys.argv[1])))' "$tmp/blobs_kmeanspp.np1.json" ||

@@ -3,6 +3,7 @@
 // min / max / sum, k nearest, pairs within a threshold), and where the time went per device.
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "core/comm.hpp"
@@ -142,13 +143,6 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   const std::string form =
       P.choice("form", "dense", {"dense", "condensed", "none", "row_min", "row_max", "row_sum", "knn", "threshold"});
   const bool reduced = form != "dense" && form != "condensed" && form != "none";
-  if (comm.several() && (form == "dense" || form == "condensed"))
-    P.fail("form",
-           "over several MPI ranks pairwise_distances computes its reductions (row_min, row_max, row_sum, "
-           "knn, threshold) or none; the " +
-               form +
-               " matrix, whose rectangles lie on every rank, is written by one process only (run "
-               "on one rank)");
   PairwiseReduction reduction{.form = form};
   if (form == "knn") {
     if (!P.has("k")) P.fail("k", "missing: form knn needs k, the neighbours per row (1 to 64)");
@@ -183,7 +177,10 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   const auto n1 = static_cast<std::size_t>(X.rows()), n2 = static_cast<std::size_t>(Y ? Y->rows() : X.rows());
   const std::size_t values = form == "condensed" ? n1 * (n1 - 1) / 2 : n1 * n2;
   if ((form == "none" || reduced) && matrix_path) c.output.fail("matrix", "form " + form + " keeps no matrix to write");
-  if (!matrix_path && form != "none" && !reduced && static_cast<Eigen::Index>(values) > kInlineValues) {
+  // Over several ranks the matrix always goes to a file, which every rank writes at its rectangles' places:
+  // no process holds it whole.
+  if (!matrix_path && form != "none" && !reduced &&
+      (static_cast<Eigen::Index>(values) > kInlineValues || comm.several())) {
     matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
     c.claim_output(*matrix_path, c.output.source() + ": the matrix beside the results");
   }
@@ -213,8 +210,19 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
       }
       if (comm.rank() == 0) pairwise::reduced_json(c, form, r, res);  // rank 0 writes every file
     } else if (matrix_path) {
-      NpyStream file(*matrix_path, params.precision,
-                     form == "condensed" ? std::vector<std::size_t>{values} : std::vector<std::size_t>{n1, n2});
+      const std::vector<std::size_t> shape =
+          form == "condensed" ? std::vector<std::size_t>{values} : std::vector<std::size_t>{n1, n2};
+      std::optional<NpyStream> created, joined;  // rank 0 creates the file, the other ranks join it
+      if (comm.rank() == 0) created.emplace(*matrix_path, params.precision, shape);
+      if (comm.several()) {
+        const std::string name = created ? created->staging_path().string() : std::string();
+        std::vector<char> staged(name.begin(), name.end());
+        comm.broadcast(staged);
+        if (!created)
+          joined.emplace(NpyStream::Join{std::string(staged.begin(), staged.end())}, *matrix_path, params.precision,
+                         shape);
+      }
+      NpyStream& file = created ? *created : *joined;
       run = distances.run([&](const PairTile& t) {
         const std::size_t item = real_size(t.precision);
         const auto* bytes = static_cast<const unsigned char*>(t.data);
@@ -242,7 +250,13 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
           }
         }
       });
-      file.commit();
+      if (joined) joined->commit();
+      if (comm.several()) {  // rank 0 publishes the file once every rank has written and closed its part
+        const double before = comm.seconds();
+        comm.barrier();
+        run.total.comm_s += comm.seconds() - before;
+      }
+      if (created) created->commit();
       res["matrix"] = {{"file", matrix_path->string()},
                        {"dtype", params.precision == Precision::f32 ? "float32" : "float64"},
                        {"shape", form == "condensed" ? nlohmann::json{values} : nlohmann::json{n1, n2}}};

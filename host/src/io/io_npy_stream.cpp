@@ -11,6 +11,15 @@
 
 namespace itercl {
 
+namespace {
+
+std::string header_of(Precision dtype, const std::vector<std::size_t>& shape) {
+  const char* descr = dtype == Precision::f32 ? "<f4" : "<f8";
+  return shape.size() == 1 ? io::npy_header(descr, {shape[0]}) : io::npy_header(descr, {shape.at(0), shape.at(1)});
+}
+
+}  // namespace
+
 NpyStream::NpyStream(std::filesystem::path path, Precision dtype, const std::vector<std::size_t>& shape)
     : path_(std::move(path)), dtype_(dtype) {
   // Inside a run, a path the run claimed is renamed with the run's other outputs when it succeeds.
@@ -25,9 +34,7 @@ NpyStream::NpyStream(std::filesystem::path path, Precision dtype, const std::vec
     io::forget_temporary(tmp_);
     throw RuntimeError(path_.string() + ": cannot create: " + std::strerror(errno));
   }
-  const char* descr = dtype == Precision::f32 ? "<f4" : "<f8";
-  const std::string header =
-      shape.size() == 1 ? io::npy_header(descr, {shape[0]}) : io::npy_header(descr, {shape.at(0), shape.at(1)});
+  const std::string header = header_of(dtype, shape);
   data_start_ = header.size();
   std::size_t values = 1;
   for (std::size_t extent : shape) values *= extent;
@@ -41,9 +48,22 @@ NpyStream::NpyStream(std::filesystem::path path, Precision dtype, const std::vec
   }
 }
 
+NpyStream::NpyStream(const Join& join, std::filesystem::path path, Precision dtype,
+                     const std::vector<std::size_t>& shape)
+    : path_(std::move(path)), tmp_(join.staged), dtype_(dtype), owner_(false) {
+  data_start_ = header_of(dtype, shape).size();
+  fd_ = ::open(tmp_.c_str(), O_WRONLY);
+  if (fd_ < 0) {
+    throw RuntimeError(
+        path_.string() + ": cannot open " + tmp_.string() +
+        ", the file rank 0 is writing (ranks on several hosts need a shared file system): " + std::strerror(errno));
+  }
+}
+
 NpyStream::~NpyStream() {
   if (fd_ >= 0) {
     ::close(fd_);
+    if (!owner_) return;
     ::unlink(tmp_.c_str());
     io::forget_temporary(tmp_);
   }
@@ -67,7 +87,7 @@ void NpyStream::commit() {
     throw RuntimeError(path_.string() + ": cannot write: " + std::strerror(errno));
   }
   fd_ = -1;
-  if (deferred_) return;  // the run's OutputSet renames it
+  if (deferred_ || !owner_) return;  // the run's OutputSet, or the creating stream, publishes it
   std::error_code ec;
   std::filesystem::rename(tmp_, path_, ec);
   if (ec) ::unlink(tmp_.c_str());
