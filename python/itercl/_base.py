@@ -154,8 +154,11 @@ def check_array(X, name="X", ndim=2, min_rows=1, dtype=None):
                          "is required.")
     if ndim == 2 and array.shape[1] < 1 and array.shape[0] > 0:
         raise ValueError(f"{name}: 0 feature(s) (shape={array.shape}) while a minimum of 1 is required.")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name}: contains NaN or infinity")
+    # The sum is one pass with no temporary array (np.isfinite(array) makes one of n bytes per value);
+    # only a sum that is not finite (NaN, infinity, or finite values overflowing) needs the full check.
+    with np.errstate(all="ignore"):
+        if not np.isfinite(array.sum()) and not np.all(np.isfinite(array)):
+            raise ValueError(f"{name}: contains NaN or infinity")
     return array
 
 

@@ -12,7 +12,8 @@ py::dict kmeans_fit(const py::array& X_in, const py::object& sample_weight, int 
                     const py::object& init_centroids, int n_init, int max_iter, double tol, std::uint64_t random_state,
                     const std::string& device_spec, const std::string& precision, const std::string& kernel,
                     const py::object& callback) {
-  const Matrix X = to_matrix(X_in, "X");
+  py::object keep;
+  const RowsView X = to_rows(X_in, "X", keep);  // float32 or float64 read in place: no double copy
   const std::vector<double> w = to_vector(sample_weight, "sample_weight");
   KMeansParams p;
   p.n_clusters = n_clusters;
@@ -55,7 +56,8 @@ py::dict kmeans_fit(const py::array& X_in, const py::object& sample_weight, int 
 
 py::array kmeans_assign(const py::array& X_in, const py::array& centroids_in, const std::string& device_spec,
                         const std::string& precision, const std::string& kernel) {
-  const Matrix X = to_matrix(X_in, "X");
+  py::object keep;
+  const RowsView X = to_rows(X_in, "X", keep);
   const Matrix C = to_matrix(centroids_in, "cluster_centers_");
   const Precision prec = parse_precision(precision);
   const KMeansKernel k = kernel_from_json<KMeansKernel>(kernel);
@@ -78,7 +80,10 @@ void bind_kmeans(py::module_& m) {
         py::arg("device"), py::arg("precision"), py::arg("kernel"), py::arg("callback") = py::none());
   m.def("kmeans_assign", &kmeans_assign, py::arg("X"), py::arg("centroids"), py::arg("device"), py::arg("precision"),
         py::arg("kernel"));
-  m.def("kmeans_scaled_tol", [](const py::array& X, double tol) { return kmeans_scaled_tol(to_matrix(X, "X"), tol); });
+  m.def("kmeans_scaled_tol", [](const py::array& X, double tol) {
+    py::object keep;
+    return kmeans_scaled_tol(to_rows(X, "X", keep), tol);
+  });
 }
 
 }  // namespace itercl::python

@@ -35,7 +35,10 @@ py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metr
   p.validate();
   const Metric m = parse_metric(metric);
   if (vectors) check_dissimilarity_metric(m);
-  const Matrix D = to_matrix(data, vectors ? "X" : "dissimilarities");
+  // Vectors are read in place (no double copy); dissimilarities are copied, as Smacof::fit symmetrises them.
+  const Matrix D = vectors ? Matrix() : to_matrix(data, "dissimilarities");
+  py::object keep;
+  const RowsView X = vectors ? to_rows(data, "X", keep) : RowsView(D);
   Matrix W;
   if (!weights_in.is_none()) W = to_matrix(py::cast<py::array>(weights_in), "weights");
 
@@ -43,7 +46,7 @@ py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metr
   p.progress = cancel.progress();
   SmacofResult r = cancel.run([&] {
     const Smacof smacof(Device::select(device_spec), p);
-    return vectors ? smacof.fit_vectors(D, m, W) : smacof.fit(D, W);
+    return vectors ? smacof.fit_vectors(X, m, W) : smacof.fit(D, W);
   });
   py::dict out;
   out["embedding"] = to_numpy(std::move(r.embedding));

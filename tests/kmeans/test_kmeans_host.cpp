@@ -176,4 +176,29 @@ TEST_CASE("generators are reproducible and shaped as asked") {
   CHECK_THROWS_AS(itercl::make_uniform({.n_samples = 0}), itercl::ParamError);
 }
 
+TEST_CASE("a generator's rows are the same values as those rows of the whole data (an MPI rank's part)") {
+  const itercl::UniformParams up{.n_samples = 1001, .n_features = 3, .random_state = 8};
+  const itercl::BlobsParams bp{.n_samples = 1001, .n_features = 5, .centers = 7, .random_state = 9};
+  const Matrix U = itercl::make_uniform(up), B = itercl::make_blobs(bp);
+  for (const auto& [first, rows] :
+       {std::pair<Eigen::Index, Eigen::Index>{0, 1001}, {0, 333}, {333, 334}, {667, 334}, {1000, 1}, {500, 0}}) {
+    CAPTURE(first);
+    CHECK(itercl::make_uniform(up, first, rows) == U.middleRows(first, rows));
+    CHECK(itercl::make_blobs(bp, first, rows) == B.middleRows(first, rows));
+  }
+  CHECK_THROWS_WITH_AS(itercl::make_blobs(bp, 1000, 2), doctest::Contains("rows [1000, 1002) lie outside the 1001"),
+                       itercl::ParamError);
+  CHECK_THROWS_AS(itercl::make_uniform(up, -1, 2), itercl::ParamError);
+}
+
+TEST_CASE("the scaled tolerance: the variance about an origin near the mean, exact far from zero too") {
+  // A shifted copy: the variance is the same, the origin moves with the data; 1,024 sampled rows.
+  const Matrix X = itercl::make_uniform({.n_samples = 5000, .n_features = 3, .random_state = 3});
+  const Matrix shifted = X.array() + 1e6;
+  CHECK(itercl::kmeans_scaled_tol(shifted, 1e-4) == doctest::Approx(itercl::kmeans_scaled_tol(X, 1e-4)).epsilon(1e-9));
+  const Eigen::RowVectorXd mean = X.colwise().mean();
+  const double variance = (X.rowwise() - mean).array().square().sum() / 5000.0 / 3.0;
+  CHECK(itercl::kmeans_scaled_tol(X, 1e-4) == doctest::Approx(1e-4 * variance).epsilon(1e-12));
+}
+
 }  // namespace kmeans_tests

@@ -3,6 +3,8 @@ import json
 import os
 import sys
 
+import numpy as np
+
 here, out = os.path.abspath(sys.argv[1]), sys.argv[2]
 os.makedirs(os.path.join(out, "configs"), exist_ok=True)
 
@@ -15,6 +17,14 @@ with open(os.path.join(out, "tiny.txt"), "w") as f:
     f.write("0 0\n10 10\n")  # 2 points: -np 3 leaves rank 0 without rows
 
 blobs = {"generator": "blobs", "n_samples": 3001, "n_features": 3, "centers": 5, "random_state": 1}
+# .npy points: each rank reads only its rows (float32 here: widened as read); weights scattered by rank 0.
+points = np.random.default_rng(9).normal(size=(1001, 4)).astype(np.float32) * [1, 2, 3, 4]
+np.save(os.path.join(out, "points.npy"), points)
+np.save(os.path.join(out, "points_weights.npy"), np.random.default_rng(10).uniform(0, 2, size=1001))
+np.save(os.path.join(out, "tiny.npy"), np.array([[0.0, 0.0], [10.0, 10.0]]))
+bad_points = points.copy()
+bad_points[990, 2] = np.nan  # in the last rank's rows
+np.save(os.path.join(out, "bad_points.npy"), bad_points)
 configs = {
     "blobs_kmeanspp": {"data": blobs, "params": {"n_clusters": 6, "init": "k-means++", "random_state": 3}},
     "blobs_random_double": {"precision": "double", "data": dict(blobs, n_samples=2000, centers=4),
@@ -29,6 +39,13 @@ configs = {
                                 "params": {"n_clusters": 4, "random_state": 11}},
     "tiny_empty_rank": {"precision": "double", "data": {"path": os.path.join(out, "tiny.txt")},
                         "params": {"n_clusters": 2, "init": "random", "random_state": 5}},
+    "npy_kmeanspp_weighted": {"data": {"path": os.path.join(out, "points.npy")},
+                              "params": {"n_clusters": 7, "n_init": 2, "random_state": 4,
+                                         "sample_weight": os.path.join(out, "points_weights.npy")}},
+    "npy_random": {"precision": "double", "data": {"path": os.path.join(out, "points.npy")},
+                   "params": {"n_clusters": 5, "init": "random", "random_state": 6}},
+    "npy_tiny_empty_rank": {"data": {"path": os.path.join(out, "tiny.npy")},
+                            "params": {"n_clusters": 2, "random_state": 5}},
 }
 # The same runs with the update on the device (each rank's per-cluster sums reduced by its device): the
 # CPU's default is the host's update (tuning/kmeans.json).
@@ -52,12 +69,13 @@ with open(os.path.join(out, "configs", "device_list.json.txt"), "w") as f:
 bad = {"algorithm": "kmeans", "device": "cpu", "data": blobs, "params": {"n_clusters": 0}}
 with open(os.path.join(out, "configs", "bad_params.json.txt"), "w") as f:
     json.dump(bad, f)
+with open(os.path.join(out, "configs", "kmeans_bad_row.json.txt"), "w") as f:
+    json.dump({"algorithm": "kmeans", "device": "cpu", "data": {"path": os.path.join(out, "bad_points.npy")},
+               "params": {"n_clusters": 3}}, f)
 
 # SMACOF: vectors (rank 0 reads them, every rank builds its rows of delta) and .npy dissimilarities (each
 # rank reads its rows and the same columns). n = 301 splits 100, 100, 101 over 3 ranks; 2 points leave
 # rank 0 of 3 without rows.
-import numpy as np  # noqa: E402
-
 rng = np.random.default_rng(5)
 points = rng.normal(size=(157, 4))
 d = np.sqrt(((points[:, None, :] - points[None, :, :]) ** 2).sum(-1))

@@ -76,6 +76,8 @@ expect_error "PageRank, rank 1's device" "rank 1: error: .*device 'no-such-devic
   2 "$itercl" run "$tmp/configs/pagerank_bsr_degree.json" --quiet --out "$tmp/error.json" --device cpu,no-such-device
 expect_error "SMACOF from a CSV matrix over two ranks" "each rank reads its rows of a .npy file" \
   2 "$itercl" run "$source_dir/examples/smacof-eurodist.json" --quiet --out "$tmp/error.json"
+expect_error "K-Means, a NaN in the last rank's rows of a .npy file" "rank 2: error: .*element (990, 2) is not finite" \
+  3 "$itercl" run "$tmp/configs/kmeans_bad_row.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF, a bad value in the last rank's rows" "rank 2: error: .*(156, 0) is -1" \
   3 "$itercl" run "$tmp/configs/smacof_bad_row.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF, a rank's block beyond one allocation" "block of 200000 x 400000 dissimilarities needs" \

@@ -17,6 +17,10 @@ struct BlobsParams {
 };
 // Isotropic Gaussian blobs (scikit-learn's make_blobs): sample i belongs to cluster i % centers.
 Matrix make_blobs(const BlobsParams& p);
+// Rows [first, first + rows) of make_blobs(p), the same values, without the others (an MPI rank's part).
+// Each row takes a fixed count of draws, so the generator skips to the first (std::mt19937_64's discard:
+// a few nanoseconds per draw skipped).
+Matrix make_blobs(const BlobsParams& p, Eigen::Index first, Eigen::Index rows);
 
 struct UniformParams {
   Eigen::Index n_samples = 100, n_features = 2;
@@ -25,5 +29,7 @@ struct UniformParams {
 };
 // Points uniform in [low, high)^d.
 Matrix make_uniform(const UniformParams& p);
+// Rows [first, first + rows) of make_uniform(p), the same values (as make_blobs' rows).
+Matrix make_uniform(const UniformParams& p, Eigen::Index first, Eigen::Index rows);
 
 }  // namespace itercl

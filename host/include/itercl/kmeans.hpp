@@ -11,6 +11,7 @@
 #include "itercl/kmeans_assignment.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/progress.hpp"
+#include "itercl/rows.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {
@@ -37,7 +38,7 @@ struct KMeansParams {
   void validate() const;  // throws ParamError naming the field
   // validate(), plus the checks against the data: n_clusters against the samples of positive weight,
   // the initial centroids' features, one finite non-negative weight per sample (w empty: all 1).
-  void validate(const Matrix& X, std::span<const double> sample_weight) const;
+  void validate(const RowsView& X, std::span<const double> sample_weight) const;
 };
 
 struct KMeansIteration {
@@ -67,9 +68,11 @@ class KMeans {
  public:
   KMeans(const Device& device, KMeansParams params);
 
-  // Clusters the rows of X. sample_weight: empty (all 1) or one non-negative weight per row.
-  // Throws InputError (ParamError for parameters) for invalid input.
-  KMeansResult fit(const Matrix& X, std::span<const double> sample_weight = {}) const;
+  // Clusters the rows of X, read in place as stored (float or double, itercl/rows.hpp; a Matrix
+  // converts): the host's steps widen each value to double as they read it, the device gets its own
+  // packed copy, and no double copy of X is made. sample_weight: empty (all 1) or one non-negative
+  // weight per row. Throws InputError (ParamError for parameters) for invalid input.
+  KMeansResult fit(const RowsView& X, std::span<const double> sample_weight = {}) const;
 
   const KMeansParams& params() const { return params_; }
 
@@ -79,6 +82,6 @@ class KMeans {
 };
 
 // The tolerance scikit-learn actually compares with: tol times the mean of the per-feature variances.
-double kmeans_scaled_tol(const Matrix& X, double tol);
+double kmeans_scaled_tol(const RowsView& X, double tol);
 
 }  // namespace itercl

@@ -12,6 +12,7 @@
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/rows.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {
@@ -50,13 +51,14 @@ struct KMeansSums {
 
 class KMeansAssignment {
  public:
-  // Uploads `points` (samples as rows) once, converted to `precision`, and builds the kernel.
+  // Uploads `points` (samples as rows, float or double, read in place: itercl/rows.hpp) once, converted
+  // to `precision`, and builds the kernel.
   // Throws InputError if the data do not fit the device or the precision, or the tuning is invalid.
   // Points and centroids are centred on `origin` before they are rounded to the device's precision (so
   // that an offset far from zero costs no precision); by default on the points' mean. A caller that
   // splits one data set among several assignments (MPI ranks) gives every part the same origin, so
   // that each point is rounded exactly as a single assignment over all of them would round it.
-  KMeansAssignment(const Device& device, const Matrix& points, Precision precision, KMeansKernel kernel = {},
+  KMeansAssignment(const Device& device, const RowsView& points, Precision precision, KMeansKernel kernel = {},
                    const Eigen::RowVectorXd* origin = nullptr);
   ~KMeansAssignment();
   KMeansAssignment(KMeansAssignment&&) noexcept;

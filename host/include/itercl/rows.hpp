@@ -21,6 +21,14 @@ class RowsView {
   Eigen::Index cols() const { return cols_; }
   Precision precision() const { return precision_; }  // of the values as stored
 
+  // Rows [first, first + count), in place.
+  RowsView block(Eigen::Index first, Eigen::Index count) const {
+    RowsView b = *this;
+    b.data_ = static_cast<const unsigned char*>(data_) + first * cols_ * real_size(precision_);
+    b.rows_ = count;
+    return b;
+  }
+
   // f(rows), rows an Eigen::Map of the values as stored (float or double, row-major); f's result.
   template <class F>
   decltype(auto) visit(F&& f) const {
@@ -28,6 +36,18 @@ class RowsView {
       return f(Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
           static_cast<const float*>(data_), rows_, cols_));
     return f(Eigen::Map<const Matrix>(static_cast<const double*>(data_), rows_, cols_));
+  }
+
+  // Per column, in double; and whether every value is finite. Each one pass over the values as stored.
+  Eigen::RowVectorXd column_mean() const {
+    return visit([](const auto& r) -> Eigen::RowVectorXd { return r.template cast<double>().colwise().mean(); });
+  }
+  bool all_finite() const {
+    return visit([](const auto& r) { return r.allFinite(); });
+  }
+  // The largest |value - shift[column]|, in double.
+  double largest_from(const Eigen::RowVectorXd& shift) const {
+    return visit([&](const auto& r) { return (r.template cast<double>().rowwise() - shift).cwiseAbs().maxCoeff(); });
   }
 
  private:

@@ -15,6 +15,7 @@
 #include "itercl/matrix.hpp"
 #include "itercl/metric.hpp"
 #include "itercl/progress.hpp"
+#include "itercl/rows.hpp"
 #include "itercl/timing.hpp"
 
 namespace itercl {
@@ -99,8 +100,9 @@ class Smacof {
   SmacofResult fit(const Matrix& dissimilarities, const Matrix& weights = {}) const;
 
   // The same, with the dissimilarities computed on the device from the rows of `vectors` by `metric`,
-  // straight into their resident buffer.
-  SmacofResult fit_vectors(const Matrix& vectors, Metric metric, const Matrix& weights = {}) const;
+  // straight into their resident buffer. The vectors are read in place, float or double
+  // (itercl/rows.hpp; a Matrix converts): no double copy of them is made.
+  SmacofResult fit_vectors(const RowsView& vectors, Metric metric, const Matrix& weights = {}) const;
 
   const SmacofParams& params() const { return params_; }
 
@@ -123,7 +125,7 @@ class SmacofDissimilarities {
   SmacofDissimilarities(const Device& device, const Matrix& dissimilarities, const Matrix& weights,
                         SmacofParams params);
   // The same with the dissimilarities computed on the device from the rows of `vectors` by `metric`.
-  static SmacofDissimilarities from_vectors(const Device& device, const Matrix& vectors, Metric metric,
+  static SmacofDissimilarities from_vectors(const Device& device, const RowsView& vectors, Metric metric,
                                             const Matrix& weights, SmacofParams params);
   ~SmacofDissimilarities();
   SmacofDissimilarities(SmacofDissimilarities&&) noexcept;

@@ -55,6 +55,14 @@ class Comm {
     return concatenated<T>(
         allgather_bytes(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(T))));
   }
+  // Every rank's `values` (as many on every rank) summed position by position in rank order, from 0: the
+  // same bits on every rank (an allreduce may add in another order on each), one rank's values unchanged.
+  std::vector<double> sum_in_rank_order(std::span<const double> values) {
+    const std::vector<double> all = allgatherv(values);
+    std::vector<double> sum(values.size(), 0.0);
+    for (std::size_t at = 0; at < all.size(); ++at) sum[at % values.size()] += all[at];
+    return sum;
+  }
   template <class T>
   std::vector<T> gatherv(std::span<const T> mine, int root = 0) {
     return concatenated<T>(

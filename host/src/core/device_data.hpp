@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "itercl/matrix.hpp"
+#include "itercl/rows.hpp"
 
 namespace itercl {
 
@@ -16,16 +17,20 @@ decltype(auto) with_real(Precision p, F&& f) {
 }
 
 // m's elements less `shift[j]` in column j (no shift if empty), in `p`, column-major (element (i, j) at
-// j * rows + i), into `out`, which holds at least m.size() * real_size(p) bytes. Shifting before the
-// rounding to float keeps the precision that an offset far from the origin would cost.
-inline void pack_column_major(const Matrix& m, Precision p, void* out, const Eigen::RowVectorXd& shift = {}) {
-  with_real(p, [&](auto zero) {
-    using T = decltype(zero);
-    auto* o = static_cast<T*>(out);
-    for (Eigen::Index j = 0; j < m.cols(); ++j) {
-      const double s = shift.size() ? shift[j] : 0.0;
-      for (Eigen::Index i = 0; i < m.rows(); ++i) o[j * m.rows() + i] = static_cast<T>(m(i, j) - s);
-    }
+// j * rows + i), into `out`, which holds at least m.rows() * m.cols() * real_size(p) bytes. Shifting
+// before the rounding to float keeps the precision that an offset far from the origin would cost. The
+// rows are read as stored (float or double, itercl/rows.hpp), each value widened to double on the way.
+inline void pack_column_major(const RowsView& m, Precision p, void* out, const Eigen::RowVectorXd& shift = {}) {
+  m.visit([&](const auto& rows) {
+    with_real(p, [&](auto zero) {
+      using T = decltype(zero);
+      auto* o = static_cast<T*>(out);
+      for (Eigen::Index j = 0; j < rows.cols(); ++j) {
+        const double s = shift.size() ? shift[j] : 0.0;
+        for (Eigen::Index i = 0; i < rows.rows(); ++i)
+          o[j * rows.rows() + i] = static_cast<T>(static_cast<double>(rows(i, j)) - s);
+      }
+    });
   });
 }
 

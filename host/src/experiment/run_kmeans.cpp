@@ -11,11 +11,11 @@
 namespace itercl {
 namespace kmeans {
 
-// `has_data`: X holds the data (over several ranks, rank 0 alone reads and checks it: the others read
-// the parameters only, without the sample weights, which rank 0 scatters).
-KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<double>& weights, bool has_data = true) {
+// `n_samples`: all the points' count. Over several ranks rank 0 alone reads the sample weights (given
+// `reads_weights`), which it scatters; the points are checked where they lie (fit_over_ranks).
+KMeansParams read_params(ExperimentContext& c, Eigen::Index n_samples, std::vector<double>& weights,
+                         bool reads_weights) {
   ConfigObject& P = c.params;
-  const Eigen::Index n_samples = X.rows();
   KMeansParams p;
   p.precision = c.precision;
   p.progress = c.progress;
@@ -47,7 +47,7 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
 
   p.random_state = read_random_state(c);
 
-  if (P.get("sample_weight") && has_data) {
+  if (P.get("sample_weight") && reads_weights) {
     weights = read_vector_value(P, "sample_weight", c.base);
     if (static_cast<Eigen::Index>(weights.size()) != n_samples)
       P.fail("sample_weight",
@@ -57,7 +57,7 @@ KMeansParams read_params(ExperimentContext& c, const Matrix& X, std::vector<doub
   if (const nlohmann::json* kernel = P.get("kernel"))
     with_field_prefix(P.source(), "params", [&] { from_json(*kernel, p.kernel); });
   P.finish();
-  with_field_prefix(P.source(), "params", [&] { has_data ? p.validate(X, weights) : p.validate(); });
+  with_field_prefix(P.source(), "params", [&] { p.validate(); });
   return p;
 }
 
@@ -73,21 +73,26 @@ void write_labels(const std::filesystem::path& path, const std::vector<std::int3
 
 AlgorithmReport run_kmeans(ExperimentContext& c) {
   AlgorithmReport report;
-  // Over several ranks rank 0 reads the data (all of it, any format) and scatters the rows.
+  // Over several ranks each rank generates its rows, or reads them from a .npy file; a format that must be
+  // parsed whole is read by rank 0 and its rows scattered, as are the sample weights.
   core::Comm& comm = core::world();
   const bool root = comm.rank() == 0;
-  Matrix X;
-  if (root) X = with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
+  VectorRows data = with_field_prefix(
+      c.data.source(), "data", [&] { return read_vector_rows(c.data, c.base, report.data, comm.rank(), comm.size()); });
+  comm.broadcast(data.n);  // a file read whole is counted on rank 0 only
   std::vector<double> weights;
-  KMeansParams params = kmeans::read_params(c, X, weights, root);
+  KMeansParams params = kmeans::read_params(c, data.n, weights, root);
   comm.broadcast(params.random_state);  // a drawn seed is rank 0's
   c.config_as_run["params"]["random_state"] = params.random_state;
   const auto labels_path = c.output_path("labels");
   auto centroids_path = c.output_path("centroids");
   c.output.finish();
-  std::optional<kmeans::RankRows> mine;
-  if (comm.several()) mine = kmeans::scatter_rows(comm, X, weights);
-  const Eigen::Index n_samples = mine ? mine->n : X.rows(), n_features = mine ? mine->X.cols() : X.cols();
+  kmeans::RankRows mine = data.whole ? kmeans::scatter_rows(comm, data.X, weights)
+                                     : kmeans::RankRows{std::move(data.X), {}, data.first, data.n, {}};
+  if (!data.whole) mine.w = kmeans::scatter_weights(comm, weights, mine.n);
+  const Eigen::Index n_samples = mine.n, n_features = mine.X.cols();
+  // Bad data is refused before the device is opened (fit checks it again, for the library's callers).
+  with_field_prefix(c.params.source(), "params", [&] { kmeans::check_rows(comm, params, kmeans::local_rows(mine)); });
   if (!centroids_path && n_features * params.n_clusters > kInlineValues) {
     centroids_path = std::filesystem::path(c.results_path).replace_extension(".centroids.npy");
     c.claim_output(*centroids_path, c.output.source() + ": the centroids beside the results");
@@ -95,15 +100,13 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
 
   const kmeans::Work work = kmeans::assignment_work(n_samples, n_features, params.n_clusters, params.precision);
   c.workload = Workload{"kmeans", work.flops, static_cast<double>(params.max_iter) * params.runs()};
-  const KMeans model(c.device(), params);
+  c.device().require(params.precision);  // as KMeans' constructor checks, before any work
   KMeansResult r;
   std::vector<double> repeat_wall_ms;
   for (int i = 0; i < c.repeat; ++i) {
     Stopwatch wall;
-    r = with_field_prefix(c.params.source(), "params", [&] {
-      return mine ? kmeans::fit_over_ranks(comm, c.device(), params, kmeans::local_rows(*mine), X, weights)
-                  : model.fit(X, weights);
-    });
+    r = with_field_prefix(c.params.source(), "params",
+                          [&] { return kmeans::fit_over_ranks(comm, c.device(), params, kmeans::local_rows(mine)); });
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }
 
@@ -149,8 +152,8 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
     << r.kernel.variant << ": inertia " << r.inertia << " after " << r.n_iter << " iterations"
     << (r.converged ? " (converged)" : " (max_iter reached)") << ", " << r.n_relocated << " relocated\n"
     << "  per iteration (median): assignment " << ms(typical.kernel_s) << ", transfer " << ms(typical.transfer_s)
-    << ", update " << ms(typical.host_s) << (mine ? ", MPI " + ms(typical.comm_s) : std::string()) << ", wall "
-    << ms(typical.wall_s) << "; " << report.gflops["kernel"].get<double>() << " GFLOPS in the kernel\n";
+    << ", update " << ms(typical.host_s) << (comm.several() ? ", MPI " + ms(typical.comm_s) : std::string())
+    << ", wall " << ms(typical.wall_s) << "; " << report.gflops["kernel"].get<double>() << " GFLOPS in the kernel\n";
   report.summary = s.str();
   return report;
 }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/comm.hpp"
+#include "io/io_npy.hpp"
 #include "itercl/datagen.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
@@ -23,16 +25,43 @@ Matrix with_file_prefix(ConfigObject& section, const std::string& field, F&& rea
 }  // namespace io
 
 Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description) {
+  return read_vector_rows(data, base, description, 0, 1).X;
+}
+
+VectorRows read_vector_rows(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description,
+                            int rank, int ranks) {
   const auto path = data.path("path", base);
   const auto generator = data.string("generator");
   if (path.has_value() == generator.has_value()) data.fail("path", "give exactly one of \"path\" and \"generator\"");
 
-  Matrix X;
+  VectorRows out;
+  Matrix& X = out.X;
+  // This rank's rows of n.
+  auto part = [&](Eigen::Index n) {
+    const auto un = static_cast<std::size_t>(n);
+    out.n = n;
+    out.first = static_cast<Eigen::Index>(core::first_row(un, rank, ranks));
+    return static_cast<Eigen::Index>(core::first_row(un, rank + 1, ranks)) - out.first;
+  };
   if (path) {
     LoadOptions options;
     options.format = data.choice("format", "auto", {"auto", "npy", "idx", "csv", "text"});
     options.header = data.boolean("header");
-    X = io::with_file_prefix(data, "path", [&] { return load_matrix(*path, options); });
+    const bool npy = options.format == "npy" || (options.format == "auto" && path->extension() == ".npy");
+    if (ranks > 1 && npy) {
+      X = io::with_file_prefix(data, "path", [&] {
+        const io::NpyShape shape = io::npy_shape(*path);
+        const Eigen::Index rows = part(static_cast<Eigen::Index>(shape.rows));
+        return io::read_npy_block(*path, static_cast<std::size_t>(out.first), static_cast<std::size_t>(rows), 0,
+                                  shape.cols);
+      });
+    } else if (rank == 0) {
+      X = io::with_file_prefix(data, "path", [&] { return load_matrix(*path, options); });
+      out.n = X.rows();
+      out.whole = ranks > 1;
+    } else {
+      out.whole = true;
+    }
     description = {{"path", path->string()}};
   } else {
     auto count = [&](const char* key, long long fallback) {
@@ -55,7 +84,8 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
       p.cluster_std = data.number("cluster_std").value_or(p.cluster_std);
       if (!(p.cluster_std >= 0)) data.fail("cluster_std", "expected a number >= 0");
       try {
-        X = make_blobs(p);
+        const Eigen::Index rows = part(p.n_samples);
+        X = make_blobs(p, out.first, rows);
       } catch (const ParamError& e) {  // named as the config's field, in the config file
         data.fail(e.field(), e.detail());
       }
@@ -66,7 +96,8 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
       p.high = data.number("high").value_or(p.high);
       if (!(p.high > p.low)) data.fail("high", "expected a number greater than low");
       try {
-        X = make_uniform(p);
+        const Eigen::Index rows = part(p.n_samples);
+        X = make_uniform(p, out.first, rows);
       } catch (const ParamError& e) {  // named as the config's field, in the config file
         data.fail(e.field(), e.detail());
       }
@@ -76,9 +107,9 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
     description = {{"generator", *generator}, {"random_state", seed}};
   }
   data.finish();
-  description["n_samples"] = X.rows();
+  description["n_samples"] = out.n;
   description["n_features"] = X.cols();
-  return X;
+  return out;
 }
 
 Matrix read_matrix_value(ConfigObject& section, const std::string& field, const std::filesystem::path& base) {

@@ -15,6 +15,18 @@ namespace itercl {
 // `description` receives the shape and the source.
 Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description);
 
+// Rank `rank` of `ranks`' rows of the same data: rows [first_row(n, rank, ranks), first_row(n, rank + 1,
+// ranks)), generated (the values read_vectors gives those rows) or read from a .npy file (only those
+// rows). A file that must be parsed whole (text, CSV, IDX, compressed) is read by rank 0 alone, whole
+// (`whole`), to be scattered; the other ranks then get no rows and n = 0.
+struct VectorRows {
+  Matrix X;
+  Eigen::Index first = 0, n = 0;
+  bool whole = false;
+};
+VectorRows read_vector_rows(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description,
+                            int rank, int ranks);
+
 // A matrix given inline (an array of equal-length arrays of numbers) or as a file path, for values
 // such as explicit initial centroids. `field` is the config key, for messages.
 Matrix read_matrix_value(ConfigObject& section, const std::string& field, const std::filesystem::path& base);

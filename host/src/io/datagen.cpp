@@ -12,12 +12,16 @@
 namespace itercl {
 namespace io {
 
-void check_shape(Eigen::Index n, Eigen::Index d) {
+// `rows` of the n_samples = n rows, from `first`: checked against the shape and the memory.
+void check_shape(Eigen::Index n, Eigen::Index d, Eigen::Index first, Eigen::Index rows) {
   if (n < 1) throw ParamError("n_samples", "expected an integer >= 1, got " + std::to_string(n));
   if (d < 1) throw ParamError("n_features", "expected an integer >= 1, got " + std::to_string(d));
-  // Checked before allocating: n x d doubles against the memory available now (a generator asked for
-  // 10^12 points would otherwise end in std::bad_alloc or the OOM killer).
-  const double needed = static_cast<double>(n) * static_cast<double>(d) * sizeof(double);
+  if (first < 0 || rows < 0 || first > n - rows)
+    throw ParamError("n_samples", "rows [" + std::to_string(first) + ", " + std::to_string(first + rows) +
+                                      ") lie outside the " + std::to_string(n) + " samples");
+  // Checked before allocating: the rows' doubles against the memory available now (a generator asked
+  // for 10^12 points would otherwise end in std::bad_alloc or the OOM killer).
+  const double needed = static_cast<double>(rows) * static_cast<double>(d) * sizeof(double);
   const auto available = static_cast<double>(available_memory());
   if (needed > available)
     throw ParamError("n_samples", std::to_string(n) + " x " + std::to_string(d) + " features need " +
@@ -41,8 +45,10 @@ double normal(Rng& rng) {
 
 }  // namespace io
 
-Matrix make_blobs(const BlobsParams& p) {
-  io::check_shape(p.n_samples, p.n_features);
+Matrix make_blobs(const BlobsParams& p) { return make_blobs(p, 0, p.n_samples); }
+
+Matrix make_blobs(const BlobsParams& p, Eigen::Index first, Eigen::Index rows) {
+  io::check_shape(p.n_samples, p.n_features, first, rows);
   if (p.centers < 1) throw ParamError("centers", "expected an integer >= 1, got " + std::to_string(p.centers));
   if (!(p.cluster_std >= 0)) throw ParamError("cluster_std", "expected a number >= 0");
   if (!(p.center_high > p.center_low)) throw ParamError("center_box", "expected low < high");
@@ -53,24 +59,28 @@ Matrix make_blobs(const BlobsParams& p) {
   Matrix centres(p.centers, p.n_features);
   for (Eigen::Index k = 0; k < centres.size(); ++k)
     centres.data()[k] = p.center_low + (p.center_high - p.center_low) * uniform01(rng);
-  Matrix X(p.n_samples, p.n_features);
-  for (Eigen::Index i = 0; i < p.n_samples; ++i)
+  rng.discard(static_cast<unsigned long long>(first * p.n_features * 2));  // a normal takes two draws
+  Matrix X(rows, p.n_features);
+  for (Eigen::Index i = 0; i < rows; ++i)
     for (Eigen::Index j = 0; j < p.n_features; ++j)
-      X(i, j) = centres(i % p.centers, j) + p.cluster_std * io::normal(rng);
+      X(i, j) = centres((first + i) % p.centers, j) + p.cluster_std * io::normal(rng);
   if (!X.allFinite())
     throw ParamError("cluster_std", "the generated points are not all finite; use a smaller cluster_std or center_box");
   return X;
 }
 
-Matrix make_uniform(const UniformParams& p) {
-  io::check_shape(p.n_samples, p.n_features);
+Matrix make_uniform(const UniformParams& p) { return make_uniform(p, 0, p.n_samples); }
+
+Matrix make_uniform(const UniformParams& p, Eigen::Index first, Eigen::Index rows) {
+  io::check_shape(p.n_samples, p.n_features, first, rows);
   if (!(p.high > p.low)) throw ParamError("high", "expected low < high");
   // Generated data is finite or an error: [-1e308, 1e308] has a width beyond double's range.
   if (!std::isfinite(p.low) || !std::isfinite(p.high) || !std::isfinite(p.high - p.low))
     throw ParamError("high", "[low, high] = [" + io::number_text(p.low) + ", " + io::number_text(p.high) +
                                  "]: its width is not a finite double; expected high - low below about 1.8e308");
   Rng rng(p.random_state);
-  Matrix X(p.n_samples, p.n_features);
+  rng.discard(static_cast<unsigned long long>(first * p.n_features));
+  Matrix X(rows, p.n_features);
   for (Eigen::Index k = 0; k < X.size(); ++k) X.data()[k] = p.low + (p.high - p.low) * uniform01(rng);
   return X;
 }

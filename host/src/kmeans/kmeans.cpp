@@ -11,30 +11,9 @@
 #include "kmeans/kmeans_steps.hpp"
 
 namespace itercl {
-void KMeansParams::validate(const Matrix& X, std::span<const double> w) const {
-  validate();
-  const KMeansParams& p = *this;
-  if (X.rows() < 1 || X.cols() < 1) throw InputError("data: no samples");
-  if (!X.allFinite()) throw InputError("data: contains NaN or infinity");
-  Eigen::Index usable = X.rows();
-  if (!w.empty()) {
-    if (static_cast<Eigen::Index>(w.size()) != X.rows())
-      throw ParamError("sample_weight",
-                       "has " + std::to_string(w.size()) + " weights for " + std::to_string(X.rows()) + " samples");
-    usable = 0;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      if (!std::isfinite(w[i]) || w[i] < 0)
-        throw ParamError("sample_weight", "weight " + std::to_string(i) + " is " + number_text(w[i]) +
-                                              "; weights must be finite and non-negative");
-      usable += w[i] > 0;
-    }
-  }
-  if (p.n_clusters > usable)
-    throw ParamError("n_clusters", std::to_string(p.n_clusters) + " is more than the " + std::to_string(usable) +
-                                       (w.empty() ? " samples" : " samples of positive weight") + " in the data");
-  if (p.init == KMeansInit::given && p.init_centroids.cols() != X.cols())
-    throw ParamError("init", "centroids have " + std::to_string(p.init_centroids.cols()) + " features, the data " +
-                                 std::to_string(X.cols()));
+void KMeansParams::validate(const RowsView& X, std::span<const double> w) const {
+  core::Comm one_rank;
+  kmeans::check_rows(one_rank, *this, {X, w, 0, X.rows(), {}});
 }
 
 void KMeansParams::validate() const {
@@ -54,11 +33,11 @@ void KMeansParams::validate() const {
   }
 }
 
-double kmeans_scaled_tol(const Matrix& X, double tol) {
+double kmeans_scaled_tol(const RowsView& X, double tol) {
   if (tol == 0 || X.rows() == 0) return 0;
-  const Eigen::RowVectorXd mean = X.colwise().mean();
-  const double variance_sum = (X.rowwise() - mean).array().square().sum() / static_cast<double>(X.rows());
-  return tol * variance_sum / static_cast<double>(X.cols());
+  core::Comm one_rank;
+  const kmeans::LocalRows all{X, {}, 0, X.rows(), {}};
+  return kmeans::scaled_tol(one_rank, all, kmeans::sample_mean(one_rank, all), tol);
 }
 
 KMeans::KMeans(const Device& device, KMeansParams params) : device_(device), params_(std::move(params)) {
@@ -66,9 +45,9 @@ KMeans::KMeans(const Device& device, KMeansParams params) : device_(device), par
   device_.require(params_.precision);
 }
 
-KMeansResult KMeans::fit(const Matrix& X, std::span<const double> sample_weight) const {
+KMeansResult KMeans::fit(const RowsView& X, std::span<const double> sample_weight) const {
   core::Comm one_rank;  // one process is the one-rank case of the ranks' loop: one Lloyd loop for both
-  return kmeans::fit_over_ranks(one_rank, device_, params_, {X, sample_weight, 0, X.rows(), {}}, X, sample_weight);
+  return kmeans::fit_over_ranks(one_rank, device_, params_, {X, sample_weight, 0, X.rows(), {}});
 }
 
 }  // namespace itercl

@@ -56,7 +56,7 @@ struct KMeansAssignment::Impl {
   }
 };
 
-KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, Precision precision, KMeansKernel kernel,
+KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points, Precision precision, KMeansKernel kernel,
                                    const Eigen::RowVectorXd* origin) {
   const Eigen::Index n = points.rows(), dim = points.cols();
   if (n < 1 || dim < 1)
@@ -72,8 +72,8 @@ KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, P
   // Squared distances must not overflow the device's precision (a float overflow would tie all
   // centroids at infinity and silently label everything 0): a centred point's difference from a centroid
   // inside the data is at most twice the largest centred value, and D of them are summed squared.
-  const Eigen::RowVectorXd mean = origin ? *origin : Eigen::RowVectorXd(points.colwise().mean());
-  const double largest = (points.rowwise() - mean).cwiseAbs().maxCoeff();
+  const Eigen::RowVectorXd mean = origin ? *origin : points.column_mean();
+  const double largest = points.largest_from(mean);
   const double limit =
       std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) /
                 static_cast<double>(dim)) /
@@ -85,7 +85,9 @@ KMeansAssignment::KMeansAssignment(const Device& device, const Matrix& points, P
   try {
     impl_ = std::make_unique<Impl>(device, precision, n, dim);
     impl_->shift = mean;
-    const Eigen::RowVectorXd largest = (points.rowwise() - mean).cwiseAbs().colwise().maxCoeff();
+    const Eigen::RowVectorXd largest = points.visit([&](const auto& r) -> Eigen::RowVectorXd {
+      return (r.template cast<double>().rowwise() - mean).cwiseAbs().colwise().maxCoeff();
+    });
     impl_->largest.assign(largest.data(), largest.data() + dim);
     impl_->total_weight = static_cast<double>(n);
     const bool int64_atomics =

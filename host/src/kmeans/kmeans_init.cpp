@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/parallel.hpp"
+#include "kmeans/kmeans_ranks.hpp"
 #include "kmeans/kmeans_steps.hpp"
 
 namespace itercl::kmeans {
@@ -19,26 +20,61 @@ Eigen::Index search_cumulative(const std::vector<double>& cumulative, double tar
   return std::min<Eigen::Index>(it - cumulative.begin(), static_cast<Eigen::Index>(cumulative.size()) - 1);
 }
 
-Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, Rng& rng) {
-  const Eigen::Index n = X.rows();
+namespace {
+
+// Where a target of the running sum over all ranks' points falls: the rank, and the target within that
+// rank's own running sum. `totals` are the ranks' sums in rank order. A target past the end (rounding)
+// goes to the end of the last rank with a positive sum, where search_cumulative clips it.
+struct Owner {
+  int rank;
+  double target;
+};
+Owner owner_of(const std::vector<double>& totals, double target) {
+  double offset = 0;
+  Owner last{0, 0};
+  for (std::size_t r = 0; r < totals.size(); ++r) {
+    if (totals[r] > 0) {
+      if (target < offset + totals[r]) return {static_cast<int>(r), target - offset};
+      last = {static_cast<int>(r), totals[r]};
+    }
+    offset += totals[r];
+  }
+  return last;
+}
+
+// X: this rank's rows as an Eigen expression of doubles (the stored values, widened as they are read).
+template <class Rows>
+Matrix kmeans_plus_plus_of(core::Comm& comm, const Rows& X, std::span<const double> w, int k, Rng& rng) {
+  const Eigen::Index n = X.rows(), d = X.cols();
   const auto un = static_cast<std::size_t>(n);
   const int trials = 2 + static_cast<int>(std::log(k));
-  const int workers = worker_count(un * static_cast<std::size_t>(X.cols()));
-  Matrix centers(k, X.cols());
+  const int workers = worker_count(un * static_cast<std::size_t>(d));
+  Matrix centers(k, d);
 
   // Four per-sample arrays: running sums, nearest-centre distances, a candidate's and the best candidate's.
   const std::string per_sample = "k-means++'s distances of " + std::to_string(n) + " samples";
   std::vector<double> cumulative = host_array<double>(un, 0, per_sample);
+  // The running sum of w * values over this rank's points; every rank's total, in rank order.
+  std::vector<double> totals;
   auto accumulate_weighted = [&](const std::vector<double>& values) {
     double running = 0;
     for (std::size_t i = 0; i < un; ++i) cumulative[i] = running += weight(w, static_cast<Eigen::Index>(i)) * values[i];
-    return running;
+    totals = comm.allgatherv<double>(std::span<const double>(&running, 1));
+    return comm.sum_in_rank_order(std::span<const double>(&running, 1))[0];
+  };
+  // The point the running sum reaches at `target`, from the rank that holds it, on every rank.
+  auto drawn = [&](double target) {
+    const Owner o = owner_of(totals, target);
+    Eigen::RowVectorXd x(d);
+    if (comm.rank() == o.rank) x = X.row(search_cumulative(cumulative, o.target));
+    comm.broadcast_bytes(x.data(), static_cast<std::size_t>(d) * sizeof(double), o.rank);
+    return x;
   };
 
   // First centre: a sample drawn with probability proportional to its weight.
   std::vector<double> closest = host_array<double>(un, 1.0, per_sample);
   const double total_weight = accumulate_weighted(closest);
-  centers.row(0) = X.row(search_cumulative(cumulative, uniform01(rng) * total_weight));
+  centers.row(0) = drawn(uniform01(rng) * total_weight);
   parallel_blocks(un, workers, [&](std::size_t b, std::size_t e, int) {
     for (std::size_t i = b; i < e; ++i)
       closest[i] = (X.row(static_cast<Eigen::Index>(i)) - centers.row(0)).squaredNorm();
@@ -50,55 +86,97 @@ Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, 
   std::vector<double> partial(static_cast<std::size_t>(workers));
   for (int c = 1; c < k; ++c) {
     double best_potential = std::numeric_limits<double>::infinity();
-    Eigen::Index best = 0;
-    std::vector<Eigen::Index> candidates(static_cast<std::size_t>(trials));
-    for (auto& id : candidates) id = search_cumulative(cumulative, uniform01(rng) * potential);
-    for (const Eigen::Index id : candidates) {
+    std::vector<double> targets(static_cast<std::size_t>(trials));
+    for (double& t : targets) t = uniform01(rng) * potential;
+    for (const double t : targets) {
+      const Eigen::RowVectorXd candidate = drawn(t);
       parallel_blocks(un, workers, [&](std::size_t b, std::size_t e, int worker) {
         double s = 0;
         for (std::size_t i = b; i < e; ++i) {
           const auto ii = static_cast<Eigen::Index>(i);
-          candidate_closest[i] = std::min(closest[i], (X.row(ii) - X.row(id)).squaredNorm());
+          candidate_closest[i] = std::min(closest[i], (X.row(ii) - candidate).squaredNorm());
           s += weight(w, ii) * candidate_closest[i];
         }
         partial[static_cast<std::size_t>(worker)] = s;
       });
-      const double p = std::accumulate(partial.begin(), partial.end(), 0.0);
+      const double local = std::accumulate(partial.begin(), partial.end(), 0.0);
+      const double p = comm.sum_in_rank_order(std::span<const double>(&local, 1))[0];
       if (p < best_potential) {  // the first of equal candidates wins, as numpy.argmin
         best_potential = p;
-        best = id;
+        centers.row(c) = candidate;
         std::swap(best_closest, candidate_closest);
       }
     }
-    centers.row(c) = X.row(best);
     std::swap(closest, best_closest);
     potential = accumulate_weighted(closest);
   }
   return centers;
 }
 
-Matrix init_random(const Matrix& X, std::span<const double> w, int k, Rng& rng) {
+}  // namespace
+
+Matrix init_kmeans_plus_plus(core::Comm& comm, const LocalRows& mine, int k, Rng& rng) {
+  return mine.X.visit(
+      [&](const auto& stored) { return kmeans_plus_plus_of(comm, stored.template cast<double>(), mine.w, k, rng); });
+}
+
+Matrix init_random(core::Comm& comm, const LocalRows& mine, int k, Rng& rng) {
   // Efraimidis-Spirakis: the k largest keys u^(1/w) are a weighted sample without replacement.
-  // Compared as log(u) / w to stay in range; zero-weight samples are never drawn.
-  using Keyed = std::pair<double, Eigen::Index>;
-  std::priority_queue<Keyed, std::vector<Keyed>, std::greater<>> smallest_of_best;
-  for (Eigen::Index i = 0; i < X.rows(); ++i) {
-    const double u = uniform01(rng), wi = weight(w, i);
+  // Compared as log(u) / w to stay in range; zero-weight samples are never drawn. Point i takes the
+  // i-th draw, whichever rank holds it; of equal keys the earlier point wins.
+  using Keyed = std::pair<double, Eigen::Index>;  // key, index among all points
+  auto better = [](const Keyed& a, const Keyed& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  };
+  std::priority_queue<Keyed, std::vector<Keyed>, decltype(better)> worst_of_best(better);
+  Rng mine_rng = rng;
+  mine_rng.discard(static_cast<unsigned long long>(mine.first));
+  rng.discard(static_cast<unsigned long long>(mine.n));  // every rank: past all the points' draws
+  for (Eigen::Index i = 0; i < mine.X.rows(); ++i) {
+    const double u = uniform01(mine_rng), wi = weight(mine.w, i);
     if (wi <= 0) continue;
-    const double key = std::log1p(-u) / wi;  // log(1 - u): u may be 0, never 1
-    if (static_cast<int>(smallest_of_best.size()) < k) {
-      smallest_of_best.emplace(key, i);
-    } else if (key > smallest_of_best.top().first) {
-      smallest_of_best.pop();
-      smallest_of_best.emplace(key, i);
+    const Keyed keyed{std::log1p(-u) / wi, mine.first + i};  // log(1 - u): u may be 0, never 1
+    if (static_cast<int>(worst_of_best.size()) < k) {
+      worst_of_best.push(keyed);
+    } else if (better(keyed, worst_of_best.top())) {
+      worst_of_best.pop();
+      worst_of_best.push(keyed);
     }
   }
+  std::vector<double> offered;  // key, index
+  for (; !worst_of_best.empty(); worst_of_best.pop())
+    offered.insert(offered.end(), {worst_of_best.top().first, static_cast<double>(worst_of_best.top().second)});
+  const std::vector<double> all = comm.allgatherv<double>(offered);
+  std::vector<Keyed> candidates;
+  for (std::size_t at = 0; at + 1 < all.size(); at += 2)
+    candidates.emplace_back(all[at], static_cast<Eigen::Index>(all[at + 1]));
+  std::partial_sort(candidates.begin(), candidates.begin() + k, candidates.end(), better);
   std::vector<Eigen::Index> chosen;
-  while (!smallest_of_best.empty()) chosen.push_back(smallest_of_best.top().second), smallest_of_best.pop();
+  for (int c = 0; c < k; ++c) chosen.push_back(candidates[static_cast<std::size_t>(c)].second);
   std::sort(chosen.begin(), chosen.end());
-  Matrix centers(k, X.cols());
-  for (int c = 0; c < k; ++c) centers.row(c) = X.row(chosen[static_cast<std::size_t>(c)]);
-  return centers;
+
+  // The chosen rows from the ranks that hold them, in index order (ranks hold increasing rows).
+  const Eigen::Index d = mine.X.cols();
+  std::vector<double> rows;
+  mine.X.visit([&](const auto& stored) {
+    for (const Eigen::Index i : chosen)
+      if (i >= mine.first && i < mine.first + stored.rows()) {
+        const Eigen::RowVectorXd x = stored.row(i - mine.first).template cast<double>();
+        rows.insert(rows.end(), x.data(), x.data() + d);
+      }
+  });
+  const std::vector<double> gathered = comm.allgatherv<double>(rows);
+  return Eigen::Map<const Matrix>(gathered.data(), k, d);
+}
+
+Matrix init_kmeans_plus_plus(const RowsView& X, std::span<const double> w, int k, Rng& rng) {
+  core::Comm one_rank;
+  return init_kmeans_plus_plus(one_rank, {X, w, 0, X.rows(), {}}, k, rng);
+}
+
+Matrix init_random(const RowsView& X, std::span<const double> w, int k, Rng& rng) {
+  core::Comm one_rank;
+  return init_random(one_rank, {X, w, 0, X.rows(), {}}, k, rng);
 }
 
 }  // namespace itercl::kmeans

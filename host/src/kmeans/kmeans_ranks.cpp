@@ -1,21 +1,41 @@
 #include "kmeans/kmeans_ranks.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
+#include "core/number_text.hpp"
+#include "itercl/error.hpp"
 #include "kmeans/kmeans_steps.hpp"
 
 namespace itercl::kmeans {
 
-RankRows scatter_rows(core::Comm& comm, const Matrix& all, std::span<const double> all_weights) {
-  const double before = comm.seconds();
-  std::int64_t shape[3] = {all.rows(), all.cols(), all_weights.empty() ? 0 : 1};
-  comm.broadcast(shape);
-  const auto n = static_cast<std::size_t>(shape[0]), d = static_cast<std::size_t>(shape[1]);
-  std::vector<std::size_t> rows(static_cast<std::size_t>(comm.size())), values(rows.size());
+namespace {
+
+// Rows per rank of n.
+std::vector<std::size_t> rows_per_rank(core::Comm& comm, std::size_t n) {
+  std::vector<std::size_t> rows(static_cast<std::size_t>(comm.size()));
   for (int r = 0; r < comm.size(); ++r)
     rows[static_cast<std::size_t>(r)] = core::first_row(n, r + 1, comm.size()) - core::first_row(n, r, comm.size());
-  for (std::size_t r = 0; r < rows.size(); ++r) values[r] = rows[r] * d;
+  return rows;
+}
+
+}  // namespace
+
+std::vector<double> scatter_weights(core::Comm& comm, std::span<const double> all, Eigen::Index n) {
+  std::int64_t given = !all.empty();
+  comm.broadcast(given);
+  if (!given) return {};
+  return comm.scatterv(all, rows_per_rank(comm, static_cast<std::size_t>(n)));
+}
+
+RankRows scatter_rows(core::Comm& comm, const Matrix& all, std::span<const double> all_weights) {
+  const double before = comm.seconds();
+  std::int64_t shape[2] = {all.rows(), all.cols()};
+  comm.broadcast(shape);
+  const auto n = static_cast<std::size_t>(shape[0]), d = static_cast<std::size_t>(shape[1]);
+  std::vector<std::size_t> values = rows_per_rank(comm, n);
+  for (std::size_t& v : values) v *= d;
 
   RankRows mine;
   mine.n = shape[0];
@@ -24,7 +44,7 @@ RankRows scatter_rows(core::Comm& comm, const Matrix& all, std::span<const doubl
       comm.scatterv(std::span<const double>(all.data(), comm.rank() == 0 ? n * d : 0), values);
   mine.X =
       Eigen::Map<const Matrix>(x.data(), static_cast<Eigen::Index>(x.size() / std::max<std::size_t>(d, 1)), shape[1]);
-  if (shape[2]) mine.w = comm.scatterv(all_weights, rows);
+  mine.w = scatter_weights(comm, all_weights, mine.n);
   mine.scatter.comm_s = comm.seconds() - before;
   mine.scatter.wall_s = mine.scatter.comm_s;
   return mine;
@@ -165,29 +185,93 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
 
 }  // namespace
 
-KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine,
-                            const Matrix& all, std::span<const double> all_weights) {
+void check_rows(core::Comm& comm, const KMeansParams& p, const LocalRows& mine) {
+  p.validate();
+  if (!mine.X.all_finite()) throw InputError("data: contains NaN or infinity");
+  std::int64_t usable = mine.X.rows();
+  if (!mine.w.empty()) {
+    if (static_cast<Eigen::Index>(mine.w.size()) != mine.X.rows())
+      throw ParamError("sample_weight", "has " + std::to_string(mine.w.size()) + " weights for " +
+                                            std::to_string(mine.X.rows()) + " samples");
+    usable = 0;
+    for (std::size_t i = 0; i < mine.w.size(); ++i) {
+      if (!std::isfinite(mine.w[i]) || mine.w[i] < 0)
+        throw ParamError("sample_weight", "weight " + std::to_string(mine.first + static_cast<Eigen::Index>(i)) +
+                                              " is " + number_text(mine.w[i]) +
+                                              "; weights must be finite and non-negative");
+      usable += mine.w[i] > 0;
+    }
+  }
+  comm.allreduce_sum(std::span<std::int64_t>(&usable, 1));
+  if (mine.n < 1 || mine.X.cols() < 1) throw InputError("data: no samples");
+  if (p.n_clusters > usable)
+    throw ParamError("n_clusters", std::to_string(p.n_clusters) + " is more than the " + std::to_string(usable) +
+                                       (mine.w.empty() ? " samples" : " samples of positive weight") + " in the data");
+  if (p.init == KMeansInit::given && p.init_centroids.cols() != mine.X.cols())
+    throw ParamError("init", "centroids have " + std::to_string(p.init_centroids.cols()) + " features, the data " +
+                                 std::to_string(mine.X.cols()));
+}
+
+Eigen::RowVectorXd sample_mean(core::Comm& comm, const LocalRows& mine) {
+  constexpr Eigen::Index kSample = 1024;
+  const Eigen::Index s = std::min(mine.n, kSample), d = mine.X.cols();
+  std::vector<double> rows;  // this rank's sampled rows, in order
+  mine.X.visit([&](const auto& stored) {
+    for (Eigen::Index q = 0; q < s; ++q) {
+      const Eigen::Index i = q * mine.n / s;  // increasing: s <= n
+      if (i >= mine.first && i < mine.first + stored.rows()) {
+        const Eigen::RowVectorXd x = stored.row(i - mine.first).template cast<double>();
+        rows.insert(rows.end(), x.data(), x.data() + d);
+      }
+    }
+  });
+  const std::vector<double> all = comm.allgatherv<double>(rows);
+  Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(d);
+  for (std::size_t at = 0; at < all.size(); at += static_cast<std::size_t>(d))
+    sum += Eigen::Map<const Eigen::RowVectorXd>(all.data() + at, d);
+  return sum / static_cast<double>(std::max<Eigen::Index>(s, 1));
+}
+
+double scaled_tol(core::Comm& comm, const LocalRows& mine, const Eigen::RowVectorXd& origin, double tol) {
+  if (tol == 0) return 0;
+  const Eigen::Index d = mine.X.cols();
+  // Per column: the sum and the sum of squares of x - origin over this rank's rows; origin lies near
+  // the mean, so the variance s2 / n - (s1 / n)^2 loses nothing to cancellation.
+  std::vector<double> sums(static_cast<std::size_t>(2 * d), 0.0);
+  mine.X.visit([&](const auto& stored) {
+    const auto centred = stored.template cast<double>().rowwise() - origin;  // an expression: no copy of the rows
+    Eigen::Map<Eigen::RowVectorXd>(sums.data(), d) = centred.colwise().sum();
+    Eigen::Map<Eigen::RowVectorXd>(sums.data() + d, d) = centred.array().square().colwise().sum();
+  });
+  const std::vector<double> all = comm.sum_in_rank_order(sums);
+  const auto n = static_cast<double>(mine.n);
+  double variance_sum = 0;
+  for (Eigen::Index j = 0; j < d; ++j) {
+    const double mean = all[static_cast<std::size_t>(j)] / n;
+    variance_sum += std::max(all[static_cast<std::size_t>(d + j)] / n - mean * mean, 0.0);
+  }
+  return tol * variance_sum / static_cast<double>(d);
+}
+
+KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine) {
   const bool root = comm.rank() == 0;
-  if (root) p.validate(all, all_weights);
-  // A rank without rows assigns nothing; rank 0 still builds the kernel over one row, to report it.
-  // Every rank centres its rows on the mean of all of them, as one process would: each point is then
+  check_rows(comm, p, mine);
+  // Every rank centres its rows on the same origin whatever the number of ranks: each point is then
   // rounded to the device's precision exactly as in a single-process run, and so labelled the same.
-  std::vector<double> origin_values(root ? static_cast<std::size_t>(all.cols()) : 0);
-  if (root) Eigen::Map<Eigen::RowVectorXd>(origin_values.data(), all.cols()) = all.colwise().mean();
-  comm.broadcast(origin_values);
-  const Eigen::RowVectorXd origin =
-      Eigen::Map<const Eigen::RowVectorXd>(origin_values.data(), static_cast<Eigen::Index>(origin_values.size()));
+  const Eigen::RowVectorXd origin = sample_mean(comm, mine);
+  // A rank without rows assigns nothing; rank 0 still builds the kernel over one row (the origin), to
+  // report it.
   std::optional<KMeansAssignment> assignment;
+  const Matrix one_row = origin;
   if (mine.X.rows() > 0)
     assignment.emplace(device, mine.X, p.precision, p.kernel, &origin);
   else if (root)
-    assignment.emplace(device, Matrix(all.topRows(1)), p.precision, p.kernel, &origin);
+    assignment.emplace(device, RowsView(one_row), p.precision, p.kernel, &origin);
   const bool assigns = mine.X.rows() > 0;
   if (assigns) assignment->set_sample_weight(mine.w);
   std::optional<KMeansAssignment> none;
 
-  double scaled_tol = root ? kmeans_scaled_tol(all, p.tol) : 0;
-  comm.broadcast(scaled_tol);
+  const double tolerance = scaled_tol(comm, mine, origin, p.tol);
   const int n_init = p.runs();
 
   KMeansResult best;
@@ -198,7 +282,7 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
     best.tuning_sources = assignment->tuning_sources();
   }
   best.upload += mine.scatter;
-  Rng rng(p.random_state);  // drawn from on rank 0 only, as one process draws
+  Rng rng(p.random_state);  // the same draws on every rank
   const Stopwatch fit_clock;
   std::vector<std::int32_t> best_labels;
   for (int r = 0; r < n_init; ++r) {
@@ -207,10 +291,9 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
     Matrix start(p.n_clusters, mine.X.cols());
     if (p.init == KMeansInit::given)
       start = p.init_centroids;
-    else if (root)
-      start = p.init == KMeansInit::random ? init_random(all, all_weights, p.n_clusters, rng)
-                                           : init_kmeans_plus_plus(all, all_weights, p.n_clusters, rng);
-    if (p.init != KMeansInit::given) comm.broadcast_bytes(start.data(), static_cast<std::size_t>(start.size()) * 8);
+    else
+      start = p.init == KMeansInit::random ? init_random(comm, mine, p.n_clusters, rng)
+                                           : init_kmeans_plus_plus(comm, mine, p.n_clusters, rng);
     Timings init;
     init.comm_s = comm.seconds() - comm_before;
     init.wall_s = init_wall.seconds();
@@ -218,7 +301,7 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
     const ProgressEvent report{
         .algorithm = "kmeans", .run = r + 1, .runs = n_init, .max_iterations = p.max_iter, .objective_name = "inertia"};
     RankRun run =
-        lloyd_over_ranks(comm, assigns ? assignment : none, mine, std::move(start), p, scaled_tol, report, fit_clock);
+        lloyd_over_ranks(comm, assigns ? assignment : none, mine, std::move(start), p, tolerance, report, fit_clock);
     run.timings += init;
     best.init_inertia.push_back(run.inertia);
     best.total += run.timings;

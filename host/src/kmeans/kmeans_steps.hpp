@@ -1,4 +1,5 @@
-// The host-side steps of K-Means (internal): initialisation and the centroid update, in double.
+// The host-side steps of K-Means (internal): initialisation and the centroid update, in double. They read
+// the caller's rows as stored (float or double), each value widened to double as it is read.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "core/random.hpp"
 #include "itercl/error.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/rows.hpp"
 
 namespace itercl::kmeans {
 
@@ -21,10 +23,10 @@ inline double weight(std::span<const double> w, Eigen::Index i) {
 
 // scikit-learn's greedy k-means++: each new centroid is the best (lowest potential) of
 // 2 + floor(ln k) candidates drawn with probability proportional to w * D^2.
-Matrix init_kmeans_plus_plus(const Matrix& X, std::span<const double> w, int k, Rng& rng);
+Matrix init_kmeans_plus_plus(const RowsView& X, std::span<const double> w, int k, Rng& rng);
 
 // k distinct samples drawn with probability proportional to their weights.
-Matrix init_random(const Matrix& X, std::span<const double> w, int k, Rng& rng);
+Matrix init_random(const RowsView& X, std::span<const double> w, int k, Rng& rng);
 
 struct UpdateOutcome {
   double inertia = 0;          // sum of w * squared distance of each point to its centroid in `centroids`
@@ -37,7 +39,7 @@ struct UpdateOutcome {
 // `centroids`). Empty clusters take the points farthest from their centroids, as scikit-learn does.
 // `previous` (the last labels, -1 before the first) is compared with `labels`, then overwritten.
 // w empty means unit weights.
-UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+UpdateOutcome update_centroids(const RowsView& X, std::span<const double> w, std::span<const std::int32_t> labels,
                                std::vector<std::int32_t>& previous, const Matrix& centroids, Matrix& next);
 
 // The pieces of update_centroids, for an update whose points are spread over several ranks (kmeans_ranks):
@@ -49,7 +51,7 @@ struct ClusterSums {
   double inertia = 0;
   std::int64_t n_changed = 0;
 };
-ClusterSums cluster_sums(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+ClusterSums cluster_sums(const RowsView& X, std::span<const double> w, std::span<const std::int32_t> labels,
                          std::vector<std::int32_t>& previous, const Matrix& centroids);
 std::vector<Eigen::Index> empty_clusters(const ClusterSums& s);  // clusters of no weight, in order
 
@@ -64,14 +66,14 @@ struct FarPoint {
 // The farther of two points: larger distance, then (equal distances) the later point.
 bool farther(const FarPoint& a, const FarPoint& b);
 // The `take` farthest points of X by `farther` (fewer if fewer have positive weight), farthest first.
-std::vector<FarPoint> farthest_points(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+std::vector<FarPoint> farthest_points(const RowsView& X, std::span<const double> w, std::span<const std::int32_t> labels,
                                       const Matrix& centroids, std::size_t take, Eigen::Index first_index);
 // `next` from the sums: empty[e] takes farthest[e] (from its donor cluster), then the weighted means.
 UpdateOutcome finish_update(ClusterSums& s, const std::vector<Eigen::Index>& empty,
                             const std::vector<FarPoint>& farthest, const Matrix& centroids, Matrix& next);
 
 // sum of w_i * ||x_i - centroids[labels_i]||^2.
-double kmeans_inertia(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+double kmeans_inertia(const RowsView& X, std::span<const double> w, std::span<const std::int32_t> labels,
                       const Matrix& centroids);
 
 }  // namespace itercl::kmeans

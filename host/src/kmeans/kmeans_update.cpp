@@ -17,13 +17,21 @@ struct Partial {
   std::int64_t changed = 0;
 };
 
-double squared_distance(const double* x, const double* c, Eigen::Index d) {
+// x as stored (float or double), each value widened to double.
+template <class T>
+double squared_distance(const T* x, const double* c, Eigen::Index d) {
   double s = 0;
   for (Eigen::Index j = 0; j < d; ++j) s += (x[j] - c[j]) * (x[j] - c[j]);
   return s;
 }
 
-ClusterSums cluster_sums(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+// The address of X's value (0, 0) as stored, for f(data).
+template <class F>
+decltype(auto) with_data(const RowsView& X, F&& f) {
+  return X.visit([&](const auto& rows) { return f(rows.data()); });
+}
+
+ClusterSums cluster_sums(const RowsView& X, std::span<const double> w, std::span<const std::int32_t> labels,
                          std::vector<std::int32_t>& previous, const Matrix& centroids) {
   const Eigen::Index n = X.rows(), d = X.cols(), k = centroids.rows();
   const auto uk = static_cast<std::size_t>(k), ud = static_cast<std::size_t>(d);
@@ -41,6 +49,7 @@ ClusterSums cluster_sums(const Matrix& X, std::span<const double> w, std::span<c
                        " threads x " + std::to_string(k) + " x " + std::to_string(d + 1) + " values (" +
                        std::to_string(parts.size() * (uk * ud + uk) * sizeof(double)) + " bytes)");
   }
+  with_data(X, [&](const auto* values) {
   parallel_blocks(static_cast<std::size_t>(n), workers, [&](std::size_t begin, std::size_t end, int worker) {
     Partial& p = parts[static_cast<std::size_t>(worker)];
     p.sums.assign(uk * ud, 0.0);  // within the reserved capacity: no allocation
@@ -48,7 +57,7 @@ ClusterSums cluster_sums(const Matrix& X, std::span<const double> w, std::span<c
     for (std::size_t i = begin; i < end; ++i) {
       const auto l = static_cast<std::size_t>(labels[i]);
       const double wi = w.empty() ? 1.0 : w[i];
-      const double* x = X.data() + i * ud;
+      const auto* x = values + i * ud;
       p.inertia += wi * squared_distance(x, centroids.data() + l * ud, d);
       double* sum = p.sums.data() + l * ud;
       for (std::size_t j = 0; j < ud; ++j) sum[j] += wi * x[j];
@@ -56,6 +65,7 @@ ClusterSums cluster_sums(const Matrix& X, std::span<const double> w, std::span<c
       p.changed += previous[i] != labels[i];
       previous[i] = labels[i];
     }
+  });
   });
 
   ClusterSums out;
@@ -81,8 +91,10 @@ bool farther(const FarPoint& a, const FarPoint& b) {
   return a.distance != b.distance ? a.distance > b.distance : a.index > b.index;
 }
 
-std::vector<FarPoint> farthest_points(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+std::vector<FarPoint> farthest_points(const RowsView& rows, std::span<const double> w, std::span<const std::int32_t> labels,
                                       const Matrix& centroids, std::size_t take, Eigen::Index first_index) {
+  return rows.visit([&](const auto& stored) {
+  const auto X = stored.template cast<double>();  // an expression: each value widened as it is read
   const Eigen::Index n = X.rows();
   std::vector<FarPoint> order;
   std::vector<double> dist = host_array<double>(static_cast<std::size_t>(n), 0, "the relocation's distances");
@@ -103,6 +115,7 @@ std::vector<FarPoint> farthest_points(const Matrix& X, std::span<const double> w
                      weight(w, i), X.row(i)});
   }
   return order;
+  });
 }
 
 UpdateOutcome finish_update(ClusterSums& s, const std::vector<Eigen::Index>& empty,
@@ -131,7 +144,7 @@ UpdateOutcome finish_update(ClusterSums& s, const std::vector<Eigen::Index>& emp
   return out;
 }
 
-UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+UpdateOutcome update_centroids(const RowsView& X, std::span<const double> w, std::span<const std::int32_t> labels,
                                std::vector<std::int32_t>& previous, const Matrix& centroids, Matrix& next) {
   ClusterSums s = cluster_sums(X, w, labels, previous, centroids);
   // Empty clusters (no weight) take the points farthest from their own centroids, the farthest going
@@ -143,17 +156,19 @@ UpdateOutcome update_centroids(const Matrix& X, std::span<const double> w, std::
   return finish_update(s, empty, farthest, centroids, next);
 }
 
-double kmeans_inertia(const Matrix& X, std::span<const double> w, std::span<const std::int32_t> labels,
+double kmeans_inertia(const RowsView& X, std::span<const double> w, std::span<const std::int32_t> labels,
                       const Matrix& centroids) {
   const int workers = worker_count(static_cast<std::size_t>(X.rows()));
   std::vector<double> parts(static_cast<std::size_t>(workers));
   const auto ud = static_cast<std::size_t>(X.cols());
-  parallel_blocks(static_cast<std::size_t>(X.rows()), workers, [&](std::size_t begin, std::size_t end, int worker) {
-    double s = 0;
-    for (std::size_t i = begin; i < end; ++i)
-      s += (w.empty() ? 1.0 : w[i]) *
-           squared_distance(X.data() + i * ud, centroids.data() + static_cast<std::size_t>(labels[i]) * ud, X.cols());
-    parts[static_cast<std::size_t>(worker)] = s;
+  with_data(X, [&](const auto* values) {
+    parallel_blocks(static_cast<std::size_t>(X.rows()), workers, [&](std::size_t begin, std::size_t end, int worker) {
+      double s = 0;
+      for (std::size_t i = begin; i < end; ++i)
+        s += (w.empty() ? 1.0 : w[i]) *
+             squared_distance(values + i * ud, centroids.data() + static_cast<std::size_t>(labels[i]) * ud, X.cols());
+      parts[static_cast<std::size_t>(worker)] = s;
+    });
   });
   return std::accumulate(parts.begin(), parts.end(), 0.0);
 }

@@ -62,8 +62,7 @@ std::vector<unsigned char> pack_input(const RowsView& m, const Eigen::RowVectorX
 Inputs pack_inputs(const RowsView& X, const RowsView* Y, Metric metric, double p, Precision precision) {
   Eigen::RowVectorXd shift = Eigen::RowVectorXd::Zero(X.cols());
   if (translation_invariant(metric))
-    shift =
-        X.visit([](const auto& rows) -> Eigen::RowVectorXd { return rows.template cast<double>().colwise().mean(); });
+    shift = X.column_mean();
   Inputs in;
   in.x = pack_input(X, shift, "data", metric, p, precision);
   if (Y) in.y = pack_input(*Y, shift, "second input", metric, p, precision);

@@ -136,7 +136,7 @@ void check_dissimilarity_metric(Metric m) {
                                    std::string(metric_name(m)) + "\"");
 }
 
-SmacofResult Smacof::fit_vectors(const Matrix& vectors, Metric metric, const Matrix& weights) const {
+SmacofResult Smacof::fit_vectors(const RowsView& vectors, Metric metric, const Matrix& weights) const {
   return SmacofDissimilarities::from_vectors(device_, vectors, metric, weights, params_).fit();
 }
 
@@ -165,7 +165,7 @@ SmacofResult fit_rows_over_ranks(core::Comm& comm, const Device& device, const S
 }
 
 SmacofResult fit_vectors_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p,
-                                    const Matrix& vectors, Metric metric) {
+                                    const RowsView& vectors, Metric metric) {
   check_ranks_params(p, true, metric);
   check_vectors(vectors, metric, p);
   const Eigen::Index n = vectors.rows();

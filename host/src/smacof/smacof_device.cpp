@@ -140,14 +140,14 @@ void SmacofDevice::upload_dissimilarities(const Matrix& delta) {
   }
 }
 
-void SmacofDevice::build_dissimilarities(const Matrix& vectors) {
+void SmacofDevice::build_dissimilarities(const RowsView& vectors) {
   Impl& s = *impl_;
   try {
     Stopwatch wall;
-    const std::size_t bytes = static_cast<std::size_t>(vectors.size()) * s.real();
+    const std::size_t bytes = static_cast<std::size_t>(vectors.rows() * vectors.cols()) * s.real();
     std::vector<unsigned char> values = staging("the vectors' staging copy", bytes);
     // Centred before rounding to the device's precision: distances do not change, rounding shrinks.
-    pack_column_major(vectors, s.problem.precision, values.data(), vectors.colwise().mean());
+    pack_column_major(vectors, s.problem.precision, values.data(), vectors.column_mean());
     cl::Buffer v(s.device.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(bytes, 1));
     cl::Kernel build = s.device.kernel("smacof.cl", s.options, "build_delta");
     cl::Event write, run;

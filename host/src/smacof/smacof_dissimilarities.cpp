@@ -29,16 +29,15 @@ void check_init(const SmacofParams& p, Eigen::Index n) {
                      "has " + std::to_string(p.init_embedding.rows()) + " rows for " + std::to_string(n) + " points");
 }
 
-void check_vectors(const Matrix& vectors, Metric metric, const SmacofParams& p) {
+void check_vectors(const RowsView& vectors, Metric metric, const SmacofParams& p) {
   check_dissimilarity_metric(metric);
   const Eigen::Index n = vectors.rows();
   if (n < 2 || vectors.cols() < 1)
     throw InputError("data: need at least 2 vectors of at least 1 feature, got " + std::to_string(n) + " x " +
                      std::to_string(vectors.cols()));
-  if (!vectors.allFinite()) throw InputError("data: contains NaN or infinity");
-  // An expression, not a copy of the vectors: the largest distance from the mean on any feature.
-  const Eigen::RowVectorXd mean = vectors.colwise().mean();
-  const double spread = (vectors.rowwise() - mean).cwiseAbs().maxCoeff();
+  if (!vectors.all_finite()) throw InputError("data: contains NaN or infinity");
+  // The largest distance from the mean on any feature.
+  const double spread = vectors.largest_from(vectors.column_mean());
   if (spread == 0) throw InputError("data: all vectors are identical, nothing to embed");
   // The largest dissimilarity is at most 2 * spread per feature (cityblock, summed; euclidean less).
   const double features = static_cast<double>(vectors.cols());
@@ -47,7 +46,7 @@ void check_vectors(const Matrix& vectors, Metric metric, const SmacofParams& p) 
   check_init(p, n);
 }
 
-Problem vectors_problem(const SmacofParams& p, const Matrix& vectors, Metric metric, bool weighted) {
+Problem vectors_problem(const SmacofParams& p, const RowsView& vectors, Metric metric, bool weighted) {
   return {.n = vectors.rows(),
           .dim = p.n_components,
           .precision = p.precision,
@@ -107,7 +106,7 @@ SmacofDissimilarities::SmacofDissimilarities(const Device& device, const Matrix&
   if (p.init == SmacofInit::classical) classical_ = smacof::classical_start(delta, p.n_components);
 }
 
-SmacofDissimilarities SmacofDissimilarities::from_vectors(const Device& device, const Matrix& vectors, Metric metric,
+SmacofDissimilarities SmacofDissimilarities::from_vectors(const Device& device, const RowsView& vectors, Metric metric,
                                                           const Matrix& weights, SmacofParams params) {
   SmacofDissimilarities s(device, std::move(params), vectors.rows());
   const SmacofParams& p = s.params_;

@@ -11,8 +11,8 @@ namespace itercl::smacof {
 // float's stress finite; a given start has N rows; vectors are finite, not all one point, and in range.
 void check_range(double largest, Eigen::Index n, Precision p, const char* what);
 void check_init(const SmacofParams& p, Eigen::Index n);
-void check_vectors(const Matrix& vectors, Metric metric, const SmacofParams& p);
-Problem vectors_problem(const SmacofParams& p, const Matrix& vectors, Metric metric, bool weighted);
+void check_vectors(const RowsView& vectors, Metric metric, const SmacofParams& p);
+Problem vectors_problem(const SmacofParams& p, const RowsView& vectors, Metric metric, bool weighted);
 
 // p.n_init runs from p.init (`classical`: the classical start, for init == classical); the lowest final
 // stress wins.

@@ -170,8 +170,11 @@ Matrix classical_scaling(const Matrix& delta, int dim) {
   return x;
 }
 
-Matrix classical_scaling_of_vectors(const Matrix& vectors, int dim) {
-  const Matrix centred = vectors.rowwise() - vectors.colwise().mean();
+Matrix classical_scaling_of_vectors(const RowsView& vectors, int dim) {
+  // The centred rows in double: the matrix whose principal components are the start.
+  const Eigen::RowVectorXd mean = vectors.column_mean();
+  const Matrix centred =
+      vectors.visit([&](const auto& r) -> Matrix { return r.template cast<double>().rowwise() - mean; });
   Matrix x = Matrix::Zero(vectors.rows(), dim);
   if (centred.cols() < centred.rows()) {
     // Xc^T Xc = V S^2 V^T: B's eigenvectors are Xc v_k / s_k, scaled by s_k, i.e. the scores Xc v_k.

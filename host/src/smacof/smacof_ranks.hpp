@@ -23,7 +23,7 @@ SmacofResult fit_rows_over_ranks(core::Comm& comm, const Device& device, const S
 
 // Every rank passes all the vectors and builds its rows of delta from them.
 SmacofResult fit_vectors_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p,
-                                    const Matrix& vectors, Metric metric);
+                                    const RowsView& vectors, Metric metric);
 
 // Rows [first, first + rows.rows()) of an N x N dissimilarity matrix checked as checked_dissimilarities
 // checks the whole, given `columns`, the matrix's columns [first, first + rows.rows()) (N x rows): returns

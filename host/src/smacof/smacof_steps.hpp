@@ -13,6 +13,7 @@
 #include "core/random.hpp"
 #include "itercl/error.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/rows.hpp"
 
 namespace itercl::smacof {
 
@@ -36,7 +37,7 @@ Matrix classical_scaling(const Matrix& delta, int dim);
 
 // The same for euclidean distances between the rows of `vectors`, without forming them: B is then the
 // centred Gram matrix, and its eigenvectors are the principal components (PCA of the centred rows).
-Matrix classical_scaling_of_vectors(const Matrix& vectors, int dim);
+Matrix classical_scaling_of_vectors(const RowsView& vectors, int dim);
 
 // Whether |a - b| is within scikit-learn's check_symmetric tolerance (numpy.allclose, atol 1e-10).
 inline bool symmetric_enough(double a, double b) { return std::abs(a - b) <= 1e-10 + 1e-5 * std::abs(b); }
