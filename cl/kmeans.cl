@@ -18,6 +18,11 @@
 //                                  |x - c|^2 = |x|^2 + |c|^2 - 2 x.c and |x|^2 dropped (the same for every
 //                                  c), so a distance is one chain of DIM fmas. The host centres the data
 //                                  (as scikit-learn does) to keep the cancellation error small.
+//   assign_tiled                   assign_expanded over a register tile of PPI points x CPI centroids (the
+//                                  GEMM form): each staged centroid value loaded feeds PPI points, and
+//                                  the running minimum is kept per tile of CPI centroids (one fmin per
+//                                  distance instead of a compare and two selects); the winning tile's CPI
+//                                  distances are computed once more at the end to find the centroid.
 //   lloyd_expanded                 (SUMS) assign_expanded fused with the update's reduction: per-cluster
 //                                  sums in 64-bit fixed point, the labels kept on the device.
 //
@@ -26,6 +31,8 @@
 //   -D DIM=<int>          (required) features per point, fixed at build time so the loops unroll.
 //   -D WG_SIZE=256        work-items per work-group; the host launches exactly this size.
 //   -D PPI=1              points per work-item in the local-memory variants.
+//   -D CPI=1              centroids per tile of the expanded variants (assign_tiled, lloyd_expanded); the
+//                         host stages a multiple of CPI centroids per chunk.
 //   -D SUMS=0             1 builds lloyd_expanded too (needs cl_khr_fp64 and cl_khr_int64_base_atomics).
 //   -D WEIGHTED=0         lloyd_expanded: 1 reads a weight per point, 0 weighs every point 1.
 #include "common.clh"
@@ -38,6 +45,9 @@
 #endif
 #ifndef PPI
 #define PPI 1
+#endif
+#ifndef CPI
+#define CPI 1
 #endif
 #ifndef SUMS
 #define SUMS 0
@@ -195,66 +205,126 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_
 #define STAGED (DIM + 1)
 #endif
 
-// Stages centroids [first, first + count) as STAGED values each.
+// Stages centroids [first, first + count) as STAGED values each, padded to a multiple of CPI with
+// centroids that are never nearer: -2 c = 0 and |c|^2 = REAL_MAX (no real distance reaches it, the
+// host's overflow check sees to that).
 inline void stage_expanded(__global const real* restrict centroids, const int first, const int count,
                            __local real* chunk) {
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int c = get_local_id(0); c < count; c += WG_SIZE) {
-    real norm = 0;
+  const int padded = (count + CPI - 1) / CPI * CPI;
+  for (int c = get_local_id(0); c < padded; c += WG_SIZE) {
+    real norm = c < count ? 0 : REAL_MAX;
     UNROLL_DIM
     for (int d = 0; d < DIM; ++d) {
-      const real v = centroids[(first + c) * DIM + d];
+      const real v = c < count ? centroids[(first + c) * DIM + d] : 0;
       chunk[c * STAGED + d] = -2 * v;
-      norm += v * v;
+      if (c < count) norm += v * v;
     }
     chunk[c * STAGED + DIM] = norm;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// The nearest centroid of each of the work-item's PPI points, by the expanded distance. `staged` is
-// declared as vectors so that the runtime aligns it for them.
+// The expanded distances (less |x|^2) from the PPI points to the CPI staged centroids from c on, each
+// one chain of fmas in feature order (end_of_tile repeats that order from global memory).
+inline void tile_distances(__local const real4* staged, const int c, real x[PPI][DIM], real dist[PPI][CPI]) {
+  __local const real* chunk = (__local const real*)staged;
+#pragma unroll
+  for (int j = 0; j < CPI; ++j) {
+    const real norm = chunk[(c + j) * STAGED + DIM];  // |x - c|^2 - |x|^2 = |c|^2 - 2 x.c
+#pragma unroll
+    for (int p = 0; p < PPI; ++p) dist[p][j] = norm;
+  }
+#if DIM % 4 == 0
+  UNROLL_DIM
+  for (int q = 0; q < DIM / 4; ++q) {
+#pragma unroll
+    for (int j = 0; j < CPI; ++j) {
+      const real4 m = staged[(c + j) * (STAGED / 4) + q];  // a broadcast read, reused for all PPI points
+#pragma unroll
+      for (int p = 0; p < PPI; ++p) {
+        dist[p][j] += x[p][4 * q] * m.x;
+        dist[p][j] += x[p][4 * q + 1] * m.y;
+        dist[p][j] += x[p][4 * q + 2] * m.z;
+        dist[p][j] += x[p][4 * q + 3] * m.w;
+      }
+    }
+  }
+#else
+  UNROLL_DIM
+  for (int d = 0; d < DIM; ++d) {
+#pragma unroll
+    for (int j = 0; j < CPI; ++j) {
+      const real m = chunk[(c + j) * STAGED + d];
+#pragma unroll
+      for (int p = 0; p < PPI; ++p) dist[p][j] += x[p][d] * m;
+    }
+  }
+#endif
+}
+
+// The nearest of the CPI centroids from `first` on (those below k), its distance computed as
+// tile_distances did. Among equal distances the earlier centroid stays.
+inline int end_of_tile(__global const real* restrict centroids, const int k, const int first, const real x[DIM]) {
+  real best = REAL_MAX;
+  int best_c = first;
+  for (int j = 0; j < CPI && first + j < k; ++j) {
+    const int c = first + j;
+    real norm = 0;
+    UNROLL_DIM
+    for (int d = 0; d < DIM; ++d) norm += centroids[c * DIM + d] * centroids[c * DIM + d];
+    real dist = norm;
+    UNROLL_DIM
+    for (int d = 0; d < DIM; ++d) dist += x[d] * (-2 * centroids[c * DIM + d]);
+    keep_nearer(dist, c, &best, &best_c);
+  }
+  return best_c;
+}
+
+// The nearest centroid of each of the work-item's PPI points, by the expanded distance, CPI centroids
+// at a time. The running minimum is kept per tile: a tile whose least distance is strictly smaller
+// replaces the best, so the earliest tile wins ties, and end_of_tile finds the earliest centroid in
+// it. `staged` is declared as vectors so that the runtime aligns it for them.
 inline void nearest_expanded(__global const real* restrict centroids, const int k, __local real4* staged,
                              const int chunk_size, real x[PPI][DIM], int best_c[PPI]) {
   __local real* chunk = (__local real*)staged;
   real best[PPI];
-  reset_nearest(best, best_c);
+  reset_nearest(best, best_c);  // with CPI > 1, best_c holds the first centroid of the best tile
   for (int c0 = 0; c0 < k; c0 += chunk_size) {
     const int count = min(chunk_size, k - c0);
     stage_expanded(centroids, c0, count, chunk);
-    for (int c = 0; c < count; ++c) {
+    for (int c = 0; c < count; c += CPI) {
+      real dist[PPI][CPI];
+      tile_distances(staged, c, x, dist);
 #pragma unroll
       for (int p = 0; p < PPI; ++p) {
-        real dist = chunk[c * STAGED + DIM];  // |x - c|^2 - |x|^2 = |c|^2 - 2 x.c
-#if DIM % 4 == 0
-        UNROLL_DIM
-        for (int q = 0; q < DIM / 4; ++q) {
-          const real4 m = staged[c * (STAGED / 4) + q];
-          dist += x[p][4 * q] * m.x;
-          dist += x[p][4 * q + 1] * m.y;
-          dist += x[p][4 * q + 2] * m.z;
-          dist += x[p][4 * q + 3] * m.w;
-        }
-#else
-        UNROLL_DIM
-        for (int d = 0; d < DIM; ++d) dist += x[p][d] * chunk[c * STAGED + d];
-#endif
-        keep_nearer(dist, c0 + c, &best[p], &best_c[p]);
+        real least = dist[p][0];
+#pragma unroll
+        for (int j = 1; j < CPI; ++j) least = fmin(least, dist[p][j]);
+        keep_nearer(least, c0 + c, &best[p], &best_c[p]);
       }
     }
   }
+#if CPI > 1
+#pragma unroll
+  for (int p = 0; p < PPI; ++p) best_c[p] = end_of_tile(centroids, k, best_c[p], x[p]);
+#endif
 }
 
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_expanded(
-    __global const real* restrict points, const int n, const int ld, __global const real* restrict centroids,
-    const int k, __local real4* staged, const int chunk_size, __global int* restrict labels) {
-  const int first = get_group_id(0) * GROUP_POINTS + get_local_id(0);
-  real x[PPI][DIM];
-  load_points(points, n, ld, first, x);
-  int best_c[PPI];
-  nearest_expanded(centroids, k, staged, chunk_size, x, best_c);
-  store_labels(labels, n, first, best_c);
-}
+// assign_expanded and assign_tiled: the same search, built with CPI = 1 and CPI > 1.
+#define ITERCL_ASSIGN_EXPANDED(name)                                                                           \
+  __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void name(                                    \
+      __global const real* restrict points, const int n, const int ld, __global const real* restrict centroids, \
+      const int k, __local real4* staged, const int chunk_size, __global int* restrict labels) {               \
+    const int first = get_group_id(0) * GROUP_POINTS + get_local_id(0);                                       \
+    real x[PPI][DIM];                                                                                          \
+    load_points(points, n, ld, first, x);                                                                      \
+    int best_c[PPI];                                                                                           \
+    nearest_expanded(centroids, k, staged, chunk_size, x, best_c);                                             \
+    store_labels(labels, n, first, best_c);                                                                    \
+  }
+ITERCL_ASSIGN_EXPANDED(assign_expanded)
+ITERCL_ASSIGN_EXPANDED(assign_tiled)
 
 #if SUMS
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -285,7 +355,7 @@ inline void group_sum(__local double* sum, const double v) {
 ITERCL_ADD_POINT(add_point_local, __local)
 ITERCL_ADD_POINT(add_point_global, __global)
 
-// One Lloyd step's device half: assign_expanded, then per-cluster sums of w x and w, the inertia, and
+// One Lloyd step's device half: assign_expanded (or assign_tiled, as CPI says), then per-cluster sums of w x and w, the inertia, and
 // the labels that changed, so that only K x (DIM + 1) values cross the bus.
 //   labels     in and out: the previous labels (-1: none) are compared with the new ones, then replaced.
 //   weights    N doubles (WEIGHTED) or unused.

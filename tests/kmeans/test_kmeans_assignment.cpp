@@ -73,13 +73,18 @@ TEST_CASE("centroids staged in chunks: a given chunk size and K * D larger than 
     CHECK(a.kernel().centroids_per_chunk == 7);
     check_labels(X, C, a.assign(C), Precision::f64);
   }
+  // tiled stages whole tiles: 50 centroids in chunks of 8, tiles of 4, the last chunk's last tile padded.
+  KMeansAssignment tiled(test::device(), X, Precision::f64,
+                         KMeansKernel{.variant = "tiled", .centroids_per_chunk = 8, .centroids_per_item = 4});
+  CHECK(tiled.kernel().centroids_per_chunk == 8);
+  check_labels(X, C, tiled.assign(C), Precision::f64);
 
   // More centroids than the device's whole local memory holds: the default budget stages them in chunks.
   const Eigen::Index d = 33;
   const auto k = static_cast<Eigen::Index>(test::device().info().local_memory / (d * sizeof(double))) + 100;
   const Matrix Xs = test::random_matrix(300, d, 13);
   const Matrix Cs = test::random_matrix(k, d, 14);
-  for (const char* variant : {"local_centroids", "expanded"}) {
+  for (const char* variant : {"local_centroids", "expanded", "tiled"}) {
     CAPTURE(variant);
     KMeansAssignment a(test::device(), Xs, Precision::f64, KMeansKernel{.variant = variant});
     CHECK(a.kernel().centroids_per_chunk < k);
@@ -187,6 +192,55 @@ TEST_CASE("the device update's sums equal the double sums: K = 1, K = N, empty c
   }
 }
 
+// Where each label's centroid has an identical row of lower index: the lowest index must win exact ties.
+std::string later_duplicate(const Matrix& C, std::span<const std::int32_t> labels) {
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    for (Eigen::Index j = 0; j < labels[i]; ++j)
+      if (C.row(j) == C.row(labels[i]))
+        return "point " + std::to_string(i) + " labelled " + std::to_string(labels[i]) + ", equal to centroid " +
+               std::to_string(j);
+  return {};
+}
+
+TEST_CASE("tiled: N not a multiple of the tile, K below and past a tile, odd D, exact ties to the lowest index") {
+  // {n, d, k}: K = 3 below every tile, K = 301 leaving a partial tile, D odd (1, 5) and a multiple of 4.
+  const Shape shapes[] = {{1001, 5, 3}, {777, 4, 301}, {999, 1, 7}, {515, 8, 64}};
+  std::uint64_t seed = 71;
+  for (const Shape& s : shapes) {
+    const Matrix X = test::random_matrix(s.n, s.d, seed++, 2.0, -3.0);
+    Matrix C = test::random_matrix(s.k, s.d, seed++, 2.0, -3.0);
+    // Exact ties: copies of centroid 0 in its own tile and in later ones, copies of 1 just past a tile.
+    for (Eigen::Index j = 2; j < s.k; j += 3) C.row(j) = C.row(0);
+    if (s.k > 5) C.row(5) = C.row(1);
+    for (Precision p : test::kPrecisions) {
+      for (const int tile : {3, 8}) {
+        const int ppi = tile == 3 ? 1 : 3;  // a row of one point, and a tile of 3 x 8
+        CAPTURE(s.n);
+        CAPTURE(s.d);
+        CAPTURE(s.k);
+        CAPTURE(tile);
+        CAPTURE(ppi);
+        CAPTURE(itercl::precision_name(p));
+        KMeansAssignment a(
+            test::device(), X, p,
+            KMeansKernel{
+                .variant = "tiled", .work_group_size = 32, .points_per_item = ppi, .centroids_per_item = tile});
+        CHECK(a.kernel().centroids_per_item == tile);
+        CHECK(a.kernel().centroids_per_chunk % tile == 0);
+        const auto labels = a.assign(C);
+        check_labels(X, C, labels, p);
+        CHECK(later_duplicate(C, labels).empty());
+      }
+    }
+  }
+  // The device update with tiles: the same sums as expanded's, on a partial last tile.
+  const Matrix X = test::random_matrix(1237, 3, 81, 3.0, 10.0);
+  const Matrix C = test::random_matrix(15, 3, 82, 3.0, 10.0);
+  KMeansAssignment a(test::device(), X, Precision::f32,
+                     KMeansKernel{.variant = "tiled", .centroids_per_item = 4, .update = "device"});
+  check_sums(a, X, {}, C, Precision::f32, X.rows());
+}
+
 TEST_CASE("the device update is refused where it cannot run, and assign_and_sum without it") {
   const Matrix X = test::random_matrix(100, 3, 61);
   CHECK_THROWS_WITH_AS(
@@ -219,6 +273,17 @@ TEST_CASE("invalid centroids, data and tuning are rejected with the field named"
   CHECK_THROWS_WITH_AS(
       KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "naive", .points_per_item = 4}),
       doctest::Contains("naive takes one point per work-item"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "expanded", .centroids_per_item = 4}),
+      doctest::Contains("kernel.centroids_per_item: applies to variant tiled only"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "tiled", .centroids_per_item = 17}),
+      doctest::Contains("kernel.centroids_per_item"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32,
+                       KMeansKernel{.variant = "tiled", .centroids_per_chunk = 6, .centroids_per_item = 4}),
+      doctest::Contains("kernel.centroids_per_chunk: 6 is not a multiple of centroids_per_item (4)"),
+      itercl::ParamError);
   const auto too_big = static_cast<int>(test::device().info().max_work_group_size) * 2;
   CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.work_group_size = too_big}),
                        doctest::Contains("kernel.work_group_size"), itercl::ParamError);

@@ -20,7 +20,7 @@ namespace itercl {
 // The assignment kernel's variant and tuning parameters. Zero (and "auto") mean "the tuned value for this
 // device" (tuning/kmeans.json, itercl/tuning.hpp); KMeansAssignment::kernel() reports the values used.
 struct KMeansKernel {
-  // "naive", "local_centroids", "local_centroids_points", "expanded" (cl/kmeans.cl), or "auto": the
+  // "naive", "local_centroids", "local_centroids_points", "expanded", "tiled" (cl/kmeans.cl), or "auto": the
   // fastest correct variant measured for the device type (README.md, "Choosing the assignment kernel").
   std::string variant = "auto";
   int work_group_size = 0;
@@ -28,6 +28,7 @@ struct KMeansKernel {
   int register_values = 0;      // sets points_per_item = register_values / D when that is 0
   int local_memory_bytes = 0;   // budget for staged centroids; larger K * D is staged in chunks
   int centroids_per_chunk = 0;  // centroids staged at once (0: as many as the budget holds)
+  int centroids_per_item = 0;   // tiled: centroids each work-item compares with its points at once
   // Times the kernel runs per assignment (same labels): 2 doubles the compute for the seed's overhead
   // model (section 4.2: T = c + o; T' = 2c + o gives c and o). Not a tuning field.
   int launches = 1;

@@ -141,8 +141,11 @@ void KMeansAssignment::Impl::send_centroids(const Matrix& c, cl::Event& write) {
   device.queue().enqueueWriteBuffer(centroids, CL_FALSE, 0, bytes, centroids_host.data(), nullptr, &write);
 }
 
+// At most K, rounded up to whole tiles of centroids_per_item (the kernel pads the last one).
 std::size_t KMeansAssignment::Impl::chunk(Eigen::Index k) const {
-  return static_cast<std::size_t>(std::min<Eigen::Index>(kernel_config.centroids_per_chunk, k));
+  const Eigen::Index tile = kernel_config.centroids_per_item;
+  return static_cast<std::size_t>(
+      std::min<Eigen::Index>(kernel_config.centroids_per_chunk, (k + tile - 1) / tile * tile));
 }
 
 std::size_t KMeansAssignment::Impl::chunk_bytes(Eigen::Index k) const {

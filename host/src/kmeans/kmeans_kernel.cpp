@@ -17,13 +17,17 @@ namespace kmeans {
 // in registers and unroll over them, so past this they only spill. A bound, not a measurement.
 constexpr int kMaxPointsPerItem = 16;
 
+// The most centroids one work-item compares at once (CPI): tiled keeps PPI x CPI distances in registers.
+// A bound, not a measurement.
+constexpr int kMaxCentroidsPerItem = 16;
+
 // kernel.launches: the overhead model needs 1 and 2 (section 4.2 of the seed); the bound keeps a typo
 // from running one assignment for minutes.
 constexpr int kMaxLaunches = 64;
 
-// expanded stages |c|^2 too, and pads to DIM + 4 when DIM is a multiple of 4 (cl/kmeans.cl, STAGED).
+// expanded and tiled stage |c|^2 too, and pad to DIM + 4 when DIM is a multiple of 4 (cl/kmeans.cl, STAGED).
 Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim) {
-  if (k.variant != "expanded") return dim;
+  if (!expanded_form(k)) return dim;
   return dim % 4 == 0 ? dim + 4 : dim + 1;
 }
 
@@ -48,11 +52,14 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
   });
   const bool explicit_wg = k.work_group_size != 0;
   if (k.variant == "auto") k.variant = db.variant;
+  if (k.variant != "tiled" && k.centroids_per_item > 1)
+    throw ParamError("kernel.centroids_per_item",
+                     "applies to variant tiled only (variant " + k.variant + " compares one centroid at a time)");
   // The device update is lloyd_expanded: the expanded assignment fused with 64-bit atomic sums in double.
-  const bool device_update = k.variant == "expanded" && info.fp64 && problem.int64_atomics;
+  const bool device_update = expanded_form(k) && info.fp64 && problem.int64_atomics;
   if (k.update == "device" && !device_update)
     throw ParamError("kernel.update",
-                     "\"device\" needs variant expanded and a device with cl_khr_fp64 and "
+                     "\"device\" needs variant expanded or tiled and a device with cl_khr_fp64 and "
                      "cl_khr_int64_base_atomics; use \"host\" or \"auto\"");
   if (k.update == "auto") k.update = device_update ? db.update : "host";
   if (!k.work_group_size) k.work_group_size = db.work_group_size;
@@ -65,6 +72,13 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
     // long ones: one, the registers being better spent on the vector itself.
     if (!k.points_per_item)
       k.points_per_item = static_cast<int>(std::clamp<Eigen::Index>(k.register_values / dim, 1, kMaxPointsPerItem));
+  }
+  if (k.variant != "tiled") {
+    k.centroids_per_item = 1;
+  } else if (!k.centroids_per_item) {
+    k.centroids_per_item = db.centroids_per_item;
+    if (!k.centroids_per_item)
+      throw ParamError("kmeans", "the tuning database names no centroids_per_item for variant tiled on this device");
   }
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
 
@@ -82,17 +96,25 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
                            std::to_string(local) + ". Use a smaller work group or variant local_centroids");
     const std::size_t available = local - tile_bytes();
     // The budget bounds the staged centroids (for occupancy), but always fits at least one.
+    // tiled stages whole tiles of centroids_per_item (the last one padded).
+    const std::size_t tile_of_centroids = centroid_bytes * static_cast<std::size_t>(k.centroids_per_item);
     const std::size_t budget =
-        std::min(std::max<std::size_t>(static_cast<std::size_t>(k.local_memory_bytes), centroid_bytes), available);
-    if (budget < centroid_bytes)
-      throw ParamError("kernel.local_memory_bytes", std::to_string(budget) + " bytes cannot hold one centroid of " +
+        std::min(std::max<std::size_t>(static_cast<std::size_t>(k.local_memory_bytes), tile_of_centroids), available);
+    if (budget < tile_of_centroids)
+      throw ParamError("kernel.local_memory_bytes", std::to_string(budget) + " bytes cannot hold " +
+                                                        std::to_string(k.centroids_per_item) + " centroid(s) of " +
                                                         std::to_string(dim) + " features (" +
-                                                        std::to_string(centroid_bytes) + " bytes)");
+                                                        std::to_string(tile_of_centroids) + " bytes)");
+    if (k.centroids_per_chunk % k.centroids_per_item)
+      throw ParamError("kernel.centroids_per_chunk", std::to_string(k.centroids_per_chunk) +
+                                                         " is not a multiple of centroids_per_item (" +
+                                                         std::to_string(k.centroids_per_item) + ")");
     k.local_memory_bytes = static_cast<int>(budget);
-    const int fits = static_cast<int>(budget / centroid_bytes);
+    const int fits = static_cast<int>(budget / tile_of_centroids) * k.centroids_per_item;
     k.centroids_per_chunk = k.centroids_per_chunk ? std::min(k.centroids_per_chunk, fits) : fits;
   } else {
     k.register_values = k.local_memory_bytes = k.centroids_per_chunk = 0;
+    k.centroids_per_item = 1;
   }
   return k;
 }
@@ -102,6 +124,7 @@ std::string defines(const KMeansKernel& k, const Problem& problem) {
       .add("DIM", problem.dim)
       .add("WG_SIZE", k.work_group_size)
       .add("PPI", k.points_per_item)
+      .add("CPI", k.centroids_per_item)
       .str();
 }
 
@@ -113,6 +136,7 @@ const std::vector<KernelField<KMeansKernel>>& fields() {
       {"register_values", &KMeansKernel::register_values},
       {"local_memory_bytes", &KMeansKernel::local_memory_bytes},
       {"centroids_per_chunk", &KMeansKernel::centroids_per_chunk},
+      {"centroids_per_item", &KMeansKernel::centroids_per_item},
       {"launches", &KMeansKernel::launches},
       {"update", &KMeansKernel::update}};
   return table;
@@ -137,6 +161,7 @@ void KMeansKernel::validate() const {
     throw ParamError("kernel.launches", "expected an integer from 1 to " + std::to_string(kmeans::kMaxLaunches) +
                                             ", got " + std::to_string(launches));
   check_tuning_value("kernel.points_per_item", points_per_item, kmeans::kMaxPointsPerItem);
+  check_tuning_value("kernel.centroids_per_item", centroids_per_item, kmeans::kMaxCentroidsPerItem);
 }
 
 void to_json(nlohmann::json& j, const KMeansKernel& k) { j = kernel_fields_json(k, kmeans::fields()); }

@@ -13,8 +13,11 @@
 namespace itercl::kmeans {
 
 // The assignment kernels of cl/kmeans.cl (assign_<variant>).
-inline constexpr std::array<std::string_view, 4> kVariants = {"naive", "local_centroids", "local_centroids_points",
-                                                              "expanded"};
+inline constexpr std::array<std::string_view, 5> kVariants = {"naive", "local_centroids", "local_centroids_points",
+                                                              "expanded", "tiled"};
+
+// The variants that compute the expanded distance and can fuse the device update (lloyd_expanded).
+inline bool expanded_form(const KMeansKernel& k) { return k.variant == "expanded" || k.variant == "tiled"; }
 
 // What the kernel's resolution and build depend on: DIM is a build constant (the loops unroll over it),
 // and the local memory a centroid takes depends on it and the precision.
@@ -38,7 +41,8 @@ std::string defines(const KMeansKernel& k, const Problem& problem);
 // The struct's JSON names, both ways (to_json, from_json).
 const std::vector<KernelField<KMeansKernel>>& fields();
 
-// Values one centroid takes when staged in local memory: its DIM values, plus |c|^2 and padding for expanded.
+// Values one centroid takes when staged in local memory: its DIM values, plus |c|^2 and padding for the
+// expanded form.
 Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim);
 
 // Values of the work-group's points staged in local memory: local_centroids_points only.

@@ -12,6 +12,10 @@ namespace kmeans {
 // defaults (tuning/kmeans.json: 64 x 16 on CPUs, 128 x 32 on GPUs) and a step either side of the GPU's.
 constexpr int kWorkGroupSizes[] = {64, 128, 256};
 constexpr int kRegisterBudgets[] = {16, 32, 64};
+// tiled: its register tile of points x centroids wants more points (the H200's entry keeps 128 values:
+// 16 points at D = 4, 4 at D = 32) and a few centroids per tile.
+constexpr int kTiledRegisterBudgets[] = {32, 64, 128};
+constexpr int kCentroidsPerItem[] = {2, 4, 8};
 
 // The declared space: every variant, with the work-group sizes and register budgets worth trying.
 std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
@@ -21,6 +25,15 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
     for (const std::string_view variant : kVariants) {
       if (variant == "naive") {  // one point per work-item, nothing staged: no register budget
         out.push_back({.variant = std::string(variant), .work_group_size = wg});
+        continue;
+      }
+      if (variant == "tiled") {
+        for (int values : kTiledRegisterBudgets)
+          for (int centroids : kCentroidsPerItem)
+            out.push_back({.variant = std::string(variant),
+                           .work_group_size = wg,
+                           .register_values = values,
+                           .centroids_per_item = centroids});
         continue;
       }
       for (int values : kRegisterBudgets)
@@ -33,6 +46,7 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
 nlohmann::json stored(const KMeansKernel& k) {
   nlohmann::json j = {{"variant", k.variant}, {"work_group_size", k.work_group_size}};
   if (k.variant != "naive") j["register_values"] = k.register_values;
+  if (k.variant == "tiled") j["centroids_per_item"] = k.centroids_per_item;
   return j;
 }
 
