@@ -37,6 +37,7 @@
 //   -D SLICE=16                       dimensions staged at a time
 //   -D QUEUE=16                       candidates queued per row and round
 #include "common.clh"
+#include "tile_stage.clh"
 
 #ifndef K
 #define K 1
@@ -136,15 +137,8 @@ __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused
 
     for (int k0 = 0; k0 < dim; k0 += SLICE) {
       barrier(CLK_LOCAL_MEM_FENCE);  // everyone is done reading the previous slice
-      // Vectors past the rectangle and dimensions past dim stage as 0.
-      for (int t = lid; t < SLICE * TILE_ROWS; t += ITEMS) {
-        const int k = k0 + t / TILE_ROWS, r = tile_r + t % TILE_ROWS;
-        xs[t] = (k < dim && r < rows) ? x[k * ldx + row0 + r] : 0;
-      }
-      for (int t = lid; t < SLICE * TILE_COLS; t += ITEMS) {
-        const int k = k0 + t / TILE_COLS, c = tile_c + t % TILE_COLS;
-        ys[t] = (k < dim && c < cols) ? y[k * ldy + col0 + c] : 0;
-      }
+      stage_slice(xs, x, ldx, row0, tile_r, rows, TILE_ROWS, k0, dim, SLICE, lid, ITEMS);
+      stage_slice(ys, y, ldy, col0, tile_c, cols, TILE_COLS, k0, dim, SLICE, lid, ITEMS);
       barrier(CLK_LOCAL_MEM_FENCE);  // the slice is staged
       for (int k = 0; k < SLICE; ++k) {
         real a[ROWS_PER_ITEM], b[COLS_PER_ITEM];
