@@ -32,6 +32,7 @@
 //   -D SLICE=32                 dimensions staged in local memory at a time (the seed's d')
 #include "common.clh"
 #include "metric.clh"
+#include "tile_stage.clh"
 
 #ifndef ACCUMULATE
 #error "ACCUMULATE must name the per-dimension step (-D ACCUMULATE=ACC_SQDIFF)"
@@ -153,15 +154,8 @@ __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void pairs_til
 
   for (int k0 = 0; k0 < dim; k0 += SLICE) {
     barrier(CLK_LOCAL_MEM_FENCE);  // everyone is done reading the previous slice
-    // Vectors past the rectangle and dimensions past dim stage as 0, which adds nothing to any metric.
-    for (int t = lid; t < SLICE * TILE_ROWS; t += TILE_R * TILE_C) {
-      const int k = k0 + t / TILE_ROWS, r = tile_r + t % TILE_ROWS;
-      xs[t] = (k < dim && r < rows) ? x[k * ldx + row0 + r] : 0;
-    }
-    for (int t = lid; t < SLICE * TILE_COLS; t += TILE_R * TILE_C) {
-      const int k = k0 + t / TILE_COLS, c = tile_c + t % TILE_COLS;
-      ys[t] = (k < dim && c < cols) ? y[k * ldy + col0 + c] : 0;
-    }
+    stage_slice(xs, x, ldx, row0, tile_r, rows, TILE_ROWS, k0, dim, SLICE, lid, TILE_R * TILE_C);
+    stage_slice(ys, y, ldy, col0, tile_c, cols, TILE_COLS, k0, dim, SLICE, lid, TILE_R * TILE_C);
     barrier(CLK_LOCAL_MEM_FENCE);  // the slice is staged
     for (int k = 0; k < SLICE; ++k) {
       real a[SUBTILES], b[COLS_PER_ITEM];

@@ -261,6 +261,7 @@ TEST_CASE("pairwise: tuning checks every tiling against naive and proposes the f
   CHECK(r.candidates.size() == 2);       // the database's choice and the one tiling that fits
   CHECK(r.entry["variant"] == "tiled");  // expanded is an accuracy choice, left to the user
   CHECK(r.entry.contains("tile_rows"));
+  CHECK(!r.entry.contains("knn"));  // timed on the distances: form knn's choice is left to its measurements
   test::check_tune_problem_error("pairwise", {{"metric", "cosine"}}, "metric");
   test::check_tune_problem_error("pairwise", {{"n_samples", 0}}, "n_samples");
 }

@@ -252,3 +252,99 @@ TEST_CASE("pairwise reduce: knn through a config, inline results") {
 }
 
 }  // namespace pairwise_tests
+
+namespace pairwise_tests {
+
+// The fused k nearest (cl/pairwise_knn.cl) with a small tile: 2 x 8 work-items of 4 x 4 entries, 8 rows by
+// 32 columns, so that a row's first tile queues more candidates than one round takes (16).
+PairwiseParams fused_params(Precision precision, itercl::Metric metric = itercl::Metric::sqeuclidean) {
+  PairwiseParams p;
+  p.metric = metric;
+  p.precision = precision;
+  p.kernel = {
+      .variant = "auto", .tile_rows = 2, .tile_cols = 8, .subtiles = 4, .cols_per_item = 4, .slice = 4, .knn = "fused"};
+  return p;
+}
+
+TEST_CASE("pairwise knn fused: the reference's neighbours, one and two inputs, k = 1 and 64, rectangles") {
+  // n not a multiple of the tile's 8 rows or 32 columns; d not a multiple of the slice.
+  const Matrix X = test::random_matrix(77, 9, 38, 1.0, 5.0);
+  const Matrix Y = test::random_matrix(70, 9, 39, 1.0, 5.0);
+  for (Precision prec : test::kPrecisions) {
+    for (const Matrix* second : {static_cast<const Matrix*>(nullptr), &Y}) {
+      CAPTURE(itercl::precision_name(prec));
+      CAPTURE(second != nullptr);
+      const Expected e = expected(X, second, prec);
+      for (const bool cut : {false, true}) {
+        CAPTURE(cut);
+        PairwiseParams params = fused_params(prec);
+        // Rectangles of 16 x 24 (one input: 16 x 16): rows merged on the host from several of them, each
+        // with fewer candidates than k = 64 (padded with INFINITY and -1 as reduce_knn pads).
+        if (cut) params.block_rows = 16, params.block_cols = 24;
+        PairwiseDistances pairs({test::device()}, X, second, params);
+        REQUIRE(pairs.kernel().knn == "fused");
+        // Each k is a build of its own (slow on PoCL): k = 1 and 64 in float, 64 in double.
+        for (int k : prec == Precision::f32 ? std::vector<int>{1, 64} : std::vector<int>{64}) {
+          CAPTURE(k);
+          itercl::PairwiseRun run;
+          check_reduced(form("knn", k), pairs.reduce(form("knn", k), &run), e);
+          CHECK(run.shares.at(0).rectangles == (cut ? (second ? 15 : 25) : 1));
+          CHECK(run.build_options.find("-D K=" + std::to_string(k)) != std::string::npos);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("pairwise knn fused: euclidean, the tiles' result among ties, every candidate when k = n - 1") {
+  // Small integer coordinates and their negations (the mean the library subtracts is 0): squared norms
+  // and inner products are exact, so both forms give the same distances and ties go to the lower column.
+  Matrix X(41, 3);
+  X.topRows(20) = test::random_matrix(20, 3, 40, 2.0).array().round();
+  X.middleRows(20, 20) = -X.topRows(20);
+  X.row(40).setZero();
+  PairwiseParams fused = fused_params(Precision::f32, itercl::Metric::euclidean);
+  PairwiseParams tiles = fused;
+  tiles.kernel.knn = "tiles";
+  PairwiseDistances a({test::device()}, X, nullptr, fused), b({test::device()}, X, nullptr, tiles);
+  const Expected e = expected(X, nullptr, Precision::f32);
+  for (int k : {1, 40}) {
+    CAPTURE(k);
+    const ReducedDistances got = a.reduce(form("knn", k)), want = b.reduce(form("knn", k));
+    CHECK(got.values == want.values);
+    CHECK(got.indices == want.indices);
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      const auto ranks = ranked(e.D, i, true);
+      for (Eigen::Index q = 0; q < k; ++q) {
+        const std::size_t at = static_cast<std::size_t>(i * k + q);
+        CHECK(got.indices[at] == ranks[static_cast<std::size_t>(q)].second);
+        CHECK(got.values[at] == doctest::Approx(std::sqrt(ranks[static_cast<std::size_t>(q)].first)).epsilon(1e-6));
+      }
+    }
+  }
+  // Two workers and rows cut in blocks: the same lists.
+  fused.block_rows = 9;
+  PairwiseDistances two({test::device(), test::device()}, X, nullptr, fused);
+  CHECK(two.reduce(form("knn", 40)).indices == a.reduce(form("knn", 40)).indices);
+}
+
+TEST_CASE("pairwise knn fused: which kernel form knn runs, and what fused refuses") {
+  const Matrix X = test::random_matrix(12, 4, 41);
+  auto make = [&](PairwiseParams p) { return PairwiseDistances({test::device()}, X, nullptr, p); };
+  PairwiseParams direct = fused_params(Precision::f32);
+  direct.kernel.knn = "auto";
+  direct.kernel.variant = "tiled";  // direct sums asked for by name: only the tiles compute them
+  CHECK(make(direct).kernel().knn == "tiles");
+  PairwiseParams l1 = fused_params(Precision::f32, itercl::Metric::cityblock);
+  CHECK_THROWS_WITH_AS(make(l1), doctest::Contains("kernel.knn: fused computes euclidean and sqeuclidean"),
+                       itercl::ParamError);
+  l1.kernel.knn = "auto";
+  CHECK(make(l1).kernel().knn == "tiles");
+  PairwiseParams odd = fused_params(Precision::f32);
+  odd.kernel.subtiles = 2;
+  CHECK_THROWS_WITH_AS(make(odd), doctest::Contains("multiples of 4, got 2 and 4"), itercl::ParamError);
+  odd.kernel.knn = "nearest";
+  CHECK_THROWS_WITH_AS(make(odd), doctest::Contains("kernel.knn"), itercl::ParamError);
+}
+
+}  // namespace pairwise_tests

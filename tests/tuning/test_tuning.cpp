@@ -148,8 +148,14 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
   }
 
   SUBCASE("pairwise") {
-    const itercl::PairwiseKernel tiled = {
-        .variant = "tiled", .tile_rows = 16, .tile_cols = 16, .subtiles = 8, .cols_per_item = 8, .slice = 8};
+    // knn: the tiles, as before the fused kernel (cityblock could not run it anyway).
+    const itercl::PairwiseKernel tiled = {.variant = "tiled",
+                                          .tile_rows = 16,
+                                          .tile_cols = 16,
+                                          .subtiles = 8,
+                                          .cols_per_item = 8,
+                                          .slice = 8,
+                                          .knn = "tiles"};
     for (const auto& info : {cpu, gpu}) {
       const auto k = itercl::pairwise::resolve({}, info, {itercl::Metric::cityblock, itercl::Precision::f32}, sources);
       CHECK(nlohmann::json(k) == nlohmann::json(tiled));

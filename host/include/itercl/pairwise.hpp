@@ -33,6 +33,10 @@ struct PairwiseKernel {
   int subtiles = 0;       // s: subtiles of r rows per tile, their accumulators held in registers
   int cols_per_item = 0;  // columns per work-item (1 is the seed's tile shape)
   int slice = 0;          // d': dimensions staged in local memory at a time
+  // form knn: "fused" (euclidean and sqeuclidean: the expanded form's tiles with each row's selection fused
+  // in, cl/pairwise_knn.cl; subtiles and cols_per_item multiples of 4), "tiles" (the tiles of `variant`
+  // written out, then reduced), or "auto".
+  std::string knn = "auto";
 
   void validate() const;  // checks that need no device; throws ParamError("kernel.<field>", ...)
 };

@@ -11,6 +11,7 @@
 #include "itercl/error.hpp"
 #include "pairwise/pairwise_inputs.hpp"
 #include "pairwise/pairwise_kernel.hpp"
+#include "pairwise/pairwise_knn.hpp"
 #include "pairwise/pairwise_stream.hpp"
 #include "tuning/kernel_checks.hpp"
 
@@ -91,7 +92,8 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const R
                                     real_size(precision));
       s->workers.push_back(std::move(w));
     }
-    if (pairwise::uses_inner_products(s->workers.front().kernel, s->metric))
+    // The fused k nearest neighbours compute the expanded form whatever the distances' variant.
+    if (pairwise::uses_inner_products(s->workers.front().kernel, s->metric) || s->workers.front().kernel.knn == "fused")
       pairwise::add_aux_values(in, s->n1, s->n2, s->dim, Y != nullptr, s->metric, precision);
 
     const int n_workers = static_cast<int>(s->workers.size()) * params.parts;
@@ -166,6 +168,20 @@ ReducedDistances PairwiseDistances::reduce(const PairwiseReduction& reduction, P
                               " candidates");
   try {
     pairwise::ReductionMerge merge(reduction, s.n1);
+    // Every device runs the fused kernel or none: the norms it needs were uploaded for the first's choice.
+    if (reduction.form == "knn" && s.workers.front().kernel.knn == "fused") {
+      const pairwise::DistanceProblem problem{.metric = s.metric, .precision = s.params.precision};
+      const Eigen::Index rows = pairwise::fused_blocks(s.params, s.n1, s.n2, s.block_rows, s.block_cols,
+                                                       static_cast<int>(s.workers.size()) * s.params.parts)
+                                    .first;
+      std::vector<pairwise::FusedKnn> fused;
+      fused.reserve(s.workers.size());
+      for (const pairwise::DistanceWorker& w : s.workers)
+        fused.emplace_back(w, reduction, problem, s.n1, s.n2, s.dim, s.symmetric, rows, merge);
+      const PairwiseRun r = s.run([](const PairTile&) {}, nullptr, &fused);
+      if (run_info) *run_info = r;
+      return merge.finish();
+    }
     std::vector<pairwise::TileReducer> reducers;
     for (const pairwise::DistanceWorker& w : s.workers)
       reducers.emplace_back(w.device, reduction, s.params.precision, s.block_rows, s.block_cols, s.symmetric, merge);

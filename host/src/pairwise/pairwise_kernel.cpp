@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "itercl/error.hpp"
+#include "pairwise/pairwise_knn.hpp"
 #include "tuning/kernel_checks.hpp"
 #include "tuning/tuned_kernel.hpp"
 
@@ -30,6 +31,7 @@ void PairwiseKernel::validate() const {
   check_tuning_value("kernel.subtiles", subtiles, pairwise::kMaxRegisterBlock);
   check_tuning_value("kernel.cols_per_item", cols_per_item, pairwise::kMaxRegisterBlock);
   check_tuning_value("kernel.slice", slice, pairwise::kMaxSlice);
+  check_choice("kernel.knn", knn, {"fused", "tiles"});
 }
 
 void to_json(nlohmann::json& j, const PairwiseKernel& k) {
@@ -51,7 +53,8 @@ const std::vector<KernelField<PairwiseKernel>>& fields<PairwiseKernel>() {
                                                                  {"tile_cols", &PairwiseKernel::tile_cols},
                                                                  {"subtiles", &PairwiseKernel::subtiles},
                                                                  {"cols_per_item", &PairwiseKernel::cols_per_item},
-                                                                 {"slice", &PairwiseKernel::slice}};
+                                                                 {"slice", &PairwiseKernel::slice},
+                                                                 {"knn", &PairwiseKernel::knn}};
   return table;
 }
 
@@ -66,10 +69,12 @@ PairwiseKernel resolve(PairwiseKernel k, const DeviceInfo& info, const DistanceP
   k.validate();
   const auto d = tuned_kernel<PairwiseKernel>("pairwise", info, sources, [](const PairwiseKernel& t) {
     t.validate();
-    if (t.variant == "auto" || !t.tile_rows || !t.tile_cols || !t.subtiles || !t.cols_per_item || !t.slice)
-      throw ParamError("pairwise", "needs variant, tile_rows, tile_cols, subtiles, cols_per_item and slice");
+    if (t.variant == "auto" || t.knn == "auto" || !t.tile_rows || !t.tile_cols || !t.subtiles || !t.cols_per_item ||
+        !t.slice)
+      throw ParamError("pairwise", "needs variant, knn, tile_rows, tile_cols, subtiles, cols_per_item and slice");
   });
   const bool expandable = problem.metric == Metric::euclidean || problem.metric == Metric::sqeuclidean;
+  const bool direct_sums = k.variant == "tiled" || k.variant == "naive";  // asked for by name
   // A device tuned to expanded (on euclidean) still computes the other metrics, tiled.
   if (k.variant == "auto") k.variant = d.variant == "expanded" && !expandable ? "tiled" : d.variant;
   if (k.variant == "expanded" && !expandable)
@@ -93,6 +98,7 @@ PairwiseKernel resolve(PairwiseKernel k, const DeviceInfo& info, const DistanceP
   if (!k.slice && k.variant != "naive") k.slice = d.slice;
 
   check_device_work_group("kernel.tile_rows x tile_cols", static_cast<long long>(k.tile_rows) * k.tile_cols, info);
+  resolve_knn(k, d.knn, expandable && !direct_sums, info, problem.precision);
   const std::size_t local =
       static_cast<std::size_t>(k.slice) *
       (static_cast<std::size_t>(k.tile_rows) * k.subtiles + static_cast<std::size_t>(k.tile_cols) * k.cols_per_item) *

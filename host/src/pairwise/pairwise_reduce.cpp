@@ -103,6 +103,20 @@ void ReductionMerge::nearest(Eigen::Index row, const std::vector<double>& d, con
   std::copy(at_out.begin(), at_out.end(), near_at_.begin() + static_cast<std::ptrdiff_t>(first));
 }
 
+void ReductionMerge::nearest_lines(const std::vector<unsigned char>& values, const std::vector<unsigned char>& indices,
+                                   Precision precision, int lines, const std::function<Eigen::Index(int)>& row_of) {
+  const auto k = static_cast<std::size_t>(reduction_.k);
+  std::vector<double> d(k);
+  std::vector<int> at(k);
+  for (int line = 0; line < lines; ++line) {
+    for (std::size_t q = 0; q < k; ++q) {
+      d[q] = read_real(values, static_cast<std::size_t>(line) * k + q, precision);
+      at[q] = read_item<cl_int>(indices, static_cast<std::size_t>(line) * k + q);
+    }
+    nearest(row_of(line), d, at);
+  }
+}
+
 void ReductionMerge::pairs(const std::vector<NearPair>& found) {
   std::lock_guard lock(mutex_);
   pairs_.insert(pairs_.end(), found.begin(), found.end());
@@ -275,16 +289,7 @@ void TileReducer::drain(int slot, const Rect& r, Timings& t) {
     auto row_of = [&](int line) { return line < r.rows ? r.row0 + line : r.col0 + (line - r.rows); };
     const std::vector<Output>& o = s.outputs;
     if (reduction_.form == "knn") {
-      const auto k = static_cast<std::size_t>(reduction_.k);
-      std::vector<double> d(k);
-      std::vector<int> at(k);
-      for (int line = 0; line < s.lines; ++line) {
-        for (std::size_t q = 0; q < k; ++q) {
-          d[q] = read_real(o[0].host, static_cast<std::size_t>(line) * k + q, precision_);
-          at[q] = read_item<cl_int>(o[1].host, static_cast<std::size_t>(line) * k + q);
-        }
-        merge_.nearest(row_of(line), d, at);
-      }
+      merge_.nearest_lines(o[0].host, o[1].host, precision_, s.lines, row_of);
     } else {
       for (int line = 0; line < s.lines; ++line) {
         const auto l = static_cast<std::size_t>(line);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <initializer_list>
 #include <mutex>
 #include <string_view>
@@ -22,6 +23,10 @@ class ReductionMerge {
   void stats(Eigen::Index row, double lo, int at_lo, double hi, int at_hi, double sum);
   // Row `row`'s k nearest in one rectangle, ascending, index -1 past the ones it had.
   void nearest(Eigen::Index row, const std::vector<double>& d, const std::vector<int>& at);
+  // `lines` rows' k nearest as a device wrote them (k values, k cl_int columns a line, line l being row
+  // row_of(l)), each merged as above.
+  void nearest_lines(const std::vector<unsigned char>& values, const std::vector<unsigned char>& indices,
+                     Precision precision, int lines, const std::function<Eigen::Index(int)>& row_of);
   void pairs(const std::vector<NearPair>& found);
   ReducedDistances finish();
 

@@ -8,6 +8,7 @@
 #include "core/device_data.hpp"
 #include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
+#include "pairwise/pairwise_knn.hpp"
 
 namespace itercl {
 namespace pairwise {
@@ -22,17 +23,19 @@ struct Pending {
 }  // namespace pairwise
 
 void PairwiseDistances::Impl::work(pairwise::DistanceWorker& w, pairwise::RectangleQueue& queue, const PairSink& sink,
-                                   pairwise::TileReducer* reducer) {
+                                   pairwise::TileReducer* reducer, pairwise::FusedKnn* fused) {
   Stopwatch wall;
   const Precision precision = params.precision;
   const double p = params.p, inv_p = 1 / params.p;
   std::array<pairwise::Pending, 2> pending;
   auto drain = [&](pairwise::Pending& slot, int k) {
     slot.read.wait();
-    w.share.timings.kernel_s += event_seconds(slot.run);
     Stopwatch host;
     const pairwise::Rect& r = slot.rect;
-    if (reducer) {
+    if (!fused) w.share.timings.kernel_s += event_seconds(slot.run);
+    if (fused) {
+      fused->drain(k, r, w.share.timings);  // adds its kernel's and reads' times
+    } else if (reducer) {
       reducer->drain(k, r, w.share.timings);  // adds its kernels' and reads' times
     } else {
       w.share.timings.transfer_s += event_seconds(slot.read);
@@ -46,6 +49,15 @@ void PairwiseDistances::Impl::work(pairwise::DistanceWorker& w, pairwise::Rectan
   while (const pairwise::Rect* r = queue.next()) {
     pairwise::Pending& pend = pending[slot];
     if (pend.active) drain(pend, slot);
+    if (fused) {
+      pend.read = fused->enqueue(slot, *r, w.compute, w.transfer);
+      pend.rect = *r;
+      pend.active = true;
+      ++w.share.rectangles;
+      w.share.pairs += static_cast<double>(r->rows * r->cols);
+      slot ^= 1;
+      continue;
+    }
     with_real(precision, [&](auto zero) {
       using T = decltype(zero);
       set_args(w.program, w.x, static_cast<cl_int>(n1), w.y, static_cast<cl_int>(n2), static_cast<cl_int>(dim),
@@ -82,12 +94,17 @@ void PairwiseDistances::Impl::work(pairwise::DistanceWorker& w, pairwise::Rectan
   w.share.timings.wall_s += wall.seconds();
 }
 
-PairwiseRun PairwiseDistances::Impl::run(const PairSink& sink, std::vector<pairwise::TileReducer>* reducers) {
+PairwiseRun PairwiseDistances::Impl::run(const PairSink& sink, std::vector<pairwise::TileReducer>* reducers,
+                                         std::vector<pairwise::FusedKnn>* fused) {
   Impl& s = *this;
   try {
     Stopwatch wall;
+    // The fused kernel's rectangles hold whole rows of D (it does not mirror): blocks of rows by default.
+    const auto [rows, cols] = fused ? pairwise::fused_blocks(params, s.n1, s.n2, s.block_rows, s.block_cols,
+                                                             static_cast<int>(s.workers.size()) * params.parts)
+                                    : std::pair{s.block_rows, s.block_cols};
     pairwise::RectangleQueue queue(
-        pairwise::part_of(pairwise::cut_pair_space(s.n1, s.n2, s.symmetric, s.block_rows, s.block_cols), params.part,
+        pairwise::part_of(pairwise::cut_pair_space(s.n1, s.n2, s.symmetric && !fused, rows, cols), params.part,
                           params.parts),
         params.progress, "pairwise");
     for (pairwise::DistanceWorker& w : s.workers) w.share = DeviceShare{.device = w.name, .timings = {}};
@@ -102,14 +119,14 @@ PairwiseRun PairwiseDistances::Impl::run(const PairSink& sink, std::vector<pairw
     }
     pairwise::run_workers(static_cast<int>(s.workers.size()), queue, [&](int k) {
       const auto at = static_cast<std::size_t>(k);
-      s.work(s.workers[at], queue, sink, reducers ? &(*reducers)[at] : nullptr);
+      s.work(s.workers[at], queue, sink, reducers ? &(*reducers)[at] : nullptr, fused ? &(*fused)[at] : nullptr);
     });
     PairwiseRun r;
     r.kernel = s.workers.front().kernel;
     r.tuning_sources = s.workers.front().tuning_sources;
-    r.build_options = s.workers.front().options;
-    r.block_rows = s.block_rows;
-    r.block_cols = s.block_cols;
+    r.build_options = fused ? fused->front().options() : s.workers.front().options;
+    r.block_rows = rows;
+    r.block_cols = cols;
     r.upload = s.upload;
     for (const pairwise::DistanceWorker& w : s.workers) {
       r.shares.push_back(w.share);

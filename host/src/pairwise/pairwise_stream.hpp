@@ -17,6 +17,8 @@ namespace pairwise {
 
 // One device's share of the work: the kernel resolved for it, the inputs uploaded to it, two tile slots
 // on the device (and on the host once a run brings tiles there), and what it computed.
+class FusedKnn;
+
 struct DistanceWorker {
   explicit DistanceWorker(Device d) : device(std::move(d)) {}
   Device device;
@@ -43,10 +45,12 @@ struct PairwiseDistances::Impl {
   std::vector<pairwise::DistanceWorker> workers;
   Timings upload;
 
-  // Each rectangle to `sink`, or with `reducers` (one per worker) reduced on the device and merged.
+  // Each rectangle to `sink`, or with `reducers` (one per worker) reduced on the device and merged, or with
+  // `fused` (one per worker) its k nearest computed by the fused kernel instead of its distances.
   void work(pairwise::DistanceWorker& w, pairwise::RectangleQueue& queue, const PairSink& sink,
-            pairwise::TileReducer* reducer);
-  PairwiseRun run(const PairSink& sink, std::vector<pairwise::TileReducer>* reducers);
+            pairwise::TileReducer* reducer, pairwise::FusedKnn* fused);
+  PairwiseRun run(const PairSink& sink, std::vector<pairwise::TileReducer>* reducers,
+                  std::vector<pairwise::FusedKnn>* fused = nullptr);
 };
 
 }  // namespace itercl
