@@ -143,6 +143,22 @@ TEST_CASE("SMACOF: several rows per work-item, and a pass enqueued one iteration
   }
 }
 
+TEST_CASE("SMACOF over ranks keeps full storage where the device would pack, and refuses packed asked for") {
+  // One process's world: a block of every row, as a single rank of mpirun holds it.
+  itercl::core::Comm& comm = itercl::core::world();
+  const Eigen::Index n = 20;
+  const smacof::Problem problem{.n = n, .dim = 2, .precision = Precision::f64};
+  const smacof::RowBlock block{.comm = &comm, .first = 0, .rows = n};
+  smacof::SmacofDevice device(test::device(), {.variant = "fused", .packed_from = 2}, problem, block);
+  CHECK(device.kernel().packed == false);
+  // On one device the same kernel packs.
+  std::vector<std::string> sources;
+  CHECK(smacof::resolve({.variant = "fused", .packed_from = 2}, test::device().info(), problem, sources).packed ==
+        true);
+  CHECK_THROWS_WITH_AS(smacof::SmacofDevice(test::device(), {.variant = "fused", .packed = true}, problem, block),
+                       doctest::Contains("kernel.packed: over several MPI ranks"), itercl::ParamError);
+}
+
 TEST_CASE("SMACOF: Borg & Groenen's example (scikit-learn's test_smacof): one iteration to 3 decimals") {
   Matrix delta(4, 4), init(4, 2), expected(4, 2);
   delta << 0, 5, 3, 4, 5, 0, 2, 2, 3, 2, 0, 1, 4, 2, 1, 0;
