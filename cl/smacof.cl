@@ -41,6 +41,7 @@
 //   -D WG_SIZE=256        work-items per work-group; the host launches exactly this size.
 //   -D PACKED=0           1: delta and weights in packed storage.
 //   -D WEIGHTED=0         1: multiply by the weights buffer (else it is never read).
+//   -D ROWS_PER_ITEM=1    fused variants: rows of the block each work-item computes (WG_SIZE apart).
 //   -D ACCUMULATE=<ACC_*>, -D FINISH=<FINISH_*>  build_delta's metric, the steps of
 //                         metric.clh: ACC_SQDIFF with FINISH_SQRT (euclidean) or FINISH_NONE
 //                         (sqeuclidean), ACC_ABSDIFF with FINISH_NONE (cityblock). build_delta is
@@ -60,6 +61,12 @@
 #ifndef WEIGHTED
 #define WEIGHTED 0
 #endif
+#ifndef ROWS_PER_ITEM
+#define ROWS_PER_ITEM 1
+#endif
+
+#define SMACOF_VEC2(t) ITERCL_CAT(t, 2)  // an indirection, so that REAL is expanded before pasting
+typedef SMACOF_VEC2(REAL) real2;
 
 #if WEIGHTED
 #define WEIGHT(m, index) ((m)[index])
@@ -180,58 +187,120 @@ SEED_KERNELS(naive, false, false)
 SEED_KERNELS(local_x, true, false)
 SEED_KERNELS(colmajor, true, true)
 
+// A point's DIM coordinates into p[]: one 8- or 16-byte load where DIM is 2 or 4 (a row of x starts at a
+// multiple of DIM values, so the vector is aligned), else one load per coordinate. A work-group reading
+// consecutive points (packed storage's x_j) then touches each cache line with one instruction, not DIM.
+#if DIM == 2
+#define LOAD_POINT(p, xs, j)                                \
+  do {                                                      \
+    const real2 v_ = ((__global const real2*)(xs))[j];      \
+    p[0] = v_.x;                                            \
+    p[1] = v_.y;                                            \
+  } while (0)
+#elif DIM == 4
+#define LOAD_POINT(p, xs, j)                                \
+  do {                                                      \
+    const real4 v_ = ((__global const real4*)(xs))[j];      \
+    p[0] = v_.x;                                            \
+    p[1] = v_.y;                                            \
+    p[2] = v_.z;                                            \
+    p[3] = v_.w;                                            \
+  } while (0)
+#else
+#define LOAD_POINT(p, xs, j) \
+  do { _Pragma("unroll") for (int d_ = 0; d_ < DIM; ++d_) p[d_] = (xs)[(j) * DIM + d_]; } while (0)
+#endif
+
+// PAIR_TERMS for the work-item's row t and the point xj, with delta DLT and weight W.
+#define ROW_PAIR(t, xj, DLT, W)                                                      \
+  do {                                                                               \
+    real diff_[DIM];                                                                 \
+    _Pragma("unroll") for (int d_ = 0; d_ < DIM; ++d_) diff_[d_] = xi[t][d_] - xj[d_]; \
+    PAIR_TERMS(diff_, DLT, W, acc[t], sigma[t], eta[t]);                             \
+  } while (0)
+
 // One pass over a slice of the columns for every row of the block [first, first + rows): the partial
 // B(X) X of the slice's columns goes to partial_bx[slice][i - first][:], the slice's stress partials to
-// partial_stress[slice][group][:]. Range: (rows rounded up to WG_SIZE) x slices. x_j is read from global
-// memory, the same address for the whole group at once (a broadcast the caches serve); x_i stays in
-// registers. along_rows (full storage only; a constant, so each kernel below gets its own loop): read
-// delta along row i, each work-item streaming its own row (what CPUs want), instead of down column i.
-// Packed storage holds the whole matrix only (first 0, rows n).
+// partial_stress[slice][group][:]. Range: (rows / ROWS_PER_ITEM rounded up to WG_SIZE) x slices; a
+// work-group takes WG_SIZE * ROWS_PER_ITEM consecutive rows, each work-item ROWS_PER_ITEM of them WG_SIZE
+// apart (so each of its reads still coalesces across the group), their delta reads independent of each
+// other: more loads in flight per work-item, and x_j loaded once for all of them. A row past the block is
+// computed as the block's last row and its sums dropped at the end (each row keeps its own stress sums, so
+// the loop multiplies nothing by a "live" flag). along_rows (full storage only; a constant, so each
+// kernel below gets its own loop): read delta along row i, each work-item streaming its own rows (what
+// CPUs want), instead of down column i (what GPUs coalesce). Packed storage holds the whole matrix only
+// (first 0, rows n). rows >= 1: the host launches nothing for an empty block.
 inline void fused_pass(__global const real* restrict delta, __global const real* restrict weights,
                        __global const real* restrict x, const int n, const int first, const int rows,
                        const int per_slice, __global real* restrict partial_bx,
                        __global real* restrict partial_stress, __local real* scratch, const bool along_rows) {
-  const int r = get_global_id(0), slice = get_global_id(1), i = first + r;
-  real xi[DIM], acc[DIM], sigma = 0, eta = 0;
+  const int slice = get_global_id(1);
+  const int group_first = get_group_id(0) * (WG_SIZE * ROWS_PER_ITEM) + get_local_id(0);
+  int r[ROWS_PER_ITEM];
+  bool live[ROWS_PER_ITEM];
+  real xi[ROWS_PER_ITEM][DIM], acc[ROWS_PER_ITEM][DIM], sigma[ROWS_PER_ITEM], eta[ROWS_PER_ITEM];
 #pragma unroll
-  for (int d = 0; d < DIM; ++d) {
-    xi[d] = r < rows ? x[i * DIM + d] : 0;
-    acc[d] = 0;
+  for (int t = 0; t < ROWS_PER_ITEM; ++t) {
+    const int row = group_first + t * WG_SIZE;
+    live[t] = row < rows;
+    r[t] = min(row, rows - 1);
+    LOAD_POINT(xi[t], x, first + r[t]);
+#pragma unroll
+    for (int d = 0; d < DIM; ++d) acc[t][d] = 0;
+    sigma[t] = eta[t] = 0;
   }
-  if (r < rows) {
-    const int first_column = slice * per_slice;
+  const int first_column = slice * per_slice;
+  real xj[DIM];
 #if PACKED
-    // k runs over this slice of 1 .. n/2; each k gives the pair forwards and, unless it is the
-    // duplicate of an even n's k = n/2, backwards.
-    const int last = min(n / 2, first_column + per_slice);
-    for (int k = first_column + 1; k <= last; ++k) {
-      const ulong row = (ulong)(k - 1) * n;
+  // k runs over this slice of 1 .. n/2, each k giving the pair forwards (j = i + k) and backwards
+  // (j = i - k). For an even n, k = n/2 pairs i with i + n/2 = i - n/2: it is left out of the loop and
+  // taken forwards only after it, so that the loop has no branch.
+  const int middle = n / 2, last = min(middle, first_column + per_slice);
+  const int both = n % 2 == 0 ? min(last, middle - 1) : last;
+  for (int k = first_column + 1; k <= both; ++k) {
+    const ulong at = (ulong)(k - 1) * n;
+#pragma unroll
+    for (int t = 0; t < ROWS_PER_ITEM; ++t) {
+      const int i = r[t];
       int j = i + k < n ? i + k : i + k - n;
-      real diff[DIM];
-#pragma unroll
-      for (int d = 0; d < DIM; ++d) diff[d] = xi[d] - x[j * DIM + d];
-      PAIR_TERMS(diff, delta[row + i], WEIGHT(weights, row + i), acc, sigma, eta);
-      if (2 * k == n) continue;
+      LOAD_POINT(xj, x, j);
+      ROW_PAIR(t, xj, delta[at + i], WEIGHT(weights, at + i));
       j = i >= k ? i - k : i - k + n;
-#pragma unroll
-      for (int d = 0; d < DIM; ++d) diff[d] = xi[d] - x[j * DIM + d];
-      PAIR_TERMS(diff, delta[row + j], WEIGHT(weights, row + j), acc, sigma, eta);
+      LOAD_POINT(xj, x, j);
+      ROW_PAIR(t, xj, delta[at + j], WEIGHT(weights, at + j));
     }
-#else
-    const int last = min(n, first_column + per_slice);
-    for (int j = first_column; j < last; ++j) {
-      // Down column i, consecutive work-items read consecutive addresses; or along row i.
-      const ulong at = along_rows ? (ulong)r * n + j : (ulong)j * rows + r;
-      real diff[DIM];
-#pragma unroll
-      for (int d = 0; d < DIM; ++d) diff[d] = xi[d] - x[j * DIM + d];
-      PAIR_TERMS(diff, delta[at], WEIGHT(weights, at), acc, sigma, eta);
-    }
-#endif
-#pragma unroll
-    for (int d = 0; d < DIM; ++d) partial_bx[((ulong)slice * rows + r) * DIM + d] = acc[d];
   }
-  reduce_pair(sigma, eta, scratch, partial_stress + 2 * (slice * get_num_groups(0) + get_group_id(0)));
+  if (n % 2 == 0 && last == middle && first_column < middle) {
+    const ulong at = (ulong)(middle - 1) * n;
+#pragma unroll
+    for (int t = 0; t < ROWS_PER_ITEM; ++t) {
+      const int i = r[t], j = i + middle < n ? i + middle : i + middle - n;
+      LOAD_POINT(xj, x, j);
+      ROW_PAIR(t, xj, delta[at + i], WEIGHT(weights, at + i));
+    }
+  }
+#else
+  const int last = min(n, first_column + per_slice);
+  for (int j = first_column; j < last; ++j) {
+    LOAD_POINT(xj, x, j);
+#pragma unroll
+    for (int t = 0; t < ROWS_PER_ITEM; ++t) {
+      // Down column i, consecutive work-items read consecutive addresses; or along row i.
+      const ulong at = along_rows ? (ulong)r[t] * n + j : (ulong)j * rows + r[t];
+      ROW_PAIR(t, xj, delta[at], WEIGHT(weights, at));
+    }
+  }
+#endif
+  real sigma_sum = 0, eta_sum = 0;
+#pragma unroll
+  for (int t = 0; t < ROWS_PER_ITEM; ++t)
+    if (live[t]) {
+#pragma unroll
+      for (int d = 0; d < DIM; ++d) partial_bx[((ulong)slice * rows + r[t]) * DIM + d] = acc[t][d];
+      sigma_sum += sigma[t];
+      eta_sum += eta[t];
+    }
+  reduce_pair(sigma_sum, eta_sum, scratch, partial_stress + 2 * (slice * get_num_groups(0) + get_group_id(0)));
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused(

@@ -83,6 +83,82 @@ TEST_CASE("SMACOF: every variant and storage follows the reference iteration by 
   }
 }
 
+TEST_CASE("SMACOF: several rows per work-item, and a pass enqueued one iteration ahead, follow the reference") {
+  // 4 work-items with 2 or 3 rows each take 8 or 12 rows a group: n = 19 and 50 end in a partial group
+  // (its missing rows read as the block's last and weighted 0). Packed storage at n = 2 has only
+  // k = n/2 (taken forwards alone), at n = 3 one k both ways; 2 slices that do not divide the columns.
+  for (Eigen::Index n : {2, 3, 19, 50}) {
+    const Matrix delta = noisy_delta(n, 400 + n);
+    const Matrix x0 = test::random_matrix(n, 2, 500 + n, 1.0, 4.0);
+    const Matrix half_weights = test::random_matrix(n, n, 600 + n, 0.5, 2.0).cwiseAbs();
+    const Matrix w = smacof::checked_weights(half_weights + half_weights.transpose(), n);
+    for (bool weighted : {false, true}) {
+      const Matrix weights = weighted ? w : Matrix();
+      const auto expected = reference::smacof(delta, weights, x0, 6, 0);
+      for (Precision p : test::kPrecisions)
+        for (const std::string variant : {"fused", "fused_rows"})
+          for (bool packed : {false, true})
+            for (int rows : {2, 3}) {
+              if (packed && variant == "fused_rows") continue;  // full storage only
+              CAPTURE(n);
+              CAPTURE(weighted);
+              CAPTURE(itercl::precision_name(p));
+              CAPTURE(variant);
+              CAPTURE(packed);
+              CAPTURE(rows);
+              const SmacofKernel k{
+                  .variant = variant, .packed = packed, .work_group_size = 4, .slices = 2, .rows_per_item = rows};
+              smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = 2, .precision = p, .weighted = weighted});
+              device.upload_dissimilarities(delta);
+              if (weighted) device.upload_weights(weights, smacof::v_pinv(weights));
+              device.start(x0, nullptr);
+              const std::size_t iterations = expected.stress.size();
+              for (std::size_t it = 0; it < iterations; ++it) {
+                CAPTURE(it);
+                // Every other iteration enqueues the next pass ahead, so both ways are followed.
+                const auto sums = device.iterate(nullptr, it % 2 == 0 && it + 1 < iterations);
+                CHECK(sums.stress == doctest::Approx(expected.stress[it]).epsilon(tolerance::smacof(p)));
+                CHECK(sums.squared_distances ==
+                      doctest::Approx(reference::squared_distances(weights, expected.embeddings[it]))
+                          .epsilon(tolerance::smacof(p)));
+                CHECK(relative_error(device.embedding(), expected.embeddings[it]) <= tolerance::smacof(p));
+              }
+            }
+    }
+  }
+  // n = 1 (the device level: a fit refuses it): no pair at all, the sums are 0 and the point stays at the
+  // origin, where the centred start puts it.
+  for (bool packed : {false, true}) {
+    CAPTURE(packed);
+    const SmacofKernel k{.variant = "fused", .packed = packed, .work_group_size = 4, .rows_per_item = 2};
+    smacof::SmacofDevice device(test::device(), k, {.n = 1, .dim = 2, .precision = Precision::f32});
+    device.upload_dissimilarities(Matrix::Zero(1, 1));
+    device.start(Matrix::Constant(1, 2, 3.0), nullptr);
+    for (bool ahead : {true, false}) {
+      const auto sums = device.iterate(nullptr, ahead);
+      CHECK(sums.stress == 0);
+      CHECK(sums.squared_distances == 0);
+      CHECK(device.embedding().isZero());
+    }
+  }
+}
+
+TEST_CASE("SMACOF over ranks keeps full storage where the device would pack, and refuses packed asked for") {
+  // One process's world: a block of every row, as a single rank of mpirun holds it.
+  itercl::core::Comm& comm = itercl::core::world();
+  const Eigen::Index n = 20;
+  const smacof::Problem problem{.n = n, .dim = 2, .precision = Precision::f64};
+  const smacof::RowBlock block{.comm = &comm, .first = 0, .rows = n};
+  smacof::SmacofDevice device(test::device(), {.variant = "fused", .packed_from = 2}, problem, block);
+  CHECK(device.kernel().packed == false);
+  // On one device the same kernel packs.
+  std::vector<std::string> sources;
+  CHECK(smacof::resolve({.variant = "fused", .packed_from = 2}, test::device().info(), problem, sources).packed ==
+        true);
+  CHECK_THROWS_WITH_AS(smacof::SmacofDevice(test::device(), {.variant = "fused", .packed = true}, problem, block),
+                       doctest::Contains("kernel.packed: over several MPI ranks"), itercl::ParamError);
+}
+
 TEST_CASE("SMACOF: Borg & Groenen's example (scikit-learn's test_smacof): one iteration to 3 decimals") {
   Matrix delta(4, 4), init(4, 2), expected(4, 2);
   delta << 0, 5, 3, 4, 5, 0, 2, 2, 3, 2, 0, 1, 4, 2, 1, 0;
@@ -250,7 +326,9 @@ TEST_CASE("SMACOF: a config on eurodist writes the embedding with the cities' na
 TEST_CASE("SMACOF: tuning checks every variant against naive and proposes the fastest correct one") {
   const auto r = test::check_tune("smacof", {{"n_samples", 64}, {"n_features", 3}}, "differs");
   CHECK(r.problem["n_samples"] == 64);
-  CHECK(r.candidates.size() == 10);  // the database's choice and the nine of 64 work-items
+  // The database's choice and the 21 of 64 work-items: 3 seed variants, 2 fused ones x 3 groups per unit x
+  // 1, 2 or 4 rows per work-item.
+  CHECK(r.candidates.size() == 22);
   CHECK(r.entry.contains("variant"));
   test::check_tune_problem_error("smacof", {{"n_components", 40}}, "n_components");
   test::check_tune_problem_error("smacof", {{"n_sample", 64}}, "n_sample: unknown field");

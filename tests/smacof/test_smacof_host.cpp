@@ -262,7 +262,17 @@ TEST_CASE("SMACOF parameters and kernel tuning are checked with the field named"
                        ParamError);
   from_json(json{{"variant", "colmajor"}, {"packed", true}}, k);
   CHECK(k.variant == "colmajor");
-  CHECK(k.packed);
+  CHECK(k.packed == true);
+  // Storage left to the device is "auto", both ways.
+  from_json(json{{"packed", "auto"}}, k);
+  CHECK(!k.packed.has_value());
+  CHECK(json(k)["packed"] == "auto");
+  CHECK_THROWS_WITH_AS(from_json(json{{"packed", "yes"}}, k),
+                       doctest::Contains("kernel.packed: expected true, false or \"auto\", got \"yes\""), ParamError);
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "naive", .rows_per_item = 2}.validate()),
+                       doctest::Contains("kernel.rows_per_item: only the fused variants"), ParamError);
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.rows_per_item = 17}.validate()),
+                       doctest::Contains("kernel.rows_per_item: expected an integer from 1 to 16"), ParamError);
   CHECK_THROWS_WITH_AS(
       itercl::check_dissimilarity_metric(itercl::parse_metric("cosine")),
       doctest::Contains("metric: dissimilarities from vectors are euclidean, sqeuclidean or cityblock"), ParamError);
@@ -325,26 +335,44 @@ TEST_CASE("running out of host memory says what was being allocated, how much, a
       itercl::RuntimeError);
 }
 
-TEST_CASE("auto slices: a power of two that fills the compute units, none shorter than 64 columns") {
-  // The H200's database entry (fused, 128 work-items, 16 groups per compute unit) at the measured sizes:
-  // the unrounded rule gave 64, 17, 9 and 5 slices, the powers of two measured fastest are these.
+namespace smacof_host_tests {
+
+// The H200 as its OpenCL driver describes it: the database's devices/NVIDIA H200 entry applies.
+itercl::DeviceInfo h200() {
   itercl::DeviceInfo info;
   info.name = "NVIDIA H200";
   info.type = "gpu";
   info.vendor = "NVIDIA Corporation";
   info.compute_units = 132;
   info.max_work_group_size = 1024;
+  return info;
+}
+
+}  // namespace smacof_host_tests
+
+TEST_CASE("auto slices: a power of two that fills the compute units, none shorter than 64 columns") {
+  // The configuration the slices were measured with (fused, full storage, 128 work-items, one row each,
+  // 16 groups per compute unit): the unrounded rule gave 64, 17, 9 and 5 slices, the powers of two
+  // measured fastest are these.
+  const itercl::DeviceInfo info = smacof_host_tests::h200();
   const std::pair<Eigen::Index, int> want[] = {{4096, 64}, {16384, 32}, {32768, 16}, {65536, 8}};
+  const itercl::SmacofKernel measured{
+      .variant = "fused", .packed = false, .work_group_size = 128, .groups_per_unit = 16, .rows_per_item = 1};
   for (const auto& [n, slices] : want) {
     CAPTURE(n);
     std::vector<std::string> sources;
     const smacof::Problem problem{.n = n, .dim = 2, .precision = itercl::Precision::f32};
-    const itercl::SmacofKernel k = smacof::resolve(itercl::SmacofKernel{}, info, problem, sources);
-    CHECK(k.variant == "fused");
+    const itercl::SmacofKernel k = smacof::resolve(measured, info, problem, sources);
     CHECK(k.slices == slices);
     // Packed storage has half the columns, and the same row groups.
-    const itercl::SmacofKernel packed = smacof::resolve(itercl::SmacofKernel{.packed = true}, info, problem, sources);
+    itercl::SmacofKernel packed_kernel = measured;
+    packed_kernel.packed = true;
+    const itercl::SmacofKernel packed = smacof::resolve(packed_kernel, info, problem, sources);
     CHECK(packed.slices == std::min(slices, static_cast<int>(n / 2 / 64)));
+    // Two rows per work-item halve the row groups: twice the slices, within the same cap.
+    itercl::SmacofKernel two_rows = measured;
+    two_rows.rows_per_item = 2;
+    CHECK(smacof::resolve(two_rows, info, problem, sources).slices == std::min(2 * slices, static_cast<int>(n / 64)));
     // Slices given are kept, whatever their parity.
     CHECK(smacof::resolve(itercl::SmacofKernel{.slices = 17}, info, problem, sources).slices == 17);
   }
@@ -363,4 +391,34 @@ TEST_CASE("auto slices: a power of two that fills the compute units, none shorte
         CHECK((full || 2 * got * 64 > columns));  // short of full only where 64 columns a slice stops it
         CHECK((got == 1 || static_cast<Eigen::Index>(got / 2) * row_groups < static_cast<Eigen::Index>(units) * 16));
       }
+}
+
+TEST_CASE("auto storage: packed from the device's packed_from on, unless asked otherwise or read along the rows") {
+  const itercl::DeviceInfo info = smacof_host_tests::h200();
+  std::vector<std::string> sources;
+  auto resolved = [&](itercl::SmacofKernel k, Eigen::Index n) {
+    return smacof::resolve(std::move(k), info, {.n = n, .dim = 2, .precision = itercl::Precision::f32}, sources);
+  };
+  // The H200's entry: packed from N = 16,384 on (benchmarks/results/nvidia-h200/smacof-storage.csv).
+  const itercl::SmacofKernel below = resolved({}, 16383), from = resolved({}, 16384);
+  CHECK(below.packed == false);
+  CHECK(from.packed == true);
+  CHECK(from.packed_from == 16384);
+  CHECK(from.rows_per_item == 2);
+  CHECK(json(from)["packed"] == true);
+  // A storage asked for is kept; a threshold asked for replaces the device's.
+  CHECK(resolved({.packed = false}, 65536).packed == false);
+  CHECK(resolved({.packed = true}, 100).packed == true);
+  CHECK(resolved({.packed_from = 100}, 100).packed == true);
+  CHECK(resolved({.packed_from = 100}, 99).packed == false);
+  // fused_rows reads full storage only: auto never packs for it.
+  CHECK(resolved({.variant = "fused_rows"}, 65536).packed == false);
+  // The seed's variants read packed storage too, and take no rows per work-item.
+  const itercl::SmacofKernel naive = resolved({.variant = "naive"}, 65536);
+  CHECK(naive.packed == true);
+  CHECK(naive.rows_per_item == 0);
+  // Devices without a measurement keep full storage.
+  itercl::DeviceInfo other = info;
+  other.name = "Some GPU";
+  CHECK(smacof::resolve({}, other, {.n = 65536, .dim = 2}, sources).packed == false);
 }

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,12 +30,19 @@ struct SmacofKernel {
   // variant measured for the device type (README.md, "Choosing the kernel").
   std::string variant = "auto";
   // Keep each pair once on the device (N * floor(N/2) values instead of N * N): half the memory, so a
-  // larger N fits. Any variant reads it.
-  bool packed = false;
+  // larger N fits, and half the bytes an iteration reads. Every variant but fused_rows reads it. Unset
+  // ("auto"): packed from packed_from points on, where the device's measurements found it faster.
+  std::optional<bool> packed = std::nullopt;
+  // Unset packed: packed storage from this many points on (0: the tuned value for this device; a tuned
+  // 0 is never). Over several MPI ranks storage is full.
+  int packed_from = 0;
   int work_group_size = 0;
   int slices = 0;  // fused: the columns are split into this many slices, each a row of work-groups
   // fused, slices unset: slices are added until the range has this many work-groups per compute unit.
   int groups_per_unit = 0;
+  // fused: rows each work-item computes (WG_SIZE apart, so reads still coalesce): more independent
+  // loads of delta in flight, and each x_j loaded once for all of them.
+  int rows_per_item = 0;
 
   void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
 };

@@ -32,10 +32,11 @@ Run run_from(SmacofDevice& device, const Matrix& x0, const SmacofParams& p, Prog
              const Stopwatch& fit_clock) {
   Run run;
   device.start(x0, &run.timings);
+  const bool ahead = device.ahead_pays();
   double previous = 0;
   for (int it = 0; it < p.max_iter; ++it) {
     Timings t;
-    const StressSums s = device.iterate(&t);
+    const StressSums s = device.iterate(&t, ahead && it + 1 < p.max_iter);
     if (!std::isfinite(s.stress) || !std::isfinite(s.squared_distances))
       throw RuntimeError("iteration " + std::to_string(it + 1) + ": the stress overflowed precision " +
                          std::string(precision_name(p.precision)) + "; rescale the data or use precision double");

@@ -55,7 +55,9 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
   device.require(problem.precision);
   const DeviceInfo& info = device.info();
   std::vector<std::string> sources;
-  const SmacofKernel k = resolve(kernel, info, problem, sources);
+  SmacofKernel requested = kernel;
+  if (block.comm && !requested.packed) requested.packed = false;  // over ranks, storage left open is full
+  const SmacofKernel k = resolve(requested, info, problem, sources);
   if (block.comm) {
     // The seed's variants read whole rows and columns of the square, packed storage holds it whole.
     if (!is_fused(k.variant))
@@ -63,7 +65,7 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
                        "over several MPI ranks SMACOF runs the fused variants (fused, fused_rows), "
                        "each rank reading its block of rows in one pass; got \"" +
                            k.variant + "\"");
-    if (k.packed)
+    if (*k.packed)
       throw ParamError("kernel.packed",
                        "over several MPI ranks each rank holds a block of full rows; packed storage "
                        "keeps the whole matrix on one device (leave it false)");
@@ -85,7 +87,9 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
     if (is_fused(k.variant)) {
       s.fused = device.kernel("smacof.cl", s.options, k.variant.c_str());
       s.finish = device.kernel("smacof.cl", s.options, "fused_finish");
-      s.stress_pairs = row_groups * static_cast<std::size_t>(k.slices);
+      const auto fused_groups = static_cast<std::size_t>(fused_row_groups(static_cast<Eigen::Index>(rows), k));
+      s.fused_global = fused_groups * k.work_group_size;
+      s.stress_pairs = fused_groups * static_cast<std::size_t>(k.slices);
       s.partial_bx = cl::Buffer(device.context(), CL_MEM_READ_WRITE,
                                 std::max<std::size_t>(static_cast<std::size_t>(k.slices) * rows * dim, 1) * s.real());
     } else {
@@ -105,10 +109,12 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
     // Over ranks x[1] receives the block's rows only.
     s.x[0] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     s.x[1] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(rows, 1) * dim * s.real());
-    s.partial_stress =
-        cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, std::max<std::size_t>(2 * s.stress_pairs, 1) * s.real());
+    if (is_fused(k.variant) && !block.comm)
+      s.x[2] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
+    for (cl::Buffer& b : s.partial_stress)
+      b = cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, std::max<std::size_t>(s.stress_bytes(), 1));
     s.x_host = PinnedHostBuffer(device, n * dim * s.real());
-    s.stress_host = PinnedHostBuffer(device, std::max<std::size_t>(2 * s.stress_pairs, 1) * s.real());
+    s.stress_host = PinnedHostBuffer(device, std::max<std::size_t>(2 * s.stress_bytes(), 1));
   } catch (...) {
     rethrow_as_itercl_error();
   }
@@ -129,7 +135,7 @@ void SmacofDevice::upload_dissimilarities(const Matrix& delta) {
       pack_column_major(delta, s.problem.precision, values.data());
     else
       with_real(s.problem.precision,
-                [&](auto zero) { pack_pairs(delta, s.k.packed, reinterpret_cast<decltype(zero)*>(values.data())); });
+                [&](auto zero) { pack_pairs(delta, s.packed(), reinterpret_cast<decltype(zero)*>(values.data())); });
     cl::Event e;
     if (!values.empty())
       s.device.queue().enqueueWriteBuffer(s.delta, CL_TRUE, 0, values.size(), values.data(), nullptr, &e);
@@ -156,7 +162,7 @@ void SmacofDevice::build_dissimilarities(const RowsView& vectors) {
     const cl_int along_rows = s.over_ranks() && s.k.variant == "fused_rows";
     set_args(build, v, static_cast<cl_int>(s.problem.n), static_cast<cl_int>(vectors.cols()),
              static_cast<cl_int>(s.block.first), static_cast<cl_int>(s.rows()), along_rows, s.delta);
-    const auto columns = static_cast<std::size_t>(s.k.packed ? s.problem.n / 2 : s.problem.n);
+    const auto columns = static_cast<std::size_t>(s.packed() ? s.problem.n / 2 : s.problem.n);
     if (columns > 0 && s.rows() > 0)
       q.enqueueNDRangeKernel(build, cl::NullRange, cl::NDRange(s.rows_global, columns),
                              cl::NDRange(static_cast<std::size_t>(s.k.work_group_size), 1), nullptr, &run);
@@ -179,7 +185,7 @@ Matrix SmacofDevice::read_dissimilarities() const {
     if (!values.empty()) s.device.queue().enqueueReadBuffer(s.delta, CL_TRUE, 0, values.size(), values.data());
     with_real(s.problem.precision, [&](auto zero) {
       const auto* v = reinterpret_cast<const decltype(zero)*>(values.data());
-      if (!s.k.packed) {
+      if (!s.packed()) {
         for (Eigen::Index k = 0; k < d.size(); ++k) d.data()[k] = v[k];
         return;
       }
@@ -201,7 +207,7 @@ void SmacofDevice::upload_weights(const Matrix& weights, const Matrix& pinv) {
     std::vector<unsigned char> p = staging("V+'s staging copy", static_cast<std::size_t>(pinv.size()) * s.real());
     with_real(s.problem.precision, [&](auto zero) {
       using T = decltype(zero);
-      pack_pairs(weights, s.k.packed, reinterpret_cast<T*>(w.data()));
+      pack_pairs(weights, s.packed(), reinterpret_cast<T*>(w.data()));
       pack_pairs(pinv, false, reinterpret_cast<T*>(p.data()));
     });
     s.weights = cl::Buffer(s.device.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(w.size(), 1));
@@ -215,6 +221,10 @@ void SmacofDevice::upload_weights(const Matrix& weights, const Matrix& pinv) {
   } catch (...) {
     rethrow_as_itercl_error();
   }
+}
+
+bool SmacofDevice::ahead_pays() const {
+  return !impl_->over_ranks() && is_fused(impl_->k.variant) && impl_->device.info().type != "cpu";
 }
 
 const SmacofKernel& SmacofDevice::kernel() const { return impl_->k; }

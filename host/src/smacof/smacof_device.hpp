@@ -43,8 +43,16 @@ class SmacofDevice {
 
   // Uploads the start X_0; the fused variant also runs its first pass (X_1, and sigma(X_0) unused).
   void start(const Matrix& x0, Timings* timings);
-  // One iteration: X_m = Guttman transform of X_{m-1}; returns the stress sums of X_m.
-  StressSums iterate(Timings* timings);
+  // One iteration: X_m = Guttman transform of X_{m-1}; returns the stress sums of X_m. `ahead` (a fused
+  // variant on one device; ignored otherwise): enqueue the next iteration's pass before waiting for this
+  // one's stress, for a caller that will iterate again unless the stress stops it (then that pass is
+  // wasted).
+  StressSums iterate(Timings* timings, bool ahead = false);
+  // Whether passes enqueued ahead pay here: a fused variant on one device that is not a CPU, whose worker
+  // threads would share the cores with the host thread that waits and adds. On the H200 they took the
+  // wall time's excess over the kernels' from 0.034 to 0.014 ms per iteration at N = 16,384
+  // (benchmarks/results/nvidia-h200/smacof-storage.csv against smacof-defaults-before.csv).
+  bool ahead_pays() const;
   Matrix embedding() const;  // X_m of the last iterate()
 
   const SmacofKernel& kernel() const;

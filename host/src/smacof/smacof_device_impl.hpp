@@ -2,6 +2,7 @@
 // smacof_iteration.cpp, which enqueues the iterations).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,22 +27,36 @@ struct SmacofDevice::Impl {
   std::vector<std::string> tuning_sources;
   std::string options;
   cl::Kernel bccalc, stress, fused, finish, pinv_kernel;
-  cl::Buffer delta, weights, pinv, bx, partial_bx, partial_stress;
-  cl::Buffer x[2];
+  cl::Buffer delta, weights, pinv, bx, partial_bx;
+  cl::Buffer partial_stress[2];  // two slots: a pass enqueued ahead writes the one not being read
+  // The embeddings: x[0] and x[1] swapped each iteration; a fused pass on one device also uses x[2], so
+  // that the pass one iteration ahead writes neither the iterate returned nor the one it reads.
+  cl::Buffer x[3];
   int current = 0;  // the buffer holding the latest iterate's embedding
+  int latest = 1;   // fused, one device: the buffer holding the next iterate (current's transform)
+  int slot = 0;     // fused, one device: the stress slot the next pass writes
+  // A fused pass on one device, enqueued with the non-blocking read of its stress partials.
+  struct Pass {
+    std::vector<cl::Event> events;
+    cl::Event read;
+    int slot = 0, dst = 0;
+  };
+  std::optional<Pass> ahead;  // the next iteration's pass, enqueued before this one's stress was read
   // Over ranks: x[0] holds the whole X_m, x[1] the block's rows of X_{m+1}; the host keeps X_m (for
   // embedding()) and the gathered X_{m+1}, in the device's precision.
   std::vector<unsigned char> x_all, x_gathered;
-  std::size_t rows_global = 0, stress_pairs = 0;
+  std::size_t rows_global = 0, fused_global = 0, stress_pairs = 0;
   PinnedHostBuffer x_host, stress_host;
   Timings upload;
 
   std::size_t real() const { return real_size(problem.precision); }
+  bool packed() const { return k.packed.value_or(false); }
+  std::size_t stress_bytes() const { return 2 * stress_pairs * real(); }
   bool over_ranks() const { return block.comm != nullptr; }
   std::size_t rows() const { return static_cast<std::size_t>(block.rows); }
   std::size_t pair_values() const {
     const auto n = static_cast<std::size_t>(problem.n);
-    return k.packed ? n * (n / 2) : rows() * n;
+    return packed() ? n * (n / 2) : rows() * n;
   }
   cl::NDRange local() const { return cl::NDRange(static_cast<std::size_t>(k.work_group_size)); }
   // The buffer of weights the kernels take: delta itself when unweighted (WEIGHTED 0 never reads it).
@@ -51,8 +66,17 @@ struct SmacofDevice::Impl {
 
   // Weighted: applies V+ to B(X) X, into x[dst]; unweighted, nothing (the scale did it).
   void transform_tail(int dst, std::vector<cl::Event>& events);
-  void fused_pass(int src, int dst, std::vector<cl::Event>& events);
+  // A fused pass from x[src] into x[dst], its stress partials into stress slot `slot`.
+  void fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events);
+  // Reads stress slot 0 (blocking) and adds its partials: the kernels in `events` made them.
   StressSums read_stress(std::vector<cl::Event>& events, Timings* timings, const Stopwatch& wall);
+  // Adds the partials of a slot already read (by `read`), and the pass's times to `timings`.
+  StressSums stress_sums(const std::vector<cl::Event>& events, const cl::Event& read, int slot, Timings* timings,
+                         const Stopwatch& wall);
+  // One device, fused: the pass from x[latest] into the buffer neither current nor latest holds, and the
+  // non-blocking read of its stress partials; the pass is waited for by finish_pass.
+  Pass enqueue_pass();
+  StressSums finish_pass(Pass& pass, Timings* timings, const Stopwatch& wall);
   // Over ranks: a fused pass from x[0] (the whole X_m) into the block's rows of X_{m+1} (x[1]), read back
   // with the stress partials, gathered from every rank into x_gathered and written to x[0]; returns
   // sigma(X_m) summed over the ranks (in rank order, the same on every rank).

@@ -1,6 +1,8 @@
 // SmacofDevice's iterations: one Guttman transform and one stress per iterate(), enqueued on resident
 // data; only the stress partials, and the final embedding, come back (over ranks, also the block's rows
-// of the next embedding, gathered from every rank).
+// of the next embedding, gathered from every rank). On one device a fused iteration can enqueue the
+// next one's pass before it waits for its own stress, so that the device never idles while the host
+// reads and adds the stress.
 #include <cstring>
 #include <string>
 #include <vector>
@@ -21,15 +23,15 @@ void SmacofDevice::Impl::transform_tail(int dst, std::vector<cl::Event>& events)
   events.push_back(e);
 }
 
-void SmacofDevice::Impl::fused_pass(int src, int dst, std::vector<cl::Event>& events) {
+void SmacofDevice::Impl::fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events) {
   cl::CommandQueue& q = device.queue();
-  const std::size_t columns = static_cast<std::size_t>(k.packed ? problem.n / 2 : problem.n);
+  const std::size_t columns = static_cast<std::size_t>(packed() ? problem.n / 2 : problem.n);
   const auto per_slice = static_cast<cl_int>((columns + k.slices - 1) / k.slices);
   set_args(fused, delta, weights_or_delta(), x[src], static_cast<cl_int>(problem.n), static_cast<cl_int>(block.first),
-           static_cast<cl_int>(rows()), per_slice, partial_bx, partial_stress);
+           static_cast<cl_int>(rows()), per_slice, partial_bx, partial_stress[slot]);
   if (rows() == 0) return;  // a rank without rows (more ranks than points) computes nothing
   cl::Event run, tail;
-  q.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(rows_global, static_cast<std::size_t>(k.slices)),
+  q.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(fused_global, static_cast<std::size_t>(k.slices)),
                          cl::NDRange(static_cast<std::size_t>(k.work_group_size), 1), nullptr, &run);
   events.push_back(run);
   const std::size_t values = rows() * static_cast<std::size_t>(problem.dim);
@@ -45,11 +47,33 @@ void SmacofDevice::Impl::fused_pass(int src, int dst, std::vector<cl::Event>& ev
 
 StressSums SmacofDevice::Impl::read_stress(std::vector<cl::Event>& events, Timings* timings, const Stopwatch& wall) {
   cl::Event read;
-  device.queue().enqueueReadBuffer(partial_stress, CL_TRUE, 0, 2 * stress_pairs * real(), stress_host.data(), nullptr,
-                                   &read);
+  device.queue().enqueueReadBuffer(partial_stress[0], CL_TRUE, 0, stress_bytes(), stress_host.data(), nullptr, &read);
+  return stress_sums(events, read, 0, timings, wall);
+}
+
+SmacofDevice::Impl::Pass SmacofDevice::Impl::enqueue_pass() {
+  Pass pass;
+  pass.slot = slot;
+  pass.dst = 3 - current - latest;
+  slot = 1 - slot;
+  fused_pass(latest, pass.dst, pass.slot, pass.events);
+  device.queue().enqueueReadBuffer(partial_stress[pass.slot], CL_FALSE, 0, stress_bytes(),
+                                   static_cast<unsigned char*>(stress_host.data()) + pass.slot * stress_bytes(),
+                                   nullptr, &pass.read);
+  return pass;
+}
+
+StressSums SmacofDevice::Impl::finish_pass(Pass& pass, Timings* timings, const Stopwatch& wall) {
+  pass.read.wait();
+  return stress_sums(pass.events, pass.read, pass.slot, timings, wall);
+}
+
+StressSums SmacofDevice::Impl::stress_sums(const std::vector<cl::Event>& events, const cl::Event& read, int slot,
+                                           Timings* timings, const Stopwatch& wall) {
   StressSums sums;
   with_real(problem.precision, [&](auto zero) {
-    const auto* p = static_cast<const decltype(zero)*>(stress_host.data());
+    const auto* p = reinterpret_cast<const decltype(zero)*>(static_cast<const unsigned char*>(stress_host.data()) +
+                                                            slot * stress_bytes());
     for (std::size_t g = 0; g < stress_pairs; ++g) sums.stress += p[2 * g], sums.squared_distances += p[2 * g + 1];
   });
   sums.stress /= 2;  // ordered pairs count each pair twice
@@ -65,7 +89,7 @@ StressSums SmacofDevice::Impl::read_stress(std::vector<cl::Event>& events, Timin
 StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
   Stopwatch wall;
   std::vector<cl::Event> events;
-  fused_pass(0, 1, events);
+  fused_pass(0, 1, 0, events);
   const std::size_t row_bytes = rows() * static_cast<std::size_t>(problem.dim) * real();
   // What this rank sends: its stress sums (two doubles), then its rows of X_{m+1}.
   std::string mine(2 * sizeof(double) + row_bytes, '\0');
@@ -107,12 +131,15 @@ void SmacofDevice::start(const Matrix& x0, Timings* timings) {
     cl::Event write;
     s.device.queue().enqueueWriteBuffer(s.x[0], CL_FALSE, 0, s.x_host.size(), s.x_host.data(), nullptr, &write);
     s.current = 0;
+    s.latest = 1;
+    s.slot = 0;
+    s.ahead.reset();  // a pass a converged run enqueued ahead: the queue runs it first, its result unused
     std::vector<cl::Event> events;
     Timings pass;
     if (s.over_ranks()) {
       s.block_pass(&pass);  // X_1 gathered into x[0]; sigma(X_0) is not needed
     } else if (is_fused(s.k.variant)) {
-      s.fused_pass(0, 1, events);  // X_1 into x[1]; sigma(X_0) is not needed
+      s.fused_pass(0, 1, 0, events);  // X_1 into x[1]; sigma(X_0) is not needed
       s.read_stress(events, nullptr, wall);
     }
     s.device.queue().finish();
@@ -128,7 +155,7 @@ void SmacofDevice::start(const Matrix& x0, Timings* timings) {
   }
 }
 
-StressSums SmacofDevice::iterate(Timings* timings) {
+StressSums SmacofDevice::iterate(Timings* timings, bool ahead) {
   Impl& s = *impl_;
   try {
     if (s.over_ranks()) {
@@ -137,26 +164,31 @@ StressSums SmacofDevice::iterate(Timings* timings) {
       return s.block_pass(timings);
     }
     Stopwatch wall;
+    if (is_fused(s.k.variant)) {
+      // X_m is already in x[latest] (the last pass made it): this pass, unless the last iteration
+      // enqueued it, yields sigma(X_m) and X_{m+1}.
+      Impl::Pass pass = s.ahead ? std::move(*s.ahead) : s.enqueue_pass();
+      s.ahead.reset();
+      s.current = s.latest;
+      s.latest = pass.dst;
+      if (ahead) s.ahead = s.enqueue_pass();
+      return s.finish_pass(pass, timings, wall);
+    }
     std::vector<cl::Event> events;
     const int src = s.current, dst = 1 - s.current;
-    if (is_fused(s.k.variant)) {
-      // X_m is already in x[dst] (the last pass made it): this pass yields sigma(X_m) and X_{m+1}.
-      s.fused_pass(dst, src, events);
-    } else {
-      cl::CommandQueue& q = s.device.queue();
-      const auto n = static_cast<cl_int>(s.problem.n);
-      with_real(s.problem.precision, [&](auto zero) {
-        set_args(s.bccalc, s.delta, s.weights_or_delta(), s.x[src], n, static_cast<decltype(zero)>(s.transform_scale()),
-                 s.problem.weighted ? s.bx : s.x[dst]);
-      });
-      cl::Event run, stress;
-      q.enqueueNDRangeKernel(s.bccalc, cl::NullRange, cl::NDRange(s.rows_global), s.local(), nullptr, &run);
-      events.push_back(run);
-      s.transform_tail(dst, events);
-      set_args(s.stress, s.delta, s.weights_or_delta(), s.x[dst], n, s.partial_stress);
-      q.enqueueNDRangeKernel(s.stress, cl::NullRange, cl::NDRange(s.rows_global), s.local(), nullptr, &stress);
-      events.push_back(stress);
-    }
+    cl::CommandQueue& q = s.device.queue();
+    const auto n = static_cast<cl_int>(s.problem.n);
+    with_real(s.problem.precision, [&](auto zero) {
+      set_args(s.bccalc, s.delta, s.weights_or_delta(), s.x[src], n, static_cast<decltype(zero)>(s.transform_scale()),
+               s.problem.weighted ? s.bx : s.x[dst]);
+    });
+    cl::Event run, stress;
+    q.enqueueNDRangeKernel(s.bccalc, cl::NullRange, cl::NDRange(s.rows_global), s.local(), nullptr, &run);
+    events.push_back(run);
+    s.transform_tail(dst, events);
+    set_args(s.stress, s.delta, s.weights_or_delta(), s.x[dst], n, s.partial_stress[0]);
+    q.enqueueNDRangeKernel(s.stress, cl::NullRange, cl::NDRange(s.rows_global), s.local(), nullptr, &stress);
+    events.push_back(stress);
     s.current = dst;
     return s.read_stress(events, timings, wall);
   } catch (...) {

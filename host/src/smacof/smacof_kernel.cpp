@@ -24,6 +24,9 @@ constexpr int kAnyCount = std::numeric_limits<int>::max();
 // adding its partial rows in fused_finish.
 constexpr Eigen::Index kMinSliceColumns = 64;
 
+// Rows a fused work-item computes at most: each keeps its point and its sums in registers.
+constexpr int kMaxRowsPerItem = 16;
+
 // Values delta (or the weights) occupy on the device.
 std::uint64_t pair_values(std::uint64_t n, bool packed) { return packed ? n * (n / 2) : n * n; }
 
@@ -76,6 +79,11 @@ int auto_slices(unsigned compute_units, int groups_per_unit, Eigen::Index row_gr
   return static_cast<int>(slices);
 }
 
+Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k) {
+  const Eigen::Index per_group = static_cast<Eigen::Index>(k.work_group_size) * std::max(k.rows_per_item, 1);
+  return (rows + per_group - 1) / per_group;
+}
+
 }  // namespace smacof
 
 void SmacofKernel::validate() const {
@@ -83,6 +91,8 @@ void SmacofKernel::validate() const {
   check_tuning_value("kernel.work_group_size", work_group_size, smacof::kAnyCount);
   check_tuning_value("kernel.slices", slices, smacof::kAnyCount);
   check_tuning_value("kernel.groups_per_unit", groups_per_unit, smacof::kAnyCount);
+  check_tuning_value("kernel.rows_per_item", rows_per_item, smacof::kMaxRowsPerItem);
+  check_tuning_value("kernel.packed_from", packed_from, smacof::kAnyCount);
   const bool fused = variant == "auto" || smacof::is_fused(variant);
   if (slices > 0 && !fused)
     throw ParamError("kernel.slices",
@@ -90,7 +100,10 @@ void SmacofKernel::validate() const {
   if (groups_per_unit > 0 && !fused)
     throw ParamError("kernel.groups_per_unit",
                      "only the fused variants split the columns into slices; leave it unset for " + variant);
-  if (packed && variant == "fused_rows")
+  if (rows_per_item > 0 && !fused)
+    throw ParamError("kernel.rows_per_item",
+                     "only the fused variants compute several rows per work-item; leave it unset for " + variant);
+  if (packed.value_or(false) && variant == "fused_rows")
     throw ParamError("kernel.variant",
                      "fused_rows reads full storage along its rows; packed storage is read down the columns by "
                      "variant fused");
@@ -107,9 +120,11 @@ namespace smacof {
 const std::vector<KernelField<SmacofKernel>>& fields() {
   static const std::vector<KernelField<SmacofKernel>> table = {{"variant", &SmacofKernel::variant},
                                                                {"packed", &SmacofKernel::packed},
+                                                               {"packed_from", &SmacofKernel::packed_from},
                                                                {"work_group_size", &SmacofKernel::work_group_size},
                                                                {"slices", &SmacofKernel::slices},
-                                                               {"groups_per_unit", &SmacofKernel::groups_per_unit}};
+                                                               {"groups_per_unit", &SmacofKernel::groups_per_unit},
+                                                               {"rows_per_item", &SmacofKernel::rows_per_item}};
   return table;
 }
 
@@ -118,23 +133,33 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
   k.validate();
   const auto db = tuned_kernel<SmacofKernel>("smacof", info, sources, [](const SmacofKernel& t) {
     t.validate();
-    if (t.variant == "auto" || !t.work_group_size || !t.groups_per_unit)
-      throw ParamError("smacof", "needs variant, work_group_size and groups_per_unit");
-    if (t.packed || t.slices)
-      throw ParamError("smacof", "packed and slices belong to the problem (its storage, its N), not to a device");
+    if (t.variant == "auto" || !t.work_group_size || !t.groups_per_unit || !t.rows_per_item)
+      throw ParamError("smacof", "needs variant, work_group_size, groups_per_unit and rows_per_item");
+    if (t.packed.has_value() || t.slices)
+      throw ParamError("smacof",
+                       "packed and slices belong to the problem (its storage, its N), not to a device; the "
+                       "device's packed_from says from which N packed storage pays");
   });
   // Packed storage is read down the columns, which only fused does: a row-reading choice yields to it.
-  if (k.variant == "auto") k.variant = k.packed && db.variant == "fused_rows" ? "fused" : db.variant;
+  const bool asked_packed = k.packed.value_or(false);
+  if (k.variant == "auto") k.variant = asked_packed && db.variant == "fused_rows" ? "fused" : db.variant;
+  // Storage left to the device: packed from the size on which it measured faster (fused_rows reads full
+  // storage only).
+  if (!k.packed) {
+    if (!k.packed_from) k.packed_from = db.packed_from;
+    k.packed = k.variant != "fused_rows" && k.packed_from > 0 && problem.n >= k.packed_from;
+  }
   if (k.work_group_size == 0)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
   if (!is_fused(k.variant)) {
-    k.slices = k.groups_per_unit = 0;
+    k.slices = k.groups_per_unit = k.rows_per_item = 0;
     return k;
   }
+  if (!k.rows_per_item) k.rows_per_item = db.rows_per_item;
   const Eigen::Index n = problem.n;
-  const Eigen::Index columns = k.packed ? n / 2 : n;
-  const Eigen::Index row_groups = (n + k.work_group_size - 1) / k.work_group_size;
+  const Eigen::Index columns = *k.packed ? n / 2 : n;
+  const Eigen::Index row_groups = fused_row_groups(n, k);
   if (!k.groups_per_unit) k.groups_per_unit = db.groups_per_unit;
   if (k.slices == 0) k.slices = auto_slices(info.compute_units, k.groups_per_unit, row_groups, columns);
   k.slices = static_cast<int>(std::min<Eigen::Index>(k.slices, std::max<Eigen::Index>(columns, 1)));
@@ -145,8 +170,9 @@ std::string defines(const SmacofKernel& k, const Problem& problem) {
   Defines d(problem.precision);
   d.add("DIM", problem.dim)
       .add("WG_SIZE", k.work_group_size)
-      .add("PACKED", int(k.packed))
+      .add("PACKED", int(k.packed.value_or(false)))
       .add("WEIGHTED", int(problem.weighted));
+  if (is_fused(k.variant)) d.add("ROWS_PER_ITEM", std::max(k.rows_per_item, 1));
   if (problem.features > 0) {
     // build_delta's steps, named as cl/pairwise.cl names them.
     check_dissimilarity_metric(problem.metric);
@@ -159,20 +185,20 @@ std::string defines(const SmacofKernel& k, const Problem& problem) {
 void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& s) {
   const auto n = static_cast<std::uint64_t>(s.n);
   const Precision p = s.precision;
-  const Need need = need_for(p, k.packed, k.slices, s, n);
+  const bool packed = k.packed.value_or(false);
+  const Need need = need_for(p, packed, k.slices, s, n);
   if (fits(info, need)) return;
   std::string message =
       "N = " + std::to_string(n) + " points need " + gib(need.total) + " on the device (" +
-      std::string(precision_name(p)) + ", " + (k.packed ? "packed" : "full") + " storage" +
+      std::string(precision_name(p)) + ", " + (packed ? "packed" : "full") + " storage" +
       (s.weighted ? ", weights and V+" : "") + "), the largest buffer " + gib(need.largest) + "; device '" + info.name +
       "' has " + gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
-      " in one buffer. At most N = " + std::to_string(largest_n(info, p, k.packed, k.slices, s)) + " fits like this";
-  if (!k.packed)
+      " in one buffer. At most N = " + std::to_string(largest_n(info, p, packed, k.slices, s)) + " fits like this";
+  if (!packed)
     message += ", N = " + std::to_string(largest_n(info, p, true, k.slices, s)) +
                " with packed storage (params.kernel.packed = true)";
   if (p == Precision::f64)
-    message +=
-        ", N = " + std::to_string(largest_n(info, Precision::f32, k.packed, k.slices, s)) + " in precision float";
+    message += ", N = " + std::to_string(largest_n(info, Precision::f32, packed, k.slices, s)) + " in precision float";
   throw InputError("data: " + message);
 }
 

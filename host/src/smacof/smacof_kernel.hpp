@@ -44,6 +44,9 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
 // 64 columns.
 int auto_slices(unsigned compute_units, int groups_per_unit, Eigen::Index row_groups, Eigen::Index columns);
 
+// Work-groups along the rows of a fused pass over `rows` rows: each takes work_group_size * rows_per_item.
+Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k);
+
 // The -D options of cl/smacof.cl for a resolved kernel.
 std::string defines(const SmacofKernel& k, const Problem& problem);
 

@@ -16,7 +16,8 @@ namespace smacof {
 constexpr long long kMaxTuneSamples = 1 << 20;
 
 // The declared space: every variant at each work-group size; the fused ones with 1 to 16 work-groups per
-// compute unit. Work-groups larger than the points are left out (their extra items would idle).
+// compute unit and 1, 2 or 4 rows per work-item. Work-groups larger than the points are left out (their
+// extra items would idle).
 std::vector<SmacofKernel> tune_space(const DeviceInfo& info, Eigen::Index n) {
   std::vector<SmacofKernel> out;
   for (int wg : {64, 128, 256}) {
@@ -27,7 +28,11 @@ std::vector<SmacofKernel> tune_space(const DeviceInfo& info, Eigen::Index n) {
         continue;
       }
       for (int groups : {1, 4, 16})
-        out.push_back({.variant = std::string(variant), .work_group_size = wg, .groups_per_unit = groups});
+        for (int rows : {1, 2, 4})
+          out.push_back({.variant = std::string(variant),
+                         .work_group_size = wg,
+                         .groups_per_unit = groups,
+                         .rows_per_item = rows});
     }
   }
   return out;
@@ -36,6 +41,7 @@ std::vector<SmacofKernel> tune_space(const DeviceInfo& info, Eigen::Index n) {
 nlohmann::json stored(const SmacofKernel& k) {
   nlohmann::json j = {{"variant", k.variant}, {"work_group_size", k.work_group_size}};
   if (k.groups_per_unit) j["groups_per_unit"] = k.groups_per_unit;
+  if (k.rows_per_item) j["rows_per_item"] = k.rows_per_item;
   return j;
 }
 

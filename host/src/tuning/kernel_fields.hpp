@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -14,7 +15,9 @@ namespace itercl {
 template <class K>
 struct KernelField {
   const char* name;
-  std::variant<std::string K::*, int K::*, bool K::*, double K::*> member;
+  // A std::optional<bool> is a choice the device's tuning makes when unset (SmacofKernel::packed): true,
+  // false or "auto" (unset) in JSON.
+  std::variant<std::string K::*, int K::*, bool K::*, double K::*, std::optional<bool> K::*> member;
   // An int whose unset value 0 is spelled "auto" in JSON (PageRankKernel::hybrid_k): reads "auto" as 0,
   // else an integer >= 0 (0 too: every tuning field takes 0 for its default, as the docs promise).
   // Written back as the int.
@@ -24,7 +27,15 @@ struct KernelField {
 template <class K>
 nlohmann::json kernel_fields_json(const K& k, const std::vector<KernelField<K>>& fields) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& f : fields) std::visit([&](auto member) { j[f.name] = k.*member; }, f.member);
+  for (const auto& f : fields)
+    std::visit(
+        [&](auto member) {
+          if constexpr (std::is_same_v<std::remove_cvref_t<decltype(k.*member)>, std::optional<bool>>)
+            j[f.name] = (k.*member).has_value() ? nlohmann::json(*(k.*member)) : nlohmann::json("auto");
+          else
+            j[f.name] = k.*member;
+        },
+        f.member);
   return j;
 }
 
@@ -44,29 +55,38 @@ void read_kernel_fields(const nlohmann::json& j, K& k, const std::vector<KernelF
     std::visit(
         [&, &key = key, &value = value](auto member) {
           using T = std::remove_reference_t<decltype(k.*member)>;
-          if constexpr (std::is_same_v<T, int>) {
-            if (field->zero_is_auto) {
-              if (value.is_string() && value.template get<std::string>() == "auto") {
-                k.*member = 0;
-                return;
+          if constexpr (std::is_same_v<T, std::optional<bool>>) {
+            if (value.is_string() && value.template get<std::string>() == "auto")
+              k.*member = std::nullopt;
+            else if (value.is_boolean())
+              k.*member = value.template get<bool>();
+            else
+              throw ParamError("kernel." + key, "expected true, false or \"auto\", got " + value.dump());
+          } else {
+            if constexpr (std::is_same_v<T, int>) {
+              if (field->zero_is_auto) {
+                if (value.is_string() && value.template get<std::string>() == "auto") {
+                  k.*member = 0;
+                  return;
+                }
+                if (!value.is_number_integer() || value.template get<long long>() < 0)
+                  throw ParamError("kernel." + key,
+                                   "expected an integer >= 1 or \"auto\" (or 0, as \"auto\"), got " + value.dump());
               }
-              if (!value.is_number_integer() || value.template get<long long>() < 0)
-                throw ParamError("kernel." + key,
-                                 "expected an integer >= 1 or \"auto\" (or 0, as \"auto\"), got " + value.dump());
             }
+            const bool fits = std::is_same_v<T, std::string> ? value.is_string()
+                              : std::is_same_v<T, bool>      ? value.is_boolean()
+                              : std::is_same_v<T, double>    ? value.is_number()
+                                                             : value.is_number_integer();
+            if (!fits)
+              throw ParamError("kernel." + key, std::string("expected ") +
+                                                    (std::is_same_v<T, std::string> ? "a string"
+                                                     : std::is_same_v<T, bool>      ? "true or false"
+                                                     : std::is_same_v<T, double>    ? "a number"
+                                                                                    : "an integer") +
+                                                    ", got " + value.dump());
+            k.*member = value.template get<T>();
           }
-          const bool fits = std::is_same_v<T, std::string> ? value.is_string()
-                            : std::is_same_v<T, bool>      ? value.is_boolean()
-                            : std::is_same_v<T, double>    ? value.is_number()
-                                                           : value.is_number_integer();
-          if (!fits)
-            throw ParamError("kernel." + key, std::string("expected ") +
-                                                  (std::is_same_v<T, std::string> ? "a string"
-                                                   : std::is_same_v<T, bool>      ? "true or false"
-                                                   : std::is_same_v<T, double>    ? "a number"
-                                                                                  : "an integer") +
-                                                  ", got " + value.dump());
-          k.*member = value.template get<T>();
         },
         field->member);
   }
