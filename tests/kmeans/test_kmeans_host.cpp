@@ -6,6 +6,7 @@
 #include "itercl/datagen.hpp"
 #include "itercl/error.hpp"
 #include "itercl/kmeans.hpp"
+#include "kmeans/kmeans_kernel.hpp"
 #include "kmeans/kmeans_steps.hpp"
 #include "reference/kmeans_reference.hpp"
 #include "test_support.hpp"
@@ -199,6 +200,25 @@ TEST_CASE("the scaled tolerance: the variance about an origin near the mean, exa
   const Eigen::RowVectorXd mean = X.colwise().mean();
   const double variance = (X.rowwise() - mean).array().square().sum() / 5000.0 / 3.0;
   CHECK(itercl::kmeans_scaled_tol(X, 1e-4) == doctest::Approx(1e-4 * variance).epsilon(1e-12));
+}
+
+TEST_CASE("auto: the device's tiled variant up to tiled_up_to_dim features, expanded above") {
+  itercl::DeviceInfo h200;
+  h200.name = "NVIDIA H200", h200.type = "gpu", h200.vendor = "NVIDIA Corporation";
+  h200.compute_units = 132, h200.max_work_group_size = 1024, h200.local_memory = 228 * 1024;
+  std::vector<std::string> sources;
+  auto variant = [&](itercl::KMeansKernel k, Eigen::Index dim) {
+    return itercl::kmeans::resolve(std::move(k), h200, {.dim = dim, .precision = itercl::Precision::f32}, sources)
+        .variant;
+  };
+  // The H200's entry: tiled measured faster at D = 4, slower at D = 32 (tuning/kmeans.json).
+  CHECK(variant({}, 4) == "tiled");
+  CHECK(variant({}, 5) == "expanded");
+  CHECK(variant({}, 32) == "expanded");
+  CHECK(variant({.tiled_up_to_dim = 64}, 32) == "tiled");  // a config's threshold replaces the device's
+  CHECK(variant({.variant = "tiled"}, 32) == "tiled");     // a variant asked for is kept
+  CHECK_THROWS_WITH_AS(itercl::KMeansKernel{.tiled_up_to_dim = -1}.validate(),
+                       doctest::Contains("kernel.tiled_up_to_dim"), itercl::ParamError);
 }
 
 }  // namespace kmeans_tests

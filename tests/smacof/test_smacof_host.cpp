@@ -399,13 +399,13 @@ TEST_CASE("auto storage: packed from the device's packed_from on, unless asked o
   auto resolved = [&](itercl::SmacofKernel k, Eigen::Index n) {
     return smacof::resolve(std::move(k), info, {.n = n, .dim = 2, .precision = itercl::Precision::f32}, sources);
   };
-  // The H200's entry: packed from N = 16,384 on (benchmarks/results/nvidia-h200/smacof-storage.csv).
-  const itercl::SmacofKernel below = resolved({}, 16383), from = resolved({}, 16384);
-  CHECK(below.packed == false);
-  CHECK(from.packed == true);
-  CHECK(from.packed_from == 16384);
-  CHECK(from.rows_per_item == 2);
-  CHECK(json(from)["packed"] == true);
+  // The H200's entry: full storage at every N measured, one row per work-item
+  // (benchmarks/results/nvidia-h200/smacof-storage.csv): no packed_from.
+  const itercl::SmacofKernel h200 = resolved({}, 65536);
+  CHECK(h200.packed == false);
+  CHECK(h200.packed_from == 0);
+  CHECK(h200.rows_per_item == 1);
+  CHECK(json(h200)["packed"] == false);
   // A storage asked for is kept; a threshold asked for replaces the device's.
   CHECK(resolved({.packed = false}, 65536).packed == false);
   CHECK(resolved({.packed = true}, 100).packed == true);
@@ -414,7 +414,7 @@ TEST_CASE("auto storage: packed from the device's packed_from on, unless asked o
   // fused_rows reads full storage only: auto never packs for it.
   CHECK(resolved({.variant = "fused_rows"}, 65536).packed == false);
   // The seed's variants read packed storage too, and take no rows per work-item.
-  const itercl::SmacofKernel naive = resolved({.variant = "naive"}, 65536);
+  const itercl::SmacofKernel naive = resolved({.variant = "naive", .packed_from = 100}, 65536);
   CHECK(naive.packed == true);
   CHECK(naive.rows_per_item == 0);
   // Devices without a measurement keep full storage.

@@ -29,6 +29,9 @@ struct KMeansKernel {
   int local_memory_bytes = 0;   // budget for staged centroids; larger K * D is staged in chunks
   int centroids_per_chunk = 0;  // centroids staged at once (0: as many as the budget holds)
   int centroids_per_item = 0;   // tiled: centroids each work-item compares with its points at once
+  // With variant "auto": the device's tiled variant for D up to this, expanded for longer vectors (0: tiled
+  // at every D), where its measurements found tiled slower.
+  int tiled_up_to_dim = 0;
   // Times the kernel runs per assignment (same labels): 2 doubles the compute for the seed's overhead
   // model (section 4.2: T = c + o; T' = 2c + o gives c and o). Not a tuning field.
   int launches = 1;

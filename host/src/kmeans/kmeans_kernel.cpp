@@ -51,7 +51,11 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
       throw ParamError("kmeans", "needs variant, update, work_group_size, register_values and local_memory_bytes");
   });
   const bool explicit_wg = k.work_group_size != 0;
-  if (k.variant == "auto") k.variant = db.variant;
+  if (k.variant == "auto") {
+    if (!k.tiled_up_to_dim) k.tiled_up_to_dim = db.tiled_up_to_dim;
+    const bool too_long = k.tiled_up_to_dim > 0 && dim > k.tiled_up_to_dim;
+    k.variant = db.variant == "tiled" && too_long ? "expanded" : db.variant;
+  }
   if (k.variant != "tiled" && k.centroids_per_item > 1)
     throw ParamError("kernel.centroids_per_item",
                      "applies to variant tiled only (variant " + k.variant + " compares one centroid at a time)");
@@ -137,6 +141,7 @@ const std::vector<KernelField<KMeansKernel>>& fields() {
       {"local_memory_bytes", &KMeansKernel::local_memory_bytes},
       {"centroids_per_chunk", &KMeansKernel::centroids_per_chunk},
       {"centroids_per_item", &KMeansKernel::centroids_per_item},
+      {"tiled_up_to_dim", &KMeansKernel::tiled_up_to_dim},
       {"launches", &KMeansKernel::launches},
       {"update", &KMeansKernel::update}};
   return table;
@@ -157,6 +162,7 @@ void KMeansKernel::validate() const {
   non_negative("register_values", register_values);
   non_negative("local_memory_bytes", local_memory_bytes);
   non_negative("centroids_per_chunk", centroids_per_chunk);
+  non_negative("tiled_up_to_dim", tiled_up_to_dim);
   if (launches < 1 || launches > kmeans::kMaxLaunches)
     throw ParamError("kernel.launches", "expected an integer from 1 to " + std::to_string(kmeans::kMaxLaunches) +
                                             ", got " + std::to_string(launches));
