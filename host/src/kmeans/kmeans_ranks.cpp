@@ -178,7 +178,9 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
   const Eigen::RowVectorXd origin =
       Eigen::Map<const Eigen::RowVectorXd>(origin_values.data(), static_cast<Eigen::Index>(origin_values.size()));
   std::optional<KMeansAssignment> assignment;
-  if (mine.X.rows() > 0)
+  if (mine.on_device)
+    assignment.emplace(device, *mine.on_device, p.precision, p.kernel);
+  else if (mine.X.rows() > 0)
     assignment.emplace(device, mine.X, p.precision, p.kernel, &origin);
   else if (root)
     assignment.emplace(device, all.block(0, 1), p.precision, p.kernel, &origin);
