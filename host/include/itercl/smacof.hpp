@@ -145,6 +145,7 @@ class SmacofDissimilarities {
 
   Eigen::Index n_points() const { return n_; }
   const SmacofParams& params() const { return params_; }
+  void set_progress(ProgressCallback progress) { params_.progress = std::move(progress); }  // for later fits
   const SmacofKernel& kernel() const;  // resolved
   Timings upload_timings() const;
 
