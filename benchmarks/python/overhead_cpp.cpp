@@ -3,9 +3,9 @@
 // inputs as .npy for overhead.py, then one JSON line per timed call on stdout.
 //   overhead_cpp DIR REPEATS
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <cstdio>
 #include <itercl/itercl.hpp>
 #include <string>
 

@@ -42,8 +42,7 @@ struct SmacofInput {
   py::object keep;
   RowsView vectors{static_cast<const double*>(nullptr), 0, 0};
 };
-SmacofInput smacof_input(const py::array& data, bool vectors, const std::string& metric,
-                         const py::object& weights) {
+SmacofInput smacof_input(const py::array& data, bool vectors, const std::string& metric, const py::object& weights) {
   SmacofInput in;
   if (vectors) {
     check_dissimilarity_metric(parse_metric(metric));
@@ -125,9 +124,9 @@ void bind_smacof(py::module_& m) {
         py::arg("n_init"), py::arg("random_state"), py::arg("device"), py::arg("precision"), py::arg("kernel"),
         py::arg("callback") = py::none());
   py::class_<SmacofDissimilarities>(m, "SmacofDissimilarities")
-      .def(py::init(&make_dissimilarities), py::arg("data"), py::arg("vectors"), py::arg("metric"),
-           py::arg("weights"), py::arg("n_components"), py::arg("max_iter"), py::arg("eps"), py::arg("init"),
-           py::arg("n_init"), py::arg("random_state"), py::arg("device"), py::arg("precision"), py::arg("kernel"))
+      .def(py::init(&make_dissimilarities), py::arg("data"), py::arg("vectors"), py::arg("metric"), py::arg("weights"),
+           py::arg("n_components"), py::arg("max_iter"), py::arg("eps"), py::arg("init"), py::arg("n_init"),
+           py::arg("random_state"), py::arg("device"), py::arg("precision"), py::arg("kernel"))
       .def("fit", &fit_resident, py::arg("init") = py::none(), py::arg("callback") = py::none())
       .def(
           "start",

@@ -174,6 +174,37 @@ TEST_CASE("PairwiseDistances from rows on the device equals the host path, one a
   }
 }
 
+TEST_CASE("SMACOF from vectors on the device equals SMACOF from the same vectors on the host") {
+  const Matrix V = test::random_matrix(50, 3, 61, 1.0, 10.0), x0 = test::random_matrix(50, 2, 62);
+  for (Precision p : test::kPrecisions) {
+    if (p == Precision::f64 && !test::device().info().fp64) continue;
+    for (itercl::Metric metric : {itercl::Metric::euclidean, itercl::Metric::sqeuclidean}) {
+      CAPTURE(itercl::precision_name(p));
+      CAPTURE(itercl::metric_name(metric));
+      itercl::SmacofParams params;
+      params.precision = p;
+      params.max_iter = 30;
+      params.eps = 0;
+      params.init = itercl::SmacofInit::classical;
+      const itercl::Smacof smacof(test::device(), params);
+      const itercl::SmacofResult a = smacof.fit_vectors(device_rows(V, p), metric), b = smacof.fit_vectors(V, metric);
+      CHECK(a.n_iter == b.n_iter);
+      CHECK(a.stress == doctest::Approx(b.stress).epsilon(itercl::tolerance::smacof(p)));
+      CHECK((a.embedding - b.embedding).norm() <= itercl::tolerance::smacof(p) * b.embedding.norm());
+      auto resident =
+          itercl::SmacofDissimilarities::from_vectors(test::device(), device_rows(V, p), metric, {}, params);
+      const itercl::SmacofResult c = resident.fit(x0),
+                                 d = itercl::SmacofDissimilarities::from_vectors(test::device(), V, metric, {}, params)
+                                         .fit(x0);
+      CHECK(c.stress == doctest::Approx(d.stress).epsilon(itercl::tolerance::smacof(p)));
+    }
+  }
+  CHECK_THROWS_WITH_AS(
+      itercl::SmacofDissimilarities::from_vectors(
+          test::device(), device_rows(Matrix::Constant(5, 2, 3.0), Precision::f32), itercl::Metric::euclidean, {}, {}),
+      "data: all vectors are identical, nothing to embed", itercl::InputError);
+}
+
 TEST_CASE("rows on the device: a buffer of another context, too small or holding NaN is refused by name") {
   const Matrix X = test::random_matrix(20, 3, 51);
   itercl::KMeansParams params;

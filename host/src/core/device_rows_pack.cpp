@@ -27,14 +27,14 @@ void check_device_rows(const Device& device, const DeviceRows& rows, const char*
   const std::size_t need = static_cast<std::size_t>(rows.rows * rows.cols) * real_size(rows.precision);
   const std::size_t has = rows.buffer.getInfo<CL_MEM_SIZE>();
   if (has < need)
-    throw ParamError(field, "the buffer holds " + std::to_string(has) + " bytes; " + std::to_string(rows.rows) +
-                                " x " + std::to_string(rows.cols) + " values in " +
+    throw ParamError(field, "the buffer holds " + std::to_string(has) + " bytes; " + std::to_string(rows.rows) + " x " +
+                                std::to_string(rows.cols) + " values in " +
                                 std::string(precision_name(rows.precision)) + " need " + std::to_string(need));
   device.require(rows.precision);
 }
 
-PackedDeviceRows pack_device_rows(const Device& device, const DeviceRows& rows, Precision precision,
-                                  const char* field, const DeviceRows* origin) {
+PackedDeviceRows pack_device_rows(const Device& device, const DeviceRows& rows, Precision precision, const char* field,
+                                  const DeviceRows* origin) {
   check_device_rows(device, rows, field);
   device.require(precision);
   if (origin && (origin->precision != rows.precision || origin->cols != rows.cols))

@@ -74,8 +74,8 @@ void KMeansAssignment::Impl::build(KMeansKernel k) {
   labels_host = PinnedHostBuffer(device, static_cast<std::size_t>(n) * sizeof(std::int32_t));
 }
 
-KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points, Precision precision, KMeansKernel kernel,
-                                   const Eigen::RowVectorXd* origin) {
+KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points, Precision precision,
+                                   KMeansKernel kernel, const Eigen::RowVectorXd* origin) {
   const Eigen::Index n = points.rows(), dim = points.cols();
   kmeans::check_points_shape(device, n, dim, precision);
   const Eigen::RowVectorXd mean = origin ? *origin : points.column_mean();

@@ -108,7 +108,8 @@ Matrix init_random(const RowsView& X, std::span<const double> w, int k, Rng& rng
   std::sort(chosen.begin(), chosen.end());
   Matrix centers(k, X.cols());
   X.visit([&](const auto& stored) {
-    for (int c = 0; c < k; ++c) centers.row(c) = stored.row(chosen[static_cast<std::size_t>(c)]).template cast<double>();
+    for (int c = 0; c < k; ++c)
+      centers.row(c) = stored.row(chosen[static_cast<std::size_t>(c)]).template cast<double>();
   });
   return centers;
 }

@@ -25,7 +25,7 @@ struct RankRows {
 // The rows one rank works on: its scattered RankRows, or on one rank (KMeans::fit) the caller's data,
 // not copied.
 struct LocalRows {
-  RowsView X;  // in place
+  RowsView X;                 // in place
   std::span<const double> w;  // empty: unit weights
   Eigen::Index first = 0, n = 0;
   Timings scatter;

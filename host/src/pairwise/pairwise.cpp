@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-
 #include <optional>
 
 #include "core/device_rows_pack.hpp"
@@ -172,9 +171,9 @@ PairwiseDistances::PairwiseDistances(const Device& device, const DeviceRows& X, 
   const bool aux = s->inner_products();
   w.xaux = aux ? pairwise::device_aux_values(device, w.x, s->n1, s->dim, s->metric, params.precision, "data")
                : cl::Buffer(device.context(), CL_MEM_READ_ONLY, real_size(params.precision));
-  w.yaux = !Y ? w.xaux
-         : aux ? pairwise::device_aux_values(device, w.y, s->n2, s->dim, s->metric, params.precision, "second input")
-               : w.xaux;
+  w.yaux = !Y    ? w.xaux
+           : aux ? pairwise::device_aux_values(device, w.y, s->n2, s->dim, s->metric, params.precision, "second input")
+                 : w.xaux;
   impl_ = std::move(s);
 }
 

@@ -63,8 +63,7 @@ std::vector<unsigned char> pack_input(const RowsView& m, const Eigen::RowVectorX
 
 Inputs pack_inputs(const RowsView& X, const RowsView* Y, Metric metric, double p, Precision precision) {
   Eigen::RowVectorXd shift = Eigen::RowVectorXd::Zero(X.cols());
-  if (translation_invariant(metric))
-    shift = X.column_mean();
+  if (translation_invariant(metric)) shift = X.column_mean();
   Inputs in;
   in.x = pack_input(X, shift, "data", metric, p, precision);
   if (Y) in.y = pack_input(*Y, shift, "second input", metric, p, precision);
@@ -107,7 +106,8 @@ cl::Buffer device_aux_values(const Device& device, const cl::Buffer& columns, Ei
   try {
     const std::size_t bytes = static_cast<std::size_t>(n) * real_size(precision);
     cl::Buffer out(device.context(), CL_MEM_READ_WRITE, bytes);
-    cl::Kernel squares = device.kernel("device_rows.cl", Defines(precision).add("SOURCE", "float").str(), "row_squares");
+    cl::Kernel squares =
+        device.kernel("device_rows.cl", Defines(precision).add("SOURCE", "float").str(), "row_squares");
     set_args(squares, columns, static_cast<cl_int>(n), static_cast<cl_int>(dim), out);
     cl::CommandQueue& q = device.queue();
     q.enqueueNDRangeKernel(squares, cl::NullRange, cl::NDRange(static_cast<std::size_t>(n)), cl::NullRange);
