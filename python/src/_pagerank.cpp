@@ -80,12 +80,7 @@ py::dict run_graph(PageRankGraph& graph, const py::object& personalization, cons
                    const py::object& callback) {
   const std::vector<double> pv = to_vector(personalization, "personalization"), x0 = to_vector(nstart, "nstart");
   PythonCancel cancel(callback);
-  // This call's callback for this run only: it refers to `cancel`, which ends with the call.
-  struct Restore {
-    PageRankGraph& graph;
-    ~Restore() { graph.set_progress({}); }
-  } restore{graph};
-  graph.set_progress(cancel.progress());
+  const ProgressForCall<PageRankGraph> progress(graph, cancel);
   return result_dict(cancel.run([&] { return graph.run(pv, x0); }));
 }
 

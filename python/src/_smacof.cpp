@@ -107,12 +107,7 @@ SmacofDissimilarities make_dissimilarities(const py::array& data, bool vectors, 
 py::dict fit_resident(SmacofDissimilarities& resident, const py::object& init, const py::object& callback) {
   const Matrix x0 = init.is_none() ? Matrix() : to_matrix(py::cast<py::array>(init), "init");
   PythonCancel cancel(callback);
-  // This call's callback for this fit only: it refers to `cancel`, which ends with the call.
-  struct Restore {
-    SmacofDissimilarities& resident;
-    ~Restore() { resident.set_progress({}); }
-  } restore{resident};
-  resident.set_progress(cancel.progress());
+  const ProgressForCall<SmacofDissimilarities> progress(resident, cancel);
   return result_dict(cancel.run([&] { return init.is_none() ? resident.fit() : resident.fit(x0); }));
 }
 
