@@ -8,7 +8,7 @@ specs ("auto", "gpu", "cpu", "P:D", part of a name), and itercl.devices() lists 
 
 from . import _itercl
 from .kmeans import KMeans
-from .manifold import MDS, smacof
+from .manifold import MDS, SmacofDissimilarities, smacof
 from .pagerank import PageRankGraph, PowerIterationFailedConvergence, pagerank
 from .pairwise import (distance_histogram, knn, pair_counts, pairwise_distances, pairwise_distances_argmin,
                        pairwise_distances_argmin_min, radial_distribution, row_max, row_min, row_sum, threshold_pairs)
@@ -23,7 +23,7 @@ def devices():
     return _itercl.devices()
 
 
-__all__ = ["KMeans", "MDS", "smacof", "pagerank", "PageRankGraph", "PowerIterationFailedConvergence", "pairwise_distances",
+__all__ = ["KMeans", "MDS", "smacof", "SmacofDissimilarities", "pagerank", "PageRankGraph", "PowerIterationFailedConvergence", "pairwise_distances",
            "pairwise_distances_argmin_min", "pairwise_distances_argmin", "knn", "row_min", "row_max", "row_sum",
            "threshold_pairs", "distance_histogram", "pair_counts", "radial_distribution", "devices", "BuildError",
            "__version__"]

@@ -177,3 +177,70 @@ class MDS(BaseEstimator):
 
     def _more_tags(self):
         return {"pairwise": self.dissimilarity == "precomputed"}
+
+
+class SmacofDissimilarities:
+    """Dissimilarities kept on the device for many SMACOF runs: several starts of your own, the n_init
+    random (or classical) starts, or one Guttman transform at a time in a loop of your own.
+
+    X: the N x N dissimilarities (dissimilarity="precomputed", the default, as smacof() takes them), or
+    N vectors whose dissimilarities ("euclidean", "sqeuclidean", "cityblock") are computed on the
+    device, the vectors read in place. The other parameters are smacof()'s; init ("random" or
+    "classical"), n_init and random_state are the starts of smacof() called without one.
+    """
+
+    def __init__(self, X, *, dissimilarity="precomputed", n_components=2, max_iter=300, eps=1e-6, init="random",
+                 n_init=1, random_state=None, weights=None, device=None, precision="float", kernel=None):
+        dissimilarity = check_string("dissimilarity", dissimilarity,
+                                     ("euclidean", "sqeuclidean", "cityblock", "precomputed"))
+        vectors = dissimilarity != "precomputed"
+        name = "X" if vectors else "dissimilarities"
+        X = check_array(X, name, min_rows=2)
+        if not vectors and X.shape[0] != X.shape[1]:
+            raise ValueError(f"dissimilarities: expected a square matrix, got shape {X.shape}")
+        self._n, self._components = X.shape[0], check_int("n_components", n_components, 1)
+        check_string("init", init, _INITS)
+        if weights is not None:
+            weights = check_array(weights, "weights", dtype=np.float64)
+            if weights.shape != (self._n, self._n):
+                raise ValueError(f"weights: has shape {weights.shape}, expected ({self._n}, {self._n}): one per pair")
+        self._resident = _itercl.SmacofDissimilarities(
+            X, vectors, dissimilarity if vectors else "euclidean", weights, self._components,
+            check_int("max_iter", max_iter, 1), check_number("eps", eps, 0),
+            "classical" if init == "classical_mds" else init, check_int("n_init", n_init, 1), seed(random_state),
+            device_spec(device), check_precision(precision), kernel_json(kernel))
+
+    @property
+    def n_points(self):
+        return self._n
+
+    def smacof(self, init=None, *, return_n_iter=False, normalized_stress="auto", callback=None):
+        """As itercl.smacof on these dissimilarities: (X, stress) or (X, stress, n_iter). init: an
+        (N, n_components) start, or None for the constructor's starts (n_init of them, the lowest final
+        stress wins). Only the start crosses to the device."""
+        normalized = _check_normalized(normalized_stress)
+        r = self._resident.fit(None if init is None else self._start(init), callback)
+        stress = r["normalized_stress"] if normalized else r["stress"]
+        return (r["embedding"], stress, r["n_iter"]) if return_n_iter else (r["embedding"], stress)
+
+    def start(self, init):
+        """Sets X_0, an (N, n_components) array, for step(); returns self."""
+        self._resident.start(self._start(init))
+        return self
+
+    def step(self):
+        """One Guttman transform of the current embedding: returns (stress, squared_distances), its raw
+        stress and 1/2 sum w_ij d_ij^2 (scikit-learn 1.7's rule, (stress_old - stress) /
+        squared_distances < eps, is yours to apply)."""
+        return self._resident.step()
+
+    def embedding(self):
+        """The last step's embedding, (N, n_components)."""
+        return self._resident.embedding()
+
+    def _start(self, init):
+        x0 = check_array(init, "init", dtype=np.float64)
+        if x0.shape != (self._n, self._components):
+            raise ValueError(f"init: has shape {x0.shape}, expected ({self._n}, {self._components}): one row per "
+                             "point, one column per component")
+        return x0

@@ -173,7 +173,8 @@ def _edges(G, n_nodes, weight):
             raise ValueError(f"n_nodes: {n}, but an edge names node {largest - 1}")
         if n >= 2**31:
             raise ValueError(f"n_nodes: {n} is too many (the kernels index with 32-bit ints)")
-        return None, n, src.astype(np.int32), dst.astype(np.int32)
+        # int32 arrays pass as they are: the module reads them in place
+        return None, n, src.astype(np.int32, copy=False), dst.astype(np.int32, copy=False)
 
     if hasattr(G, "tocoo"):  # SciPy sparse
         A = G.tocoo()

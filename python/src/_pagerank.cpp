@@ -24,15 +24,20 @@ PageRankParams pagerank_params(std::int32_t n_nodes, double alpha, const py::obj
   return p;
 }
 
-Graph edge_list(std::int32_t n_nodes, const py::array& src, const py::array& dst) {
-  Graph g;
-  g.n_nodes = n_nodes;
-  g.src = to_int32_vector(src, "src");
-  g.dst = to_int32_vector(dst, "dst");
-  if (g.src.size() != g.dst.size())
+// The edge arrays read in place when they are int32 and C-contiguous (the Python layer makes them so),
+// else converted once; `src` and `dst` hold what the view reads.
+struct EdgeArrays {
+  py::array_t<std::int32_t> src, dst;
+  EdgesView view;
+};
+EdgeArrays edge_list(std::int32_t n_nodes, const py::array& src, const py::array& dst) {
+  EdgeArrays e{to_int32_array(src, "src"), to_int32_array(dst, "dst"), {}};
+  if (e.src.size() != e.dst.size())
     throw ParamError("dst",
-                     std::to_string(g.dst.size()) + " destinations for " + std::to_string(g.src.size()) + " sources");
-  return g;
+                     std::to_string(e.dst.size()) + " destinations for " + std::to_string(e.src.size()) + " sources");
+  const auto m = static_cast<std::size_t>(e.src.size());
+  e.view = {n_nodes, {e.src.data(), m}, {e.dst.data(), m}};
+  return e;
 }
 
 py::dict result_dict(PageRankResult&& r) {
@@ -55,10 +60,10 @@ py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& d
   p.personalization = to_vector(personalization, "personalization");
   p.nstart = to_vector(nstart, "nstart");
   p.validate(n_nodes);
-  const Graph g = edge_list(n_nodes, src, dst);
+  const EdgeArrays edges = edge_list(n_nodes, src, dst);
   PythonCancel cancel(callback);
   p.progress = cancel.progress();
-  return result_dict(cancel.run([&] { return PageRank(Device::select(device_spec), p).fit(in_links(g)); }));
+  return result_dict(cancel.run([&] { return PageRank(Device::select(device_spec), p).fit(in_links(edges.view)); }));
 }
 
 // The graph's format on the device, built once; the personalization and start per run.
@@ -66,21 +71,16 @@ PageRankGraph make_graph(std::int32_t n_nodes, const py::array& src, const py::a
                          const py::object& dangling, int max_iter, double tol, const std::string& device_spec,
                          const std::string& precision, const std::string& kernel) {
   const PageRankParams p = pagerank_params(n_nodes, alpha, dangling, max_iter, tol, precision, kernel);
-  const Graph g = edge_list(n_nodes, src, dst);
+  const EdgeArrays edges = edge_list(n_nodes, src, dst);
   PythonCancel cancel;
-  return cancel.run([&] { return PageRankGraph(Device::select(device_spec), in_links(g), p); });
+  return cancel.run([&] { return PageRankGraph(Device::select(device_spec), in_links(edges.view), p); });
 }
 
 py::dict run_graph(PageRankGraph& graph, const py::object& personalization, const py::object& nstart,
                    const py::object& callback) {
   const std::vector<double> pv = to_vector(personalization, "personalization"), x0 = to_vector(nstart, "nstart");
   PythonCancel cancel(callback);
-  // This call's callback for this run only: it refers to `cancel`, which ends with the call.
-  struct Restore {
-    PageRankGraph& graph;
-    ~Restore() { graph.set_progress({}); }
-  } restore{graph};
-  graph.set_progress(cancel.progress());
+  const ProgressForCall<PageRankGraph> progress(graph, cancel);
   return result_dict(cancel.run([&] { return graph.run(pv, x0); }));
 }
 

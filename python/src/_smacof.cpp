@@ -1,5 +1,6 @@
 // SMACOF: from dissimilarities (itercl::Smacof::fit) or from vectors, the dissimilarities then computed on
-// the device (fit_vectors).
+// the device (fit_vectors); and the dissimilarities kept on the device for many runs and single steps
+// (itercl::SmacofDissimilarities).
 #include <pybind11/stl.h>
 
 #include "cancel.hpp"
@@ -9,11 +10,9 @@
 namespace itercl::python {
 namespace {
 
-py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metric, const py::object& weights_in,
-                    int n_components, int max_iter, double eps, const std::string& init,
-                    const py::object& init_embedding, int n_init, std::uint64_t random_state,
-                    const std::string& device_spec, const std::string& precision, const std::string& kernel,
-                    const py::object& callback) {
+SmacofParams smacof_params(int n_components, int max_iter, double eps, const std::string& init,
+                           const py::object& init_embedding, int n_init, std::uint64_t random_state,
+                           const std::string& precision, const std::string& kernel) {
   SmacofParams p;
   p.n_components = n_components;
   p.max_iter = max_iter;
@@ -33,21 +32,29 @@ py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metr
   p.precision = parse_precision(precision);
   p.kernel = kernel_from_json<SmacofKernel>(kernel);
   p.validate();
-  const Metric m = parse_metric(metric);
-  if (vectors) check_dissimilarity_metric(m);
-  // Vectors are read in place (no double copy); dissimilarities are copied, as Smacof::fit symmetrises them.
-  const Matrix D = vectors ? Matrix() : to_matrix(data, "dissimilarities");
-  py::object keep;
-  const RowsView X = vectors ? to_rows(data, "X", keep) : RowsView(D);
-  Matrix W;
-  if (!weights_in.is_none()) W = to_matrix(py::cast<py::array>(weights_in), "weights");
+  return p;
+}
 
-  PythonCancel cancel(callback);
-  p.progress = cancel.progress();
-  SmacofResult r = cancel.run([&] {
-    const Smacof smacof(Device::select(device_spec), p);
-    return vectors ? smacof.fit_vectors(X, m, W) : smacof.fit(D, W);
-  });
+// The input as the library takes it: vectors read in place (no double copy); dissimilarities copied, as
+// Smacof::fit symmetrises them into a copy of its own anyway. `keep` holds what the view reads.
+struct SmacofInput {
+  Matrix dissimilarities, weights;
+  py::object keep;
+  RowsView vectors{static_cast<const double*>(nullptr), 0, 0};
+};
+SmacofInput smacof_input(const py::array& data, bool vectors, const std::string& metric, const py::object& weights) {
+  SmacofInput in;
+  if (vectors) {
+    check_dissimilarity_metric(parse_metric(metric));
+    in.vectors = to_rows(data, "X", in.keep);
+  } else {
+    in.dissimilarities = to_matrix(data, "dissimilarities");
+  }
+  if (!weights.is_none()) in.weights = to_matrix(py::cast<py::array>(weights), "weights");
+  return in;
+}
+
+py::dict result_dict(SmacofResult&& r) {
   py::dict out;
   out["embedding"] = to_numpy(std::move(r.embedding));
   out["stress"] = r.stress;
@@ -63,6 +70,47 @@ py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metr
   return out;
 }
 
+py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metric, const py::object& weights,
+                    int n_components, int max_iter, double eps, const std::string& init,
+                    const py::object& init_embedding, int n_init, std::uint64_t random_state,
+                    const std::string& device_spec, const std::string& precision, const std::string& kernel,
+                    const py::object& callback) {
+  SmacofParams p =
+      smacof_params(n_components, max_iter, eps, init, init_embedding, n_init, random_state, precision, kernel);
+  const SmacofInput in = smacof_input(data, vectors, metric, weights);
+  PythonCancel cancel(callback);
+  p.progress = cancel.progress();
+  return result_dict(cancel.run([&] {
+    const Smacof smacof(Device::select(device_spec), p);
+    return vectors ? smacof.fit_vectors(in.vectors, parse_metric(metric), in.weights)
+                   : smacof.fit(in.dissimilarities, in.weights);
+  }));
+}
+
+// The dissimilarities (or the vectors they are computed from) on the device, once; init "random" or
+// "classical" for fit() without a start of the caller's.
+SmacofDissimilarities make_dissimilarities(const py::array& data, bool vectors, const std::string& metric,
+                                           const py::object& weights, int n_components, int max_iter, double eps,
+                                           const std::string& init, int n_init, std::uint64_t random_state,
+                                           const std::string& device_spec, const std::string& precision,
+                                           const std::string& kernel) {
+  const SmacofParams p =
+      smacof_params(n_components, max_iter, eps, init, py::none(), n_init, random_state, precision, kernel);
+  const SmacofInput in = smacof_input(data, vectors, metric, weights);
+  return PythonCancel().run([&] {
+    const Device device = Device::select(device_spec);
+    return vectors ? SmacofDissimilarities::from_vectors(device, in.vectors, parse_metric(metric), in.weights, p)
+                   : SmacofDissimilarities(device, in.dissimilarities, in.weights, p);
+  });
+}
+
+py::dict fit_resident(SmacofDissimilarities& resident, const py::object& init, const py::object& callback) {
+  const Matrix x0 = init.is_none() ? Matrix() : to_matrix(py::cast<py::array>(init), "init");
+  PythonCancel cancel(callback);
+  const ProgressForCall<SmacofDissimilarities> progress(resident, cancel);
+  return result_dict(cancel.run([&] { return init.is_none() ? resident.fit() : resident.fit(x0); }));
+}
+
 }  // namespace
 
 void bind_smacof(py::module_& m) {
@@ -70,6 +118,27 @@ void bind_smacof(py::module_& m) {
         py::arg("n_components"), py::arg("max_iter"), py::arg("eps"), py::arg("init"), py::arg("init_embedding"),
         py::arg("n_init"), py::arg("random_state"), py::arg("device"), py::arg("precision"), py::arg("kernel"),
         py::arg("callback") = py::none());
+  py::class_<SmacofDissimilarities>(m, "SmacofDissimilarities")
+      .def(py::init(&make_dissimilarities), py::arg("data"), py::arg("vectors"), py::arg("metric"), py::arg("weights"),
+           py::arg("n_components"), py::arg("max_iter"), py::arg("eps"), py::arg("init"), py::arg("n_init"),
+           py::arg("random_state"), py::arg("device"), py::arg("precision"), py::arg("kernel"))
+      .def("fit", &fit_resident, py::arg("init") = py::none(), py::arg("callback") = py::none())
+      .def(
+          "start",
+          [](SmacofDissimilarities& s, const py::array& init) {
+            const Matrix x0 = to_matrix(init, "init");
+            PythonCancel().run([&] { s.start(x0); });
+          },
+          py::arg("init"))
+      .def("step",
+           [](SmacofDissimilarities& s) {
+             const SmacofIteration it = PythonCancel().run([&] { return s.step(); });
+             return py::make_tuple(it.stress, it.squared_distances);
+           })
+      .def("embedding",
+           [](const SmacofDissimilarities& s) { return to_numpy(PythonCancel().run([&] { return s.embedding(); })); })
+      .def_property_readonly("n_points", &SmacofDissimilarities::n_points)
+      .def_property_readonly("kernel", [](const SmacofDissimilarities& s) { return kernel_to_json(s.kernel()); });
 }
 
 }  // namespace itercl::python

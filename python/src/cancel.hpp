@@ -38,4 +38,20 @@ class PythonCancel {
   std::exception_ptr pending_;  // the Python exception (py::error_already_set) that cancelled the run
 };
 
+// A resident object's progress callback (set_progress) set to `cancel`'s for one call, and cleared when
+// the call ends: the callback refers to `cancel`, which ends with the call.
+template <class Resident>
+class ProgressForCall {
+ public:
+  ProgressForCall(Resident& resident, PythonCancel& cancel) : resident_(resident) {
+    resident_.set_progress(cancel.progress());
+  }
+  ~ProgressForCall() { resident_.set_progress({}); }
+  ProgressForCall(const ProgressForCall&) = delete;
+  ProgressForCall& operator=(const ProgressForCall&) = delete;
+
+ private:
+  Resident& resident_;
+};
+
 }  // namespace itercl::python

@@ -35,10 +35,10 @@ std::vector<double> to_vector(const py::object& a, const char* field) {
   return {d.data(), d.data() + d.size()};
 }
 
-std::vector<std::int32_t> to_int32_vector(const py::array& a, const char* field) {
-  const auto d = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(a);
+py::array_t<std::int32_t> to_int32_array(const py::array& a, const char* field) {
+  auto d = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(a);
   if (!d || d.ndim() != 1) throw ParamError(field, "expected a 1-D array of integers");
-  return {d.data(), d.data() + d.size()};
+  return d;
 }
 
 py::array to_numpy(Matrix&& m) {

@@ -28,7 +28,8 @@ Matrix to_matrix(const py::array& a, const char* field);
 RowsView to_rows(const py::array& a, const char* field, py::object& keep);
 // A 1-D float64 array (or None: empty) as a vector.
 std::vector<double> to_vector(const py::object& a, const char* field);
-std::vector<std::int32_t> to_int32_vector(const py::array& a, const char* field);
+// A 1-D int32 C-contiguous array: `a` itself when it is one (no copy), else a converted copy.
+py::array_t<std::int32_t> to_int32_array(const py::array& a, const char* field);
 
 // A Matrix as a float64 array, owning the moved matrix (no copy).
 py::array to_numpy(Matrix&& m);

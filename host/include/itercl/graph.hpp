@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -95,8 +96,16 @@ struct InLinks {
   }
   std::int64_t n_links() const { return static_cast<std::int64_t>(sources.size()); }
 };
+// Edges in the caller's memory, read in place (a NumPy array, spans of a program's own): edge e links
+// src[e] -> dst[e], nodes 0 .. n_nodes - 1.
+struct EdgesView {
+  std::int32_t n_nodes = 0;
+  std::span<const std::int32_t> src, dst;
+};
+
 // In O(edges + nodes): two stable counting sorts. Throws InputError if the graph has 2^31 or more
 // edges (the kernels index with 32-bit ints) or an edge names a node outside 0 .. n_nodes - 1.
+InLinks in_links(const EdgesView& edges, const LinkOptions& options = {});
 InLinks in_links(const Graph& g, const LinkOptions& options = {});
 
 }  // namespace itercl

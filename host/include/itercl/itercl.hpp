@@ -4,6 +4,7 @@
 #include "itercl/bench.hpp"
 #include "itercl/datagen.hpp"
 #include "itercl/device.hpp"
+#include "itercl/device_rows.hpp"
 #include "itercl/error.hpp"
 #include "itercl/experiment.hpp"
 #include "itercl/graph.hpp"

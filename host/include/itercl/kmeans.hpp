@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "itercl/device.hpp"
+#include "itercl/device_rows.hpp"
 #include "itercl/kmeans_assignment.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/progress.hpp"
@@ -73,6 +74,11 @@ class KMeans {
   // packed copy, and no double copy of X is made. sample_weight: empty (all 1) or one non-negative
   // weight per row. Throws InputError (ParamError for parameters) for invalid input.
   KMeansResult fit(const RowsView& X, std::span<const double> sample_weight = {}) const;
+  // The same from points already on the device (itercl/device_rows.hpp): the assignment's copy is
+  // repacked there; the host's steps (k-means++, the update, the relocation, the inertia) read the
+  // points back once, as stored (no double copy). Throws ParamError for a buffer of another context
+  // than the device's, or one too small for its shape.
+  KMeansResult fit(const DeviceRows& X, std::span<const double> sample_weight = {}) const;
 
   const KMeansParams& params() const { return params_; }
 

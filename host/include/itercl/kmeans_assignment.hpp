@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "itercl/device.hpp"
+#include "itercl/device_rows.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/rows.hpp"
 #include "itercl/timing.hpp"
@@ -64,6 +65,10 @@ class KMeansAssignment {
   // that each point is rounded exactly as a single assignment over all of them would round it.
   KMeansAssignment(const Device& device, const RowsView& points, Precision precision, KMeansKernel kernel = {},
                    const Eigen::RowVectorXd* origin = nullptr);
+  // The same from points already on the device (itercl/device_rows.hpp), repacked there: they never
+  // travel through the host. Centred on their first row rather than their mean (which would take a
+  // pass over them on the host); throws ParamError for a buffer of another context or too small.
+  KMeansAssignment(const Device& device, const DeviceRows& points, Precision precision, KMeansKernel kernel = {});
   ~KMeansAssignment();
   KMeansAssignment(KMeansAssignment&&) noexcept;
   KMeansAssignment& operator=(KMeansAssignment&&) noexcept;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "itercl/device.hpp"
+#include "itercl/device_rows.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/metric.hpp"
 #include "itercl/progress.hpp"
@@ -134,6 +135,10 @@ class PairwiseDistances {
   // The same from the caller's rows in place, float or double (itercl/rows.hpp): read once, straight
   // into the device's layout and precision, never copied into a double Matrix.
   PairwiseDistances(const std::vector<Device>& devices, const RowsView& X, const RowsView* Y, PairwiseParams params);
+  // The same from rows already on `device` (itercl/device_rows.hpp; Y of X's precision and columns):
+  // repacked there, never through the host. Translation-invariant metrics see them less X's first row
+  // rather than its mean. Throws ParamError for a buffer of another context or too small.
+  PairwiseDistances(const Device& device, const DeviceRows& X, const DeviceRows* Y, PairwiseParams params);
   ~PairwiseDistances();
   PairwiseDistances(PairwiseDistances&&) noexcept;
   PairwiseDistances& operator=(PairwiseDistances&&) noexcept;

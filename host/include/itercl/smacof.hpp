@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "itercl/device.hpp"
+#include "itercl/device_rows.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/metric.hpp"
 #include "itercl/progress.hpp"
@@ -111,6 +112,8 @@ class Smacof {
   // straight into their resident buffer. The vectors are read in place, float or double
   // (itercl/rows.hpp; a Matrix converts): no double copy of them is made.
   SmacofResult fit_vectors(const RowsView& vectors, Metric metric, const Matrix& weights = {}) const;
+  // The same from vectors already on the device (itercl/device_rows.hpp), repacked there.
+  SmacofResult fit_vectors(const DeviceRows& vectors, Metric metric, const Matrix& weights = {}) const;
 
   const SmacofParams& params() const { return params_; }
 
@@ -135,6 +138,11 @@ class SmacofDissimilarities {
   // The same with the dissimilarities computed on the device from the rows of `vectors` by `metric`.
   static SmacofDissimilarities from_vectors(const Device& device, const RowsView& vectors, Metric metric,
                                             const Matrix& weights, SmacofParams params);
+  // The same from vectors already on the device (itercl/device_rows.hpp): repacked there (less their
+  // first row), never through the host unless the classical start of euclidean distances needs them
+  // (read back once, as stored). Throws ParamError for a buffer of another context or too small.
+  static SmacofDissimilarities from_vectors(const Device& device, const DeviceRows& vectors, Metric metric,
+                                            const Matrix& weights, SmacofParams params);
   ~SmacofDissimilarities();
   SmacofDissimilarities(SmacofDissimilarities&&) noexcept;
   SmacofDissimilarities& operator=(SmacofDissimilarities&&) noexcept;
@@ -153,7 +161,8 @@ class SmacofDissimilarities {
 
   Eigen::Index n_points() const { return n_; }
   const SmacofParams& params() const { return params_; }
-  const SmacofKernel& kernel() const;  // resolved
+  void set_progress(ProgressCallback progress) { params_.progress = std::move(progress); }  // for later fits
+  const SmacofKernel& kernel() const;                                                       // resolved
   Timings upload_timings() const;
 
  private:

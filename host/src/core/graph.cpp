@@ -19,7 +19,7 @@ constexpr int kMaxEdgeWorkers = 8;
 int edge_workers(std::size_t m) { return std::min(worker_count(m), kMaxEdgeWorkers); }
 
 // How often each of 0..n-1 occurs in each worker's block of `keys` (the blocks of parallel_blocks).
-Counts block_counts(const std::vector<std::int32_t>& keys, std::size_t n, int workers) {
+Counts block_counts(std::span<const std::int32_t> keys, std::size_t n, int workers) {
   Counts counts(static_cast<std::size_t>(workers));
   parallel_blocks(keys.size(), workers, [&](std::size_t begin, std::size_t end, int w) {
     std::vector<std::int32_t>& c = counts[static_cast<std::size_t>(w)];
@@ -31,7 +31,7 @@ Counts block_counts(const std::vector<std::int32_t>& keys, std::size_t n, int wo
 
 // The rows by destination: a counting sort in parallel, each thread placing its block of edges after
 // the earlier threads' in every row, so each row keeps the edges' order.
-void rows_by_destination(const Graph& g, std::vector<std::int32_t>& offsets, std::vector<std::int32_t>& sources) {
+void rows_by_destination(const EdgesView& g, std::vector<std::int32_t>& offsets, std::vector<std::int32_t>& sources) {
   const auto n = static_cast<std::size_t>(g.n_nodes);
   const int workers = edge_workers(g.src.size());
   Counts next = block_counts(g.dst, n, workers);
@@ -116,6 +116,10 @@ std::optional<std::int32_t> Graph::index_of(std::int64_t label) const {
 }
 
 InLinks in_links(const Graph& g, const LinkOptions& options) {
+  return in_links(EdgesView{g.n_nodes, g.src, g.dst}, options);
+}
+
+InLinks in_links(const EdgesView& g, const LinkOptions& options) {
   const std::size_t m = g.src.size();
   if (g.dst.size() != m)
     throw InputError("graph: " + std::to_string(m) + " sources for " + std::to_string(g.dst.size()) + " destinations");

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/device_rows_pack.hpp"
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
 #include "kmeans/kmeans_ranks.hpp"
@@ -48,6 +49,15 @@ KMeans::KMeans(const Device& device, KMeansParams params) : device_(device), par
 KMeansResult KMeans::fit(const RowsView& X, std::span<const double> sample_weight) const {
   core::Comm one_rank;  // one process is the one-rank case of the ranks' loop: one Lloyd loop for both
   return kmeans::fit_over_ranks(one_rank, device_, params_, {X, sample_weight, 0, X.rows(), {}});
+}
+
+KMeansResult KMeans::fit(const DeviceRows& X, std::span<const double> sample_weight) const {
+  const std::vector<unsigned char> values = core::read_device_rows(device_, X, "data");
+  const RowsView rows = X.precision == Precision::f32
+                            ? RowsView(reinterpret_cast<const float*>(values.data()), X.rows, X.cols)
+                            : RowsView(reinterpret_cast<const double*>(values.data()), X.rows, X.cols);
+  core::Comm one_rank;
+  return kmeans::fit_over_ranks(one_rank, device_, params_, {rows, sample_weight, 0, X.rows, {}, &X});
 }
 
 }  // namespace itercl

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/device_data.hpp"
+#include "core/device_rows_pack.hpp"
 #include "core/kernel_args.hpp"
 #include "core/pinned_buffer.hpp"
 #include "itercl/error.hpp"
@@ -45,6 +46,7 @@ struct KMeansAssignment::Impl {
   std::size_t sums_capacity = 0;  // centroids `sums` holds
   PinnedHostBuffer sums_host, inertia_host;
 
+  void build(KMeansKernel k);
   void send_centroids(const Matrix& c, cl::Event& write);
   std::size_t chunk(Eigen::Index k) const;        // centroids staged at once
   std::size_t chunk_bytes(Eigen::Index k) const;  // their local memory
@@ -56,32 +58,28 @@ struct KMeansAssignment::Impl {
   }
 };
 
-KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points, Precision precision, KMeansKernel kernel,
-                                   const Eigen::RowVectorXd* origin) {
-  const Eigen::Index n = points.rows(), dim = points.cols();
-  if (n < 1 || dim < 1)
-    throw InputError("data: no points (shape " + std::to_string(n) + " x " + std::to_string(dim) + ")");
-  device.require(precision);
-  const std::size_t bytes = static_cast<std::size_t>(n) * dim * real_size(precision);
-  check_int_indexing("data", static_cast<std::uint64_t>(n) * dim, "values");
-  if (bytes > device.info().max_allocation)
-    throw InputError("data: " + std::to_string(n) + " x " + std::to_string(dim) + " values in " +
-                     std::string(precision_name(precision)) + " need " + std::to_string(bytes) + " bytes; device '" +
-                     device.info().name + "' allocates at most " + std::to_string(device.info().max_allocation) +
-                     " in one buffer");
-  // Squared distances must not overflow the device's precision (a float overflow would tie all
-  // centroids at infinity and silently label everything 0): a centred point's difference from a centroid
-  // inside the data is at most twice the largest centred value, and D of them are summed squared.
-  const Eigen::RowVectorXd mean = origin ? *origin : points.column_mean();
-  const double largest = points.largest_from(mean);
-  const double limit =
-      std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) /
-                static_cast<double>(dim)) /
-      2;
-  if (largest >= limit)
-    throw InputError("data: values up to " + std::to_string(largest) + " overflow squared distances in " +
-                     std::string(precision_name(precision)) + "; rescale the data or use precision double");
+// The kernel, built for the device and the points' shape, and the labels' buffers: everything but the
+// points themselves.
+void KMeansAssignment::Impl::build(KMeansKernel k) {
+  total_weight = static_cast<double>(n);
+  const bool int64_atomics =
+      device.device().getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_int64_base_atomics") != std::string::npos;
+  const kmeans::Problem problem{dim, precision, int64_atomics};
+  kernel_config = kmeans::resolve(std::move(k), device.info(), problem, tuning_sources);
+  options = kmeans::defines(kernel_config, problem);
+  kernel = device.kernel("kmeans.cl", options, ("assign_" + kernel_config.variant).c_str());
+  check_kernel_work_group("kernel.work_group_size", kernel_config.work_group_size,
+                          kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()));
+  labels = cl::Buffer(device.context(), CL_MEM_READ_WRITE, static_cast<std::size_t>(n) * sizeof(std::int32_t));
+  labels_host = PinnedHostBuffer(device, static_cast<std::size_t>(n) * sizeof(std::int32_t));
+}
 
+KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points, Precision precision,
+                                   KMeansKernel kernel, const Eigen::RowVectorXd* origin) {
+  const Eigen::Index n = points.rows(), dim = points.cols();
+  kmeans::check_points_shape(device, n, dim, precision);
+  const Eigen::RowVectorXd mean = origin ? *origin : points.column_mean();
+  kmeans::check_points_range(points.largest_from(mean), dim, precision);
   try {
     impl_ = std::make_unique<Impl>(device, precision, n, dim);
     impl_->shift = mean;
@@ -89,19 +87,12 @@ KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points,
       return (r.template cast<double>().rowwise() - mean).cwiseAbs().colwise().maxCoeff();
     });
     impl_->largest.assign(largest.data(), largest.data() + dim);
-    impl_->total_weight = static_cast<double>(n);
-    const bool int64_atomics =
-        device.device().getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_int64_base_atomics") != std::string::npos;
-    const kmeans::Problem problem{dim, precision, int64_atomics};
-    impl_->kernel_config = kmeans::resolve(std::move(kernel), device.info(), problem, impl_->tuning_sources);
-    impl_->options = kmeans::defines(impl_->kernel_config, problem);
-    impl_->kernel = device.kernel("kmeans.cl", impl_->options, ("assign_" + impl_->kernel_config.variant).c_str());
-    check_kernel_work_group("kernel.work_group_size", impl_->kernel_config.work_group_size,
-                            impl_->kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()));
+    impl_->build(std::move(kernel));
 
     Stopwatch wall;
     // Ordinary memory for the one-time upload: pinning a copy of the whole data set could fail for
     // large data, and would save only milliseconds once.
+    const std::size_t bytes = static_cast<std::size_t>(n) * dim * real_size(precision);
     std::vector<unsigned char> staging =
         host_array<unsigned char>(bytes, 0,
                                   "the upload's copy of " + std::to_string(n) + " x " + std::to_string(dim) +
@@ -110,10 +101,28 @@ KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points,
     impl_->points = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
     cl::Event upload;
     device.queue().enqueueWriteBuffer(impl_->points, CL_TRUE, 0, bytes, staging.data(), nullptr, &upload);
-    impl_->labels = cl::Buffer(device.context(), CL_MEM_READ_WRITE, static_cast<std::size_t>(n) * sizeof(std::int32_t));
-    impl_->labels_host = PinnedHostBuffer(device, static_cast<std::size_t>(n) * sizeof(std::int32_t));
     impl_->upload.transfer_s = event_seconds(upload);
     impl_->upload.wall_s = wall.seconds();
+    forget_labels();
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+}
+
+KMeansAssignment::KMeansAssignment(const Device& device, const DeviceRows& points, Precision precision,
+                                   KMeansKernel kernel) {
+  kmeans::check_points_shape(device, points.rows, points.cols, precision);
+  core::PackedDeviceRows packed = core::pack_device_rows(device, points, precision, "data", &points);
+  kmeans::check_points_range(packed.largest, points.cols, precision);
+  try {
+    impl_ = std::make_unique<Impl>(device, precision, points.rows, points.cols);
+    impl_->shift = packed.origin;
+    // One bound for every feature (the repacking finds the largest value of all): the device update's
+    // fixed-point scales are then a little coarser than per-feature bounds would make them.
+    impl_->largest.assign(static_cast<std::size_t>(points.cols), packed.largest);
+    impl_->build(std::move(kernel));
+    impl_->points = std::move(packed.columns);
+    impl_->upload = packed.timings;
     forget_labels();
   } catch (...) {
     rethrow_as_itercl_error();

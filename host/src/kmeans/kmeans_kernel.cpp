@@ -3,6 +3,8 @@
 #include "kmeans/kmeans_kernel.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -145,6 +147,33 @@ const std::vector<KernelField<KMeansKernel>>& fields() {
       {"launches", &KMeansKernel::launches},
       {"update", &KMeansKernel::update}};
   return table;
+}
+
+// The checks of n x dim points in `precision` that need no values: shape, one buffer's size, indexing.
+void check_points_shape(const Device& device, Eigen::Index n, Eigen::Index dim, Precision precision) {
+  if (n < 1 || dim < 1)
+    throw InputError("data: no points (shape " + std::to_string(n) + " x " + std::to_string(dim) + ")");
+  device.require(precision);
+  const std::size_t bytes = static_cast<std::size_t>(n) * dim * real_size(precision);
+  check_int_indexing("data", static_cast<std::uint64_t>(n) * dim, "values");
+  if (bytes > device.info().max_allocation)
+    throw InputError("data: " + std::to_string(n) + " x " + std::to_string(dim) + " values in " +
+                     std::string(precision_name(precision)) + " need " + std::to_string(bytes) + " bytes; device '" +
+                     device.info().name + "' allocates at most " + std::to_string(device.info().max_allocation) +
+                     " in one buffer");
+}
+
+// Squared distances must not overflow the device's precision (a float overflow would tie all
+// centroids at infinity and silently label everything 0): a centred point's difference from a centroid
+// inside the data is at most twice the largest centred value, and D of them are summed squared.
+void check_points_range(double largest, Eigen::Index dim, Precision precision) {
+  const double limit =
+      std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) /
+                static_cast<double>(dim)) /
+      2;
+  if (largest >= limit)
+    throw InputError("data: values up to " + std::to_string(largest) + " overflow squared distances in " +
+                     std::string(precision_name(precision)) + "; rescale the data or use precision double");
 }
 
 }  // namespace kmeans

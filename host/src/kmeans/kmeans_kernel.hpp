@@ -45,6 +45,11 @@ const std::vector<KernelField<KMeansKernel>>& fields();
 // expanded form.
 Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim);
 
+// The checks of n x dim points in `precision` that need no values: shape, one buffer's size, 32-bit indexing.
+void check_points_shape(const Device& device, Eigen::Index n, Eigen::Index dim, Precision precision);
+// The largest |centred value| against the overflow of squared distances in `precision`.
+void check_points_range(double largest, Eigen::Index dim, Precision precision);
+
 // Values of the work-group's points staged in local memory: local_centroids_points only.
 Eigen::Index staged_point_values(const KMeansKernel& k, Eigen::Index dim);
 

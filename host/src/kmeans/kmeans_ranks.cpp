@@ -263,7 +263,9 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
   // report it.
   std::optional<KMeansAssignment> assignment;
   const Matrix one_row = origin;
-  if (mine.X.rows() > 0)
+  if (mine.on_device)
+    assignment.emplace(device, *mine.on_device, p.precision, p.kernel);
+  else if (mine.X.rows() > 0)
     assignment.emplace(device, mine.X, p.precision, p.kernel, &origin);
   else if (root)
     assignment.emplace(device, RowsView(one_row), p.precision, p.kernel, &origin);

@@ -32,6 +32,7 @@ struct LocalRows {
   std::span<const double> w;  // empty: unit weights
   Eigen::Index first = 0, n = 0;
   Timings scatter;
+  const DeviceRows* on_device = nullptr;  // X as the caller holds it on the device (one rank): repacked there
 };
 inline LocalRows local_rows(const RankRows& r) { return {r.X, r.w, r.first, r.n, r.scatter}; }
 

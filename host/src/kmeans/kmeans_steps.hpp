@@ -66,8 +66,9 @@ struct FarPoint {
 // The farther of two points: larger distance, then (equal distances) the later point.
 bool farther(const FarPoint& a, const FarPoint& b);
 // The `take` farthest points of X by `farther` (fewer if fewer have positive weight), farthest first.
-std::vector<FarPoint> farthest_points(const RowsView& X, std::span<const double> w, std::span<const std::int32_t> labels,
-                                      const Matrix& centroids, std::size_t take, Eigen::Index first_index);
+std::vector<FarPoint> farthest_points(const RowsView& X, std::span<const double> w,
+                                      std::span<const std::int32_t> labels, const Matrix& centroids, std::size_t take,
+                                      Eigen::Index first_index);
 // `next` from the sums: empty[e] takes farthest[e] (from its donor cluster), then the weighted means.
 UpdateOutcome finish_update(ClusterSums& s, const std::vector<Eigen::Index>& empty,
                             const std::vector<FarPoint>& farthest, const Matrix& centroids, Matrix& next);

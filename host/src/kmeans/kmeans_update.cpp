@@ -50,22 +50,22 @@ ClusterSums cluster_sums(const RowsView& X, std::span<const double> w, std::span
                        std::to_string(parts.size() * (uk * ud + uk) * sizeof(double)) + " bytes)");
   }
   with_data(X, [&](const auto* values) {
-  parallel_blocks(static_cast<std::size_t>(n), workers, [&](std::size_t begin, std::size_t end, int worker) {
-    Partial& p = parts[static_cast<std::size_t>(worker)];
-    p.sums.assign(uk * ud, 0.0);  // within the reserved capacity: no allocation
-    p.weights.assign(uk, 0.0);
-    for (std::size_t i = begin; i < end; ++i) {
-      const auto l = static_cast<std::size_t>(labels[i]);
-      const double wi = w.empty() ? 1.0 : w[i];
-      const auto* x = values + i * ud;
-      p.inertia += wi * squared_distance(x, centroids.data() + l * ud, d);
-      double* sum = p.sums.data() + l * ud;
-      for (std::size_t j = 0; j < ud; ++j) sum[j] += wi * x[j];
-      p.weights[l] += wi;
-      p.changed += previous[i] != labels[i];
-      previous[i] = labels[i];
-    }
-  });
+    parallel_blocks(static_cast<std::size_t>(n), workers, [&](std::size_t begin, std::size_t end, int worker) {
+      Partial& p = parts[static_cast<std::size_t>(worker)];
+      p.sums.assign(uk * ud, 0.0);  // within the reserved capacity: no allocation
+      p.weights.assign(uk, 0.0);
+      for (std::size_t i = begin; i < end; ++i) {
+        const auto l = static_cast<std::size_t>(labels[i]);
+        const double wi = w.empty() ? 1.0 : w[i];
+        const auto* x = values + i * ud;
+        p.inertia += wi * squared_distance(x, centroids.data() + l * ud, d);
+        double* sum = p.sums.data() + l * ud;
+        for (std::size_t j = 0; j < ud; ++j) sum[j] += wi * x[j];
+        p.weights[l] += wi;
+        p.changed += previous[i] != labels[i];
+        previous[i] = labels[i];
+      }
+    });
   });
 
   ClusterSums out;
@@ -91,30 +91,31 @@ bool farther(const FarPoint& a, const FarPoint& b) {
   return a.distance != b.distance ? a.distance > b.distance : a.index > b.index;
 }
 
-std::vector<FarPoint> farthest_points(const RowsView& rows, std::span<const double> w, std::span<const std::int32_t> labels,
-                                      const Matrix& centroids, std::size_t take, Eigen::Index first_index) {
+std::vector<FarPoint> farthest_points(const RowsView& rows, std::span<const double> w,
+                                      std::span<const std::int32_t> labels, const Matrix& centroids, std::size_t take,
+                                      Eigen::Index first_index) {
   return rows.visit([&](const auto& stored) {
-  const auto X = stored.template cast<double>();  // an expression: each value widened as it is read
-  const Eigen::Index n = X.rows();
-  std::vector<FarPoint> order;
-  std::vector<double> dist = host_array<double>(static_cast<std::size_t>(n), 0, "the relocation's distances");
-  std::vector<Eigen::Index> positive;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    dist[static_cast<std::size_t>(i)] = (X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm();
-    if (weight(w, i) > 0) positive.push_back(i);
-  }
-  take = std::min(take, positive.size());
-  auto further = [&](Eigen::Index a, Eigen::Index b) {
-    const double da = dist[static_cast<std::size_t>(a)], db = dist[static_cast<std::size_t>(b)];
-    return da != db ? da > db : a > b;
-  };
-  std::partial_sort(positive.begin(), positive.begin() + static_cast<std::ptrdiff_t>(take), positive.end(), further);
-  for (std::size_t e = 0; e < take; ++e) {
-    const Eigen::Index i = positive[e];
-    order.push_back({dist[static_cast<std::size_t>(i)], first_index + i, labels[static_cast<std::size_t>(i)],
-                     weight(w, i), X.row(i)});
-  }
-  return order;
+    const auto X = stored.template cast<double>();  // an expression: each value widened as it is read
+    const Eigen::Index n = X.rows();
+    std::vector<FarPoint> order;
+    std::vector<double> dist = host_array<double>(static_cast<std::size_t>(n), 0, "the relocation's distances");
+    std::vector<Eigen::Index> positive;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      dist[static_cast<std::size_t>(i)] = (X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm();
+      if (weight(w, i) > 0) positive.push_back(i);
+    }
+    take = std::min(take, positive.size());
+    auto further = [&](Eigen::Index a, Eigen::Index b) {
+      const double da = dist[static_cast<std::size_t>(a)], db = dist[static_cast<std::size_t>(b)];
+      return da != db ? da > db : a > b;
+    };
+    std::partial_sort(positive.begin(), positive.begin() + static_cast<std::ptrdiff_t>(take), positive.end(), further);
+    for (std::size_t e = 0; e < take; ++e) {
+      const Eigen::Index i = positive[e];
+      order.push_back({dist[static_cast<std::size_t>(i)], first_index + i, labels[static_cast<std::size_t>(i)],
+                       weight(w, i), X.row(i)});
+    }
+    return order;
   });
 }
 

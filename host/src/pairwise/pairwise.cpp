@@ -6,7 +6,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
+#include "core/device_rows_pack.hpp"
 #include "core/host_memory.hpp"
 #include "itercl/error.hpp"
 #include "pairwise/pairwise_inputs.hpp"
@@ -45,34 +47,21 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const M
   *this = PairwiseDistances(devices, RowsView(X), Y ? &y : nullptr, std::move(params));
 }
 
-PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const RowsView& X, const RowsView* Y,
-                                     PairwiseParams params) {
-  params.validate();
+// The parts of construction every input shares: checks, each worker's kernel, the rectangles' size, the
+// queues and tile buffers. The inputs' buffers (x, y, xaux, yaux) are the caller's to fill.
+void PairwiseDistances::Impl::setup(const std::vector<Device>& devices, const PairwiseParams& p, Eigen::Index rows,
+                                    const Eigen::Index* cols, Eigen::Index features) {
+  p.validate();
   if (devices.empty()) throw ParamError("devices", "expected at least one device");
-  if (X.rows() < 1 || X.cols() < 1)
-    throw InputError("data: no vectors (shape " + std::to_string(X.rows()) + " x " + std::to_string(X.cols()) + ")");
-  if (Y && (Y->rows() < 1 || Y->cols() != X.cols()))
-    throw InputError("second input: shape " + std::to_string(Y->rows()) + " x " + std::to_string(Y->cols()) +
-                     "; expected at least one vector of " + std::to_string(X.cols()) + " features");
-  const Precision precision = params.precision;
+  const Precision precision = p.precision;
   for (const Device& d : devices) d.require(precision);
-  for (const RowsView* m : {&X, Y}) {
-    if (m &&
-        static_cast<std::uint64_t>(m->rows()) * m->cols() > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
-      throw InputError("data: " + std::to_string(m->rows()) + " x " + std::to_string(m->cols()) +
-                       " values exceed the kernels' 32-bit indexing (2^31 - 1 values)");
-  }
-
-  auto s = std::make_unique<Impl>();
-  s->params = params;
-  s->metric = pairwise::effective_metric(params);
-  s->n1 = X.rows();
-  s->n2 = Y ? Y->rows() : X.rows();
-  s->dim = X.cols();
-  s->symmetric = Y == nullptr;
-  pairwise::Inputs in = pairwise::pack_inputs(X, Y, s->metric, params.p, precision);
-  const pairwise::DistanceProblem problem{.metric = s->metric, .precision = precision};
-
+  params = p;
+  metric = pairwise::effective_metric(p);
+  n1 = rows;
+  n2 = cols ? *cols : rows;
+  dim = features;
+  symmetric = cols == nullptr;
+  const pairwise::DistanceProblem problem{.metric = metric, .precision = precision};
   try {
     std::map<cl_device_id, int> seen;
     double max_entries = std::numeric_limits<int>::max();
@@ -80,7 +69,7 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const R
       pairwise::DistanceWorker w(d);
       w.name = d.info().name + " (" + d.info().id() + ")";
       if (const int k = ++seen[d.device()()]; k > 1) w.name += " #" + std::to_string(k);
-      w.kernel = pairwise::resolve(params.kernel, d.info(), problem, w.tuning_sources);
+      w.kernel = pairwise::resolve(p.kernel, d.info(), problem, w.tuning_sources);
       w.options = pairwise::defines(w.kernel, problem);
       w.program = d.kernel("pairwise.cl", w.options, pairwise::kernel_name(w.kernel));
       check_kernel_work_group("kernel.tile_rows x tile_cols",
@@ -90,31 +79,59 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const R
           std::min(max_entries, static_cast<double>(std::min<std::uint64_t>(
                                     d.info().max_allocation, d.info().global_memory / pairwise::kTileSlotsPerMemory)) /
                                     real_size(precision));
-      s->workers.push_back(std::move(w));
+      workers.push_back(std::move(w));
     }
-    // The fused k nearest neighbours compute the expanded form whatever the distances' variant.
-    if (pairwise::uses_inner_products(s->workers.front().kernel, s->metric) || s->workers.front().kernel.knn == "fused")
-      pairwise::add_aux_values(in, s->n1, s->n2, s->dim, Y != nullptr, s->metric, precision);
-
-    const int n_workers = static_cast<int>(s->workers.size()) * params.parts;
-    const Eigen::Index side =
-        pairwise::default_block(s->n1, s->n2, s->symmetric, max_entries, n_workers, pairwise::kBlockAlign);
-    s->block_rows = params.block_rows ? std::min(params.block_rows, s->n1) : std::min(side, s->n1);
-    s->block_cols =
-        s->symmetric ? s->block_rows : (params.block_cols ? std::min(params.block_cols, s->n2) : std::min(side, s->n2));
-    if (static_cast<double>(s->block_rows) * static_cast<double>(s->block_cols) > max_entries)
-      throw ParamError("block_rows", std::to_string(s->block_rows) + " x " + std::to_string(s->block_cols) +
+    const int n_workers = static_cast<int>(workers.size()) * p.parts;
+    const Eigen::Index side = pairwise::default_block(n1, n2, symmetric, max_entries, n_workers, pairwise::kBlockAlign);
+    block_rows = p.block_rows ? std::min(p.block_rows, n1) : std::min(side, n1);
+    block_cols = symmetric ? block_rows : (p.block_cols ? std::min(p.block_cols, n2) : std::min(side, n2));
+    if (static_cast<double>(block_rows) * static_cast<double>(block_cols) > max_entries)
+      throw ParamError("block_rows", std::to_string(block_rows) + " x " + std::to_string(block_cols) +
                                          " entries per rectangle exceed the devices' budget of " +
                                          std::to_string(static_cast<long long>(max_entries)));
-
-    Stopwatch wall;
-    const std::size_t tile_bytes = static_cast<std::size_t>(s->block_rows * s->block_cols) * real_size(precision);
-    for (pairwise::DistanceWorker& w : s->workers) {
+    const std::size_t tile_bytes = static_cast<std::size_t>(block_rows * block_cols) * real_size(precision);
+    for (pairwise::DistanceWorker& w : workers) {
       const cl::Context& ctx = w.device.context();
       w.compute = cl::CommandQueue(ctx, w.device.device(), CL_QUEUE_PROFILING_ENABLE);
       w.transfer = cl::CommandQueue(ctx, w.device.device(), CL_QUEUE_PROFILING_ENABLE);
+      for (auto& tile : w.tile) tile = cl::Buffer(ctx, CL_MEM_READ_WRITE, tile_bytes);  // read by the reductions
+      w.share.device = w.name;
+    }
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+}
+
+bool PairwiseDistances::Impl::inner_products() const {
+  // The fused k nearest neighbours compute the expanded form whatever the distances' variant.
+  return pairwise::uses_inner_products(workers.front().kernel, metric) || workers.front().kernel.knn == "fused";
+}
+
+PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const RowsView& X, const RowsView* Y,
+                                     PairwiseParams params) {
+  if (X.rows() < 1 || X.cols() < 1)
+    throw InputError("data: no vectors (shape " + std::to_string(X.rows()) + " x " + std::to_string(X.cols()) + ")");
+  if (Y && (Y->rows() < 1 || Y->cols() != X.cols()))
+    throw InputError("second input: shape " + std::to_string(Y->rows()) + " x " + std::to_string(Y->cols()) +
+                     "; expected at least one vector of " + std::to_string(X.cols()) + " features");
+  for (const RowsView* m : {&X, Y}) {
+    if (m &&
+        static_cast<std::uint64_t>(m->rows()) * m->cols() > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+      throw InputError("data: " + std::to_string(m->rows()) + " x " + std::to_string(m->cols()) +
+                       " values exceed the kernels' 32-bit indexing (2^31 - 1 values)");
+  }
+  auto s = std::make_unique<Impl>();
+  const Eigen::Index n2 = Y ? Y->rows() : 0;
+  params.validate();
+  pairwise::Inputs in = pairwise::pack_inputs(X, Y, pairwise::effective_metric(params), params.p, params.precision);
+  s->setup(devices, params, X.rows(), Y ? &n2 : nullptr, X.cols());
+  if (s->inner_products())
+    pairwise::add_aux_values(in, s->n1, s->n2, s->dim, Y != nullptr, s->metric, params.precision);
+  try {
+    Stopwatch wall;
+    for (pairwise::DistanceWorker& w : s->workers) {
       auto upload = [&](const std::vector<unsigned char>& bytes) {
-        cl::Buffer b(ctx, CL_MEM_READ_ONLY, bytes.empty() ? real_size(precision) : bytes.size());
+        cl::Buffer b(w.device.context(), CL_MEM_READ_ONLY, bytes.empty() ? real_size(params.precision) : bytes.size());
         cl::Event e;
         if (!bytes.empty()) {
           w.transfer.enqueueWriteBuffer(b, CL_TRUE, 0, bytes.size(), bytes.data(), nullptr, &e);
@@ -126,13 +143,39 @@ PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const R
       w.y = Y ? upload(in.y) : w.x;
       w.xaux = upload(in.xaux);
       w.yaux = Y ? upload(in.yaux) : w.xaux;
-      for (auto& tile : w.tile) tile = cl::Buffer(ctx, CL_MEM_READ_WRITE, tile_bytes);  // read by the reductions
-      w.share.device = w.name;
     }
     s->upload.wall_s = wall.seconds();
   } catch (...) {
     rethrow_as_itercl_error();
   }
+  impl_ = std::move(s);
+}
+
+PairwiseDistances::PairwiseDistances(const Device& device, const DeviceRows& X, const DeviceRows* Y,
+                                     PairwiseParams params) {
+  core::check_device_rows(device, X, "data");
+  if (Y) core::check_device_rows(device, *Y, "second input");
+  auto s = std::make_unique<Impl>();
+  s->setup({device}, params, X.rows, Y ? &Y->rows : nullptr, X.cols);
+  const bool shifted = pairwise::translation_invariant(s->metric);
+  core::PackedDeviceRows x = core::pack_device_rows(device, X, params.precision, "data", shifted ? &X : nullptr);
+  pairwise::check_range(x.largest, X.cols, "data", s->metric, params.p, params.precision);
+  std::optional<core::PackedDeviceRows> y;
+  if (Y) {
+    y = core::pack_device_rows(device, *Y, params.precision, "second input", shifted ? &X : nullptr);
+    pairwise::check_range(y->largest, X.cols, "second input", s->metric, params.p, params.precision);
+  }
+  pairwise::DistanceWorker& w = s->workers.front();
+  w.x = x.columns;
+  w.y = Y ? y->columns : w.x;
+  s->upload = x.timings;
+  if (Y) s->upload += y->timings;
+  const bool aux = s->inner_products();
+  w.xaux = aux ? pairwise::device_aux_values(device, w.x, s->n1, s->dim, s->metric, params.precision, "data")
+               : cl::Buffer(device.context(), CL_MEM_READ_ONLY, real_size(params.precision));
+  w.yaux = !Y    ? w.xaux
+           : aux ? pairwise::device_aux_values(device, w.y, s->n2, s->dim, s->metric, params.precision, "second input")
+                 : w.xaux;
   impl_ = std::move(s);
 }
 

@@ -8,7 +8,9 @@
 
 #include "core/device_data.hpp"
 #include "core/host_memory.hpp"
+#include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
+#include "tuning/kernel_checks.hpp"
 
 namespace itercl::pairwise {
 
@@ -61,8 +63,7 @@ std::vector<unsigned char> pack_input(const RowsView& m, const Eigen::RowVectorX
 
 Inputs pack_inputs(const RowsView& X, const RowsView* Y, Metric metric, double p, Precision precision) {
   Eigen::RowVectorXd shift = Eigen::RowVectorXd::Zero(X.cols());
-  if (translation_invariant(metric))
-    shift = X.column_mean();
+  if (translation_invariant(metric)) shift = X.column_mean();
   Inputs in;
   in.x = pack_input(X, shift, "data", metric, p, precision);
   if (Y) in.y = pack_input(*Y, shift, "second input", metric, p, precision);
@@ -98,6 +99,39 @@ void add_aux_values(Inputs& in, Eigen::Index n1, Eigen::Index n2, Eigen::Index d
                     Precision precision) {
   in.xaux = aux_values(in.x, n1, dim, precision, metric, "data");
   if (two_inputs) in.yaux = aux_values(in.y, n2, dim, precision, metric, "second input");
+}
+
+cl::Buffer device_aux_values(const Device& device, const cl::Buffer& columns, Eigen::Index n, Eigen::Index dim,
+                             Metric metric, Precision precision, const char* name) {
+  try {
+    const std::size_t bytes = static_cast<std::size_t>(n) * real_size(precision);
+    cl::Buffer out(device.context(), CL_MEM_READ_WRITE, bytes);
+    cl::Kernel squares =
+        device.kernel("device_rows.cl", Defines(precision).add("SOURCE", "float").str(), "row_squares");
+    set_args(squares, columns, static_cast<cl_int>(n), static_cast<cl_int>(dim), out);
+    cl::CommandQueue& q = device.queue();
+    q.enqueueNDRangeKernel(squares, cl::NullRange, cl::NDRange(static_cast<std::size_t>(n)), cl::NullRange);
+    if (metric != Metric::cosine) {
+      q.finish();
+      return out;
+    }
+    std::vector<unsigned char> values = host_bytes(std::string(name) + "'s norms", bytes);
+    q.enqueueReadBuffer(out, CL_TRUE, 0, bytes, values.data());
+    with_real(precision, [&](auto zero) {
+      using T = decltype(zero);
+      T* v = reinterpret_cast<T*>(values.data());
+      for (Eigen::Index i = 0; i < n; ++i) {
+        if (v[i] == 0)
+          throw InputError(std::string(name) + ": row " + std::to_string(i) +
+                           " is all zeros; the cosine distance is undefined for it");
+        v[i] = static_cast<T>(1 / std::sqrt(static_cast<double>(v[i])));
+      }
+    });
+    q.enqueueWriteBuffer(out, CL_TRUE, 0, bytes, values.data());
+    return out;
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
 }
 
 }  // namespace itercl::pairwise

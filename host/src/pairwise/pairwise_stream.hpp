@@ -45,6 +45,12 @@ struct PairwiseDistances::Impl {
   std::vector<pairwise::DistanceWorker> workers;
   Timings upload;
 
+  // Everything but the inputs' buffers: checks, kernels, rectangle sizes, queues, tiles (pairwise.cpp).
+  // `cols` null: one input.
+  void setup(const std::vector<Device>& devices, const PairwiseParams& p, Eigen::Index rows, const Eigen::Index* cols,
+             Eigen::Index features);
+  bool inner_products() const;  // whether the kernels read xaux / yaux
+
   // Each rectangle to `sink`, or with `reducers` (one per worker) reduced on the device and merged, or with
   // `fused` (one per worker) its k nearest computed by the fused kernel instead of its distances.
   void work(pairwise::DistanceWorker& w, pairwise::RectangleQueue& queue, const PairSink& sink,

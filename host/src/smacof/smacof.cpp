@@ -141,6 +141,10 @@ SmacofResult Smacof::fit_vectors(const RowsView& vectors, Metric metric, const M
   return SmacofDissimilarities::from_vectors(device_, vectors, metric, weights, params_).fit();
 }
 
+SmacofResult Smacof::fit_vectors(const DeviceRows& vectors, Metric metric, const Matrix& weights) const {
+  return SmacofDissimilarities::from_vectors(device_, vectors, metric, weights, params_).fit();
+}
+
 namespace smacof {
 
 void check_ranks_params(const SmacofParams& p, bool from_vectors, Metric metric) {
@@ -173,7 +177,7 @@ SmacofResult fit_vectors_over_ranks(core::Comm& comm, const Device& device, cons
   const auto first = static_cast<Eigen::Index>(core::first_row(static_cast<std::size_t>(n), comm.rank(), comm.size()));
   const auto end =
       static_cast<Eigen::Index>(core::first_row(static_cast<std::size_t>(n), comm.rank() + 1, comm.size()));
-  SmacofDevice blocks(device, p.kernel, vectors_problem(p, vectors, metric, false),
+  SmacofDevice blocks(device, p.kernel, vectors_problem(p, vectors.rows(), vectors.cols(), metric, false),
                       {.comm = &comm, .first = first, .rows = end - first});
   blocks.build_dissimilarities(vectors);
   // Rank 0's principal components for every rank, so that all start alike.

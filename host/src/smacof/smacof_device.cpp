@@ -155,19 +155,31 @@ void SmacofDevice::build_dissimilarities(const RowsView& vectors) {
     // Centred before rounding to the device's precision: distances do not change, rounding shrinks.
     pack_column_major(vectors, s.problem.precision, values.data(), vectors.column_mean());
     cl::Buffer v(s.device.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(bytes, 1));
+    cl::Event write;
+    s.device.queue().enqueueWriteBuffer(v, CL_TRUE, 0, bytes, values.data(), nullptr, &write);
+    s.upload.transfer_s += event_seconds(write);
+    s.upload.wall_s += wall.seconds();
+    build_dissimilarities(v, vectors.cols());
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+}
+
+void SmacofDevice::build_dissimilarities(const cl::Buffer& v, Eigen::Index features) {
+  Impl& s = *impl_;
+  try {
+    Stopwatch wall;
     cl::Kernel build = s.device.kernel("smacof.cl", s.options, "build_delta");
-    cl::Event write, run;
+    cl::Event run;
     cl::CommandQueue& q = s.device.queue();
-    q.enqueueWriteBuffer(v, CL_FALSE, 0, bytes, values.data(), nullptr, &write);
     const cl_int along_rows = s.over_ranks() && s.k.variant == "fused_rows";
-    set_args(build, v, static_cast<cl_int>(s.problem.n), static_cast<cl_int>(vectors.cols()),
+    set_args(build, v, static_cast<cl_int>(s.problem.n), static_cast<cl_int>(features),
              static_cast<cl_int>(s.block.first), static_cast<cl_int>(s.rows()), along_rows, s.delta);
     const auto columns = static_cast<std::size_t>(s.packed() ? s.problem.n / 2 : s.problem.n);
     if (columns > 0 && s.rows() > 0)
       q.enqueueNDRangeKernel(build, cl::NullRange, cl::NDRange(s.rows_global, columns),
                              cl::NDRange(static_cast<std::size_t>(s.k.work_group_size), 1), nullptr, &run);
     q.finish();
-    s.upload.transfer_s += event_seconds(write);
     s.upload.kernel_s += columns > 0 && s.rows() > 0 ? event_seconds(run) : 0;
     s.upload.wall_s += wall.seconds();
   } catch (...) {

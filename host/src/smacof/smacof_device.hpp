@@ -35,8 +35,11 @@ class SmacofDevice {
   ~SmacofDevice();
   SmacofDevice(SmacofDevice&&) noexcept;
 
-  void upload_dissimilarities(const Matrix& delta);                // N x N (a block: its rows x N), checked
-  void build_dissimilarities(const RowsView& vectors);               // N x features, by the problem's metric
+  void upload_dissimilarities(const Matrix& delta);  // N x N (a block: its rows x N), checked
+  void build_dissimilarities(const RowsView& vectors);
+  // From vectors already packed on the device: N x features, column-major, in the device's precision.
+  void build_dissimilarities(const cl::Buffer& vectors,
+                             Eigen::Index features);               // N x features, by the problem's metric
                                                                    // (a block: its rows of delta only)
   Matrix read_dissimilarities() const;                             // N x N (classical init of vectors)
   void upload_weights(const Matrix& weights, const Matrix& pinv);  // both N x N

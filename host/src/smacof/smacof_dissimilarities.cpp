@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/device_rows_pack.hpp"
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
 #include "itercl/smacof.hpp"
@@ -46,12 +47,12 @@ void check_vectors(const RowsView& vectors, Metric metric, const SmacofParams& p
   check_init(p, n);
 }
 
-Problem vectors_problem(const SmacofParams& p, const RowsView& vectors, Metric metric, bool weighted) {
-  return {.n = vectors.rows(),
+Problem vectors_problem(const SmacofParams& p, Eigen::Index n, Eigen::Index features, Metric metric, bool weighted) {
+  return {.n = n,
           .dim = p.n_components,
           .precision = p.precision,
           .weighted = weighted,
-          .features = vectors.cols(),
+          .features = features,
           .metric = metric};
 }
 
@@ -114,14 +115,53 @@ SmacofDissimilarities SmacofDissimilarities::from_vectors(const Device& device, 
   const Eigen::Index n = vectors.rows();
   const bool weighted = weights.size() > 0;
   const Matrix w = weighted ? smacof::symmetric_weights(weights, n) : Matrix();
-  s.device_ =
-      std::make_unique<smacof::SmacofDevice>(device, p.kernel, smacof::vectors_problem(p, vectors, metric, weighted));
+  s.device_ = std::make_unique<smacof::SmacofDevice>(
+      device, p.kernel, smacof::vectors_problem(p, vectors.rows(), vectors.cols(), metric, weighted));
   s.device_->build_dissimilarities(vectors);
   if (weighted) s.device_->upload_weights(w, smacof::weights_pinv(w));
   if (p.init == SmacofInit::classical)
     s.classical_ = metric == Metric::euclidean
                        ? smacof::classical_scaling_of_vectors(vectors, p.n_components)
                        : smacof::classical_start(s.device_->read_dissimilarities(), p.n_components);
+  return s;
+}
+
+SmacofDissimilarities SmacofDissimilarities::from_vectors(const Device& device, const DeviceRows& vectors,
+                                                          Metric metric, const Matrix& weights, SmacofParams params) {
+  check_dissimilarity_metric(metric);
+  if (vectors.rows < 2 || vectors.cols < 1)
+    throw InputError("data: need at least 2 vectors of at least 1 feature, got " + std::to_string(vectors.rows) +
+                     " x " + std::to_string(vectors.cols));
+  SmacofDissimilarities s(device, std::move(params), vectors.rows);
+  const SmacofParams& p = s.params_;
+  const core::PackedDeviceRows packed = core::pack_device_rows(device, vectors, p.precision, "data", &vectors);
+  // As check_vectors, the spread measured from the first row: every feature's difference between two
+  // vectors is still at most twice it.
+  if (packed.largest == 0) throw InputError("data: all vectors are identical, nothing to embed");
+  const double features = static_cast<double>(vectors.cols);
+  smacof::check_range(
+      metric == Metric::sqeuclidean ? 4 * packed.largest * packed.largest * features : 2 * packed.largest * features,
+      vectors.rows, p.precision, "data");
+  smacof::check_init(p, vectors.rows);
+  const bool weighted = weights.size() > 0;
+  const Matrix w = weighted ? smacof::symmetric_weights(weights, vectors.rows) : Matrix();
+  const Eigen::Index n = vectors.rows;
+  s.device_ = std::make_unique<smacof::SmacofDevice>(device, p.kernel,
+                                                     smacof::vectors_problem(p, n, vectors.cols, metric, weighted));
+  s.device_->build_dissimilarities(packed.columns, vectors.cols);
+  if (weighted) s.device_->upload_weights(w, smacof::weights_pinv(w));
+  if (p.init == SmacofInit::classical) {
+    if (metric == Metric::euclidean) {
+      const std::vector<unsigned char> values = core::read_device_rows(device, vectors, "data");
+      s.classical_ = smacof::classical_scaling_of_vectors(
+          vectors.precision == Precision::f32
+              ? RowsView(reinterpret_cast<const float*>(values.data()), n, vectors.cols)
+              : RowsView(reinterpret_cast<const double*>(values.data()), n, vectors.cols),
+          p.n_components);
+    } else {
+      s.classical_ = smacof::classical_start(s.device_->read_dissimilarities(), p.n_components);
+    }
+  }
   return s;
 }
 

@@ -12,7 +12,7 @@ namespace itercl::smacof {
 void check_range(double largest, Eigen::Index n, Precision p, const char* what);
 void check_init(const SmacofParams& p, Eigen::Index n);
 void check_vectors(const RowsView& vectors, Metric metric, const SmacofParams& p);
-Problem vectors_problem(const SmacofParams& p, const RowsView& vectors, Metric metric, bool weighted);
+Problem vectors_problem(const SmacofParams& p, Eigen::Index n, Eigen::Index features, Metric metric, bool weighted);
 
 // p.n_init runs from p.init (`classical`: the classical start, for init == classical); the lowest final
 // stress wins.
