@@ -3,7 +3,7 @@
 //
 // pack_columns reads `in`, n x d values row-major as the caller stored them (SOURCE), subtracts `origin`'s
 // first d values from every row if `shifted` (a row of the data: distances do not change, and the
-// magnitudes rounded to REAL shrink), and writes `out` column-major in REAL (element (i, j) at j * n + i).
+// magnitudes rounded to REAL shrink; the difference in the wider precision), and writes `out` column-major in REAL (element (i, j) at j * n + i).
 // It also writes, per work-group, the largest |value - origin| it met, or infinity if a value was NaN or
 // infinite, for the host's range and finiteness checks. One work-item per row; `in` is read once.
 //
@@ -26,6 +26,13 @@
 #endif
 
 typedef SOURCE source;
+// The difference x - origin is taken in the wider of the two precisions, then rounded to REAL: float rows
+// packed for a double kernel must not lose the bits a float subtraction would round away.
+#if ITERCL_IS_DOUBLE(REAL)
+typedef double wide;
+#else
+typedef SOURCE wide;
+#endif
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void pack_columns(
     __global const source* in, const int n, const int d, __global const source* origin, const int shifted,
@@ -35,8 +42,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void pack_columns(
   source mine = 0;
   if (i < n) {
     for (int j = 0; j < d; ++j) {
-      const source v = in[(size_t)i * d + j] - (shifted ? origin[j] : (source)0);
-      mine = isfinite(v) ? fmax(mine, fabs(v)) : (source)INFINITY;
+      const wide v = (wide)in[(size_t)i * d + j] - (shifted ? (wide)origin[j] : (wide)0);
+      mine = isfinite(v) ? fmax(mine, (source)fabs(v)) : (source)INFINITY;
       out[(size_t)j * n + i] = (real)v;
     }
   }
