@@ -1,5 +1,6 @@
 // Cancel through the progress callback (itercl/progress.hpp) everywhere it is called: K-Means between
-// iterations, the pair-space runs between rectangles, tune between candidates, bench between cases.
+// iterations, the pair-space runs between rectangles, tune between candidates, bench between cases and
+// inside them.
 // Each stops where the callback threw, with that exception and no result. (PageRank's and SMACOF's are
 // beside their resident objects' tests.)
 #include <doctest/doctest.h>
@@ -79,8 +80,8 @@ TEST_CASE("tune: cancelled as the 2nd candidate starts; it is not recorded as re
   CHECK(report.candidates.size() == 1);
 }
 
-TEST_CASE("bench: cancelled as the 2nd case starts, writing no results") {
-  test::TempDir dir;
+// A suite of three K-Means cases of 2 iterations each.
+std::filesystem::path kmeans_suite(const test::TempDir& dir) {
   const nlohmann::json suite = {
       {"name", "cancelled"},
       {"devices", {test::device().info().id()}},
@@ -92,16 +93,44 @@ TEST_CASE("bench: cancelled as the 2nd case starts, writing no results") {
         {"params", {{"n_clusters", 3}, {"init", "random"}, {"n_init", 1}, {"max_iter", 2}, {"tol", 0}}}}},
       {"groups", {{{"name", "sizes"}, {"vary", {{"data.n_samples", {100, 200, 300}}}}}}}};
   std::ofstream(dir / "suite.json") << suite.dump();
+  return dir / "suite.json";
+}
+
+TEST_CASE("bench: cancelled as the 2nd case starts, writing no results") {
+  test::TempDir dir;
   itercl::BenchOptions options;
   options.output = dir / "out" / "cancelled.json";
   options.peers = false;
-  int finished = 0;
+  int finished = 0, cases = 0, iterations = 0;
   options.log = [&](const std::string&) { ++finished; };
-  CancelAt cancel{.at = 2};
-  options.progress = cancel.callback();
-  CHECK_THROWS_AS(itercl::run_bench_file(dir / "suite.json", options), itercl::Cancelled);
-  CHECK(cancel.calls == 2);
+  options.progress = [&](const itercl::ProgressEvent& e) {
+    if (e.step != "case") {
+      ++iterations;
+    } else if (++cases == 2) {
+      throw itercl::Cancelled();
+    }
+  };
+  CHECK_THROWS_AS(itercl::run_bench_file(kmeans_suite(dir), options), itercl::Cancelled);
+  CHECK(cases == 2);
+  CHECK(iterations == 2);  // the first case's two iterations reached the callback
   CHECK(finished == 1);
+  CHECK_FALSE(std::filesystem::exists(options.output));
+}
+
+TEST_CASE("bench: cancelled inside a case, at its 2nd iteration, writing no results") {
+  test::TempDir dir;
+  itercl::BenchOptions options;
+  options.output = dir / "out" / "cancelled.json";
+  options.peers = false;
+  int finished = 0, calls = 0;
+  options.log = [&](const std::string&) { ++finished; };
+  options.progress = [&](const itercl::ProgressEvent& e) {
+    ++calls;
+    if (e.step == "iteration" && e.iteration == 2) throw itercl::Cancelled();
+  };
+  CHECK_THROWS_AS(itercl::run_bench_file(kmeans_suite(dir), options), itercl::Cancelled);
+  CHECK(calls == 3);     // the case's start, its 1st and its 2nd iteration
+  CHECK(finished == 0);  // not recorded as a failed case: the bench stopped
   CHECK_FALSE(std::filesystem::exists(options.output));
 }
 

@@ -24,8 +24,9 @@ struct ProgressEvent {
 // time); keep it cheap. Empty: no reporting.
 // To cancel, the callback throws: Cancelled, or an exception of its own (the Python module carries a
 // KeyboardInterrupt so). Every algorithm, tune and bench call it between iterations (rectangles,
-// candidates, cases) outside their own error handling, so the exception stops the run there, the
-// device buffers are freed, and it reaches the caller unchanged: no partial result is returned.
+// candidates, cases; bench passes its cases' own events on too) outside their own error handling, so the exception
+// stops the run there, the device buffers are freed, and it reaches the caller unchanged: no partial result is
+// returned.
 using ProgressCallback = std::function<void(const ProgressEvent&)>;
 
 // The exception a progress callback throws to cancel: neither the input's fault (InputError) nor the

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <exception>
 #include <fstream>
 #include <random>
 #include <set>
@@ -341,6 +342,18 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
       config["output"] = (tmp / "case.json").string();
       RunOverrides overrides;
       overrides.device = spec;
+      // The case's own progress (its iterations, rectangles) reaches the caller too, so that a cancel
+      // stops the case where it is; what the callback throws ends the bench, not just the case.
+      std::exception_ptr stopped;
+      if (options.progress)
+        overrides.progress = [&](const ProgressEvent& inner) {
+          try {
+            options.progress(inner);
+          } catch (...) {
+            stopped = std::current_exception();
+            throw;
+          }
+        };
       try {
         std::vector<json> runs;
         json last;
@@ -354,6 +367,7 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
         for (const auto& [key, value] : last["result"].items())
           if (value.is_number() || value.is_boolean()) record["result"][key] = value;
       } catch (const std::exception& e) {  // recorded with the case; the suite goes on
+        if (stopped) std::rethrow_exception(stopped);
         record["error"] = e.what();
         ++outcome.failed;
       }
