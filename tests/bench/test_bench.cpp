@@ -45,9 +45,15 @@ TEST_CASE("a suite runs every combination of its groups, repeated, with medians 
   options.output = dir / "out" / "tiny.json";
   std::vector<std::string> log;
   options.log = [&](const std::string& line) { log.push_back(line); };
-  std::vector<int> started;  // progress: one event as each case starts, numbered 1..7 of 7
+  // Progress: one event as each case starts, numbered 1..7 of 7, and the running cases' own iterations.
+  std::vector<int> started;
+  int iterations = 0;
   options.progress = [&](const itercl::ProgressEvent& e) {
-    CHECK(e.step == "case");
+    if (e.step != "case") {
+      CHECK(e.algorithm == "kmeans");
+      ++iterations;
+      return;
+    }
     CHECK(e.max_iterations == 7);
     started.push_back(e.iteration);
   };
@@ -58,6 +64,7 @@ TEST_CASE("a suite runs every combination of its groups, repeated, with medians 
   CHECK(outcome.failed == 1);
   CHECK(log.size() == 7 + 4);  // the cases, then the failed peers
   CHECK(started == std::vector<int>{1, 2, 3, 4, 5, 6, 7});
+  CHECK(iterations == 6 * 3 * 3);  // 6 cases that run, 1 warm-up and 2 timed runs each, 3 iterations a run
   CHECK(r["devices"][0]["peaks"]["fp32_gflops"].get<double>() > 0);
   CHECK(r["devices"][0]["peaks"]["bandwidth_gbs"].get<double>() > 0);
   for (const json& c : r["cases"]) {
