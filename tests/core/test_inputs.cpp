@@ -5,10 +5,9 @@
 // their mean, so they agree with the host path within the rounding the tolerances bound.
 #include <doctest/doctest.h>
 
-#include <string>
-
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "itercl/error.hpp"
