@@ -60,7 +60,7 @@ Matrix kmeans_plus_plus_of(core::Comm& comm, const Rows& X, std::span<const doub
     double running = 0;
     for (std::size_t i = 0; i < un; ++i) cumulative[i] = running += weight(w, static_cast<Eigen::Index>(i)) * values[i];
     totals = comm.allgatherv<double>(std::span<const double>(&running, 1));
-    return comm.sum_in_rank_order(std::span<const double>(&running, 1))[0];
+    return std::accumulate(totals.begin(), totals.end(), 0.0);  // in rank order: the same bits on every rank
   };
   // The point the running sum reaches at `target`, from the rank that holds it, on every rank.
   auto drawn = [&](double target) {
