@@ -31,6 +31,21 @@ TEST_CASE("devices are listed with their properties") {
   }
 }
 
+TEST_CASE("the environment lowers the memory a device reports, never raises it, and refuses a bad value") {
+  const auto reported = itercl::list_devices().at(0);
+  setenv("ITERCL_DEVICE_MEMORY", "3000000", 1);
+  setenv("ITERCL_MAX_ALLOCATION", "1000000", 1);
+  const auto limited = itercl::list_devices().at(0);
+  CHECK(limited.global_memory == std::min<std::uint64_t>(reported.global_memory, 3000000));
+  CHECK(limited.max_allocation == std::min<std::uint64_t>(reported.max_allocation, 1000000));
+  CHECK(Device::select(reported.id()).info().max_allocation == limited.max_allocation);
+  setenv("ITERCL_MAX_ALLOCATION", "1e6", 1);
+  CHECK_THROWS_WITH_AS(itercl::list_devices(), doctest::Contains("ITERCL_MAX_ALLOCATION: '1e6'"), itercl::InputError);
+  unsetenv("ITERCL_DEVICE_MEMORY");
+  unsetenv("ITERCL_MAX_ALLOCATION");
+  CHECK(itercl::list_devices().at(0).max_allocation == reported.max_allocation);
+}
+
 TEST_CASE("selection by auto, type, index and name substring") {
   const auto devices = itercl::list_devices();
   const bool has_gpu = std::any_of(devices.begin(), devices.end(), [](const auto& d) { return d.type == "gpu"; });

@@ -40,6 +40,31 @@ struct Found {
 
 DeviceInfo describe(int p, int d, const cl::Device& dev);
 
+// A byte count from the environment variable `name`, 0 where it is unset or empty. Anything but a
+// positive decimal integer is an error naming the variable.
+std::uint64_t bytes_from_environment(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return 0;
+  std::uint64_t bytes = 0;
+  const std::string_view text(v);
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), bytes);
+  if (ec != std::errc() || end != text.data() + text.size() || bytes == 0)
+    throw InputError(std::string(name) + ": '" + v + "' is not a positive number of bytes");
+  return bytes;
+}
+
+// ITERCL_DEVICE_MEMORY and ITERCL_MAX_ALLOCATION lower what a device reports (never raise it): for a
+// device shared with other work, and so that the tests can run on a small CPU the code paths that
+// split data a device cannot hold at once (several buffers, points streamed through it).
+void apply_memory_limits(DeviceInfo& i) {
+  if (const std::uint64_t memory = bytes_from_environment("ITERCL_DEVICE_MEMORY")) {
+    i.global_memory = std::min(i.global_memory, memory);
+    i.max_allocation = std::min(i.max_allocation, memory);
+  }
+  if (const std::uint64_t allocation = bytes_from_environment("ITERCL_MAX_ALLOCATION"))
+    i.max_allocation = std::min(i.max_allocation, allocation);
+}
+
 // All devices. clGetPlatformIDs answers CL_PLATFORM_NOT_FOUND_KHR (cl_khr_icd) when the loader has no
 // ICD registered: that is an empty list; any other failure is an error naming its call and code.
 std::vector<Found> discover() {
@@ -83,6 +108,7 @@ DeviceInfo describe(int p, int d, const cl::Device& dev) {
   i.local_memory = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   i.max_work_group_size = dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
   i.fp64 = dev.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_fp64") != std::string::npos;
+  apply_memory_limits(i);
   return i;
 }
 
