@@ -4,12 +4,14 @@ size, run plain for one rank and with `mpirun -np P` (one device per rank) for m
 median iteration (kernel, transfer, host, communication) and the parallel efficiency.
 
     benchmarks/mpi/scaling.py --itercl build/itercl --ranks 1,2 --device gpu --sizes issue --out DIR
-    benchmarks/mpi/scaling.py --itercl build/itercl --ranks 1,2 --device cpu --sizes small --out DIR
+    benchmarks/mpi/scaling.py --itercl build/itercl --ranks 1,2,4,8 --device cpu --cores-per-rank 2 --sizes small --out DIR
 
 Strong scaling runs one problem on every rank count; weak scaling gives each rank the same work: points
 for K-Means, links for PageRank, pairs for SMACOF and the distance histogram (whose n grows as sqrt P).
 Efficiency: T(1) / (P T(P)) strong, T(1) / T(P) weak, on the median iteration's wall time (the whole run
-for the histogram, which has no iterations). The same command serves any number of ranks and GPUs.
+for the histogram, which has no iterations). The same command serves any number of ranks and GPUs. On PoCL, `--cores-per-rank C` gives each rank C
+cores (P ranks use P x C), so that the CPU's efficiencies mean what a GPU's do; without it the ranks
+share the host's cores (itercl's default), and the table shows what splitting the same cores costs.
 Writes DIR/scaling.jsonl (one line per run), DIR/scaling.md and DIR/scaling.png (needs matplotlib).
 """
 import argparse
@@ -74,8 +76,12 @@ def run(args, algorithm, mode, ranks, sizes):
     command = [args.itercl, "run", stem + ".config.json", "--quiet"]
     if ranks > 1:  # --bind-to none: Open MPI would pin each rank to one core and starve its host threads
         command = [args.mpirun, "--bind-to", "none", *args.mpirun_args.split(), "-np", str(ranks), *command]
-    line = {"algorithm": algorithm, "mode": mode, "ranks": ranks, "size": size, "device": args.device}
-    done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
+    line = {"algorithm": algorithm, "mode": mode, "ranks": ranks, "size": size, "device": args.device,
+            "cores_per_rank": args.cores_per_rank or "shared"}
+    env = dict(os.environ)
+    if args.cores_per_rank:  # PoCL 3 reads the first, PoCL 4 and later the second
+        env.update(POCL_MAX_PTHREAD_COUNT=str(args.cores_per_rank), POCL_CPU_MAX_CU_COUNT=str(args.cores_per_rank))
+    done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, env=env)
     if done.returncode != 0:
         said = (done.stderr + done.stdout).splitlines()
         line["error"] = [x for x in said if "error:" in x or "failed:" in x][:1] or said[-1:] or [f"exit {done.returncode}"]
@@ -134,6 +140,7 @@ def main():
     ap.add_argument("--sizes", choices=sorted(SIZES), default="issue")
     ap.add_argument("--algorithms", default="kmeans,smacof,pagerank,histogram")
     ap.add_argument("--modes", default="strong,weak")
+    ap.add_argument("--cores-per-rank", type=int, default=0, help="PoCL: cores for each rank (default: shared)")
     ap.add_argument("--mpirun", default="mpirun")
     ap.add_argument("--mpirun-args", default="", help="extra mpirun arguments, e.g. --allow-run-as-root")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per run")
@@ -154,7 +161,8 @@ def main():
                     log.flush()
                     lines.append(line)
     with open(os.path.join(args.out, "scaling.md"), "w") as f:
-        f.write(f"# Scaling over MPI ranks ({args.device}, sizes {args.sizes})\n\n")
+        cores = f", {args.cores_per_rank} cores per rank" if args.cores_per_rank else ""
+        f.write(f"# Scaling over MPI ranks ({args.device}, sizes {args.sizes}{cores})\n\n")
         f.write("Made by `benchmarks/mpi/scaling.py`: median iteration (the whole run for the histogram), "
                 "20 iterations, float.\n\n")
         f.write("\n".join(table(lines)) + "\n\n![efficiency](scaling.png)\n")
