@@ -383,3 +383,191 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void build_delta(
   delta[along_rows ? (ulong)r * n + c : (ulong)c * rows + r] = acc;
 }
 #endif
+
+// ---------------------------------------------------------------------------------------------------------
+// symmetric: each unordered pair once (issue 13). The fused variants evaluate every ordered pair, N^2 pair
+// terms per iteration; here a pair (i, j), i < j, adds r_ij (x_i - x_j) to row i's sum and its negative to
+// row j's, and its stress term once: half the arithmetic, and delta read once per pair.
+//
+//   -D TILE=<int>        (compiles the kernels below) the tiles' edge: a work-group takes the tile
+//                        (I, J), I <= J, rows [I TILE, I TILE + TILE) x columns [J TILE, J TILE + TILE).
+//   -D GRID_ROWS, -D GRID_COLS  the work-group as a GRID_ROWS x GRID_COLS grid (their product WG_SIZE):
+//                        work-item t = r + GRID_ROWS c takes the tile's rows r + GRID_ROWS a
+//                        (a < TILE / GRID_ROWS) and columns c + GRID_COLS b (b < TILE / GRID_COLS), a
+//                        small block of pairs whose row and column sums stay in its registers; the
+//                        group adds them up in local memory once per tile, not once per pair.
+// Storage (tiles): the tiles (I, J), I <= J, of the T = ceil(n / TILE) row tiles, tile number
+// g = J (J + 1) / 2 + I at g TILE^2; in a tile, pair number p = a (TILE / GRID_COLS) + b of work-item t at
+// p WG_SIZE + t, so every load of the group is one coalesced block. A pair past n, or on a diagonal tile
+// one with i >= j, holds 0 (and is masked out of the stress). T (T + 1) / 2 TILE^2 values, about N^2 / 2.
+// Partials: tile (I, J) adds its row sums to slot (I, J) and its column sums to slot (J, I), both
+// TILE x DIM at (R T + K) TILE DIM (a diagonal tile adds both to slot (I, I)): row tile R gets exactly T
+// slots, which symmetric_finish adds in a fixed order (the same result on every run), with the stress
+// of the tiles (R, K >= R).
+#ifdef TILE
+#if !defined(GRID_ROWS) || !defined(GRID_COLS) || GRID_ROWS * GRID_COLS != WG_SIZE
+#error "GRID_ROWS x GRID_COLS must be the work-group (WG_SIZE)"
+#endif
+#if TILE % GRID_ROWS != 0 || TILE % GRID_COLS != 0
+#error "TILE must be a multiple of GRID_ROWS and GRID_COLS"
+#endif
+#define ITEM_ROWS (TILE / GRID_ROWS)
+#define ITEM_COLS (TILE / GRID_COLS)
+#define TILE_PAIRS (TILE * TILE)
+// Local memory of a tile's sums (TILE values from each row or column of the grid), or reduce_pair's.
+#define TILE_SIDE (GRID_ROWS > GRID_COLS ? GRID_ROWS : GRID_COLS)
+#define TILE_SCRATCH (TILE * TILE_SIDE > 2 * WG_SIZE ? TILE * TILE_SIDE : 2 * WG_SIZE)
+
+// Tile number g's (I, J), g = J (J + 1) / 2 + I: the float root is corrected in integers.
+inline int2 tile_of(const long g) {
+  int j = (int)((sqrt(8.0f * (float)g + 1.0f) - 1.0f) / 2.0f);
+  while ((long)j * (j + 1) / 2 > g) --j;
+  while ((long)(j + 1) * (j + 2) / 2 <= g) ++j;
+  return (int2)((int)(g - (long)j * (j + 1) / 2), j);
+}
+
+// The pairs of work-item lid in tile (I, J): MASKED (edge and diagonal tiles) keeps the stress of pairs
+// that are not i < j < n out; their delta is 0, so their r_ij is 0 already.
+#define TILE_PAIRS_LOOP(MASKED)                                                                       \
+  _Pragma("unroll") for (int a = 0; a < ITEM_ROWS; ++a) {                                              \
+    _Pragma("unroll") for (int b = 0; b < ITEM_COLS; ++b) {                                            \
+      const ulong at = base + (ulong)((a * ITEM_COLS + b) * WG_SIZE);                                  \
+      const real dlt = delta[at], w = WEIGHT(weights, at);                                             \
+      real diff[DIM], d2 = 0;                                                                          \
+      _Pragma("unroll") for (int d = 0; d < DIM; ++d) {                                                \
+        diff[d] = xi[a][d] - xj[b][d];                                                                 \
+        d2 += diff[d] * diff[d];                                                                       \
+      }                                                                                                \
+      const real inv = d2 > 0 ? rsqrt(d2) : (real)0;                                                   \
+      const real ratio = w * dlt * inv;                                                                \
+      _Pragma("unroll") for (int d = 0; d < DIM; ++d) {                                                \
+        acc_i[a][d] += ratio * diff[d];                                                                \
+        acc_j[b][d] -= ratio * diff[d];                                                                \
+      }                                                                                                \
+      const real e = d2 * inv - dlt;                                                                   \
+      const real live = !(MASKED) || (row0 + GRID_ROWS * a < col0 + GRID_COLS * b && col0 + GRID_COLS * b < n) \
+                            ? w : (real)0;                                                             \
+      sigma += live * e * e;                                                                           \
+      eta += live * d2;                                                                                \
+    }                                                                                                  \
+  }
+
+// One tile per work-group: range (T (T + 1) / 2) x WG_SIZE. Row sums to partial_bx (layout above), the
+// tile's stress partials (doubled: the host halves sums over ordered pairs) to tile_stress[2 g].
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void symmetric(
+    __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
+    const int n, __global real* restrict partial_bx, __global real* restrict tile_stress) {
+  __local real scratch[TILE_SCRATCH];
+  const int lid = get_local_id(0), r = lid % GRID_ROWS, c = lid / GRID_ROWS;
+  const long g = get_group_id(0);
+  const int2 tile = tile_of(g);
+  const int tiles = (n + TILE - 1) / TILE;
+  const int row0 = tile.x * TILE + r, col0 = tile.y * TILE + c;
+  real xi[ITEM_ROWS][DIM], xj[ITEM_COLS][DIM], acc_i[ITEM_ROWS][DIM], acc_j[ITEM_COLS][DIM];
+#pragma unroll
+  for (int a = 0; a < ITEM_ROWS; ++a) {
+    LOAD_POINT(xi[a], x, min(row0 + GRID_ROWS * a, n - 1));
+#pragma unroll
+    for (int d = 0; d < DIM; ++d) acc_i[a][d] = 0;
+  }
+#pragma unroll
+  for (int b = 0; b < ITEM_COLS; ++b) {
+    LOAD_POINT(xj[b], x, min(col0 + GRID_COLS * b, n - 1));
+#pragma unroll
+    for (int d = 0; d < DIM; ++d) acc_j[b][d] = 0;
+  }
+  real sigma = 0, eta = 0;
+  const ulong base = (ulong)g * TILE_PAIRS + lid;
+  if (tile.x == tile.y || (tile.y + 1) * TILE > n) {
+    TILE_PAIRS_LOOP(true)
+  } else {
+    TILE_PAIRS_LOOP(false)
+  }
+  // The group's row sums, then its column sums, one coordinate at a time: each work-item writes its
+  // partial sums to scratch, and the sums of each row (column) over the grid's columns (rows) go to the
+  // row's slot. A diagonal tile's columns are its rows: their sums add to the row sums just stored (by
+  // the same work-item, so no barrier is needed between the two).
+  const ulong row_slot = ((ulong)tile.x * tiles + tile.y) * (TILE * DIM);
+  const ulong col_slot = ((ulong)tile.y * tiles + tile.x) * (TILE * DIM);
+  const bool diagonal = tile.x == tile.y;
+  // Unrolled, so that acc_i and acc_j are indexed by constants and stay in registers (indexed by a
+  // variable, compilers move them to the stack, and every pair's sums with them).
+#pragma unroll
+  for (int d = 0; d < DIM; ++d) {
+#pragma unroll
+    for (int a = 0; a < ITEM_ROWS; ++a) scratch[c * TILE + r + GRID_ROWS * a] = acc_i[a][d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int v = lid; v < TILE; v += WG_SIZE) {
+      real sum = 0;
+      for (int k = 0; k < GRID_COLS; ++k) sum += scratch[k * TILE + v];
+      partial_bx[row_slot + v * DIM + d] = sum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int b = 0; b < ITEM_COLS; ++b) scratch[r * TILE + c + GRID_COLS * b] = acc_j[b][d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int v = lid; v < TILE; v += WG_SIZE) {
+      real sum = 0;
+      for (int k = 0; k < GRID_ROWS; ++k) sum += scratch[k * TILE + v];
+      if (diagonal)
+        partial_bx[row_slot + v * DIM + d] += sum;
+      else
+        partial_bx[col_slot + v * DIM + d] = sum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  reduce_pair(2 * sigma, 2 * eta, scratch, tile_stress + 2 * g);
+}
+
+// Row tile R per work-group (range T x WG_SIZE): x_new = scale * the sum of its T slots, in slot order;
+// stress[2 R], stress[2 R + 1] = the stress partials of the tiles (R, K), K >= R.
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void symmetric_finish(
+    __global const real* restrict partial_bx, __global const real* restrict tile_stress, const int n,
+    const real scale, __global real* restrict x_new, __global real* restrict stress) {
+  __local real scratch[2 * WG_SIZE];
+  const int tile = get_group_id(0), lid = get_local_id(0), tiles = (n + TILE - 1) / TILE;
+  const ulong first = (ulong)tile * tiles * (TILE * DIM);
+  for (int v = lid; v < TILE * DIM; v += WG_SIZE) {
+    if (tile * (TILE * DIM) + v >= n * DIM) break;
+    real sum = 0;
+    for (int k = 0; k < tiles; ++k) sum += partial_bx[first + (ulong)k * (TILE * DIM) + v];
+    x_new[tile * (TILE * DIM) + v] = scale * sum;
+  }
+  real sigma = 0, eta = 0;
+  for (int k = tile + lid; k < tiles; k += WG_SIZE) {
+    const long g = (long)k * (k + 1) / 2 + tile;
+    sigma += tile_stress[2 * g];
+    eta += tile_stress[2 * g + 1];
+  }
+  reduce_pair(sigma, eta, scratch, stress + 2 * tile);
+}
+
+// delta in tile storage from vectors, by the metric ACCUMULATE and FINISH name (as build_delta): range
+// (T (T + 1) / 2 WG_SIZE) x (ITEM_ROWS ITEM_COLS), one stored value per work-item.
+#if defined(ACCUMULATE) && defined(FINISH)
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void build_delta_tiles(
+    __global const real* restrict vectors, const int n, const int features, __global real* restrict delta) {
+  const int lid = get_local_id(0), p = get_global_id(1);
+  const long g = get_group_id(0);
+  const int2 tile = tile_of(g);
+  const int i = tile.x * TILE + lid % GRID_ROWS + GRID_ROWS * (p / ITEM_COLS);
+  const int j = tile.y * TILE + lid / GRID_ROWS + GRID_COLS * (p % ITEM_COLS);
+  real acc = 0;
+  if (i < j && j < n) {
+    for (int f = 0; f < features; ++f) {
+      const real diff = vectors[f * n + i] - vectors[f * n + j];
+#if ACCUMULATE == ACC_ABSDIFF
+      const real term = fabs(diff);
+#else
+      const real term = diff * diff;
+#endif
+      acc += term;
+    }
+#if FINISH == FINISH_SQRT
+    acc = sqrt(acc);
+#endif
+  }
+  delta[(ulong)g * TILE_PAIRS + (ulong)p * WG_SIZE + lid] = acc;
+}
+#endif
+#endif
