@@ -23,6 +23,10 @@
 //                                  the running minimum is kept per tile of CPI centroids (one fmin per
 //                                  distance instead of a compare and two selects); the winning tile's CPI
 //                                  distances are computed once more at the end to find the centroid.
+//   assign_point_blocks            assign_expanded for CPUs: each work-item takes PPI consecutive points,
+//                                  held feature by feature, and compares each staged centroid with all
+//                                  of them in an inner loop over the points: the loop a CPU compiler
+//                                  turns into vector instructions (a GPU's lanes are its work-items).
 //   lloyd_expanded                 (SUMS) assign_expanded fused with the update's reduction: per-cluster
 //                                  sums in 64-bit fixed point, the labels kept on the device.
 //
@@ -30,7 +34,7 @@
 //   -D REAL=float|double  (required, see common.clh)
 //   -D DIM=<int>          (required) features per point, fixed at build time so the loops unroll.
 //   -D WG_SIZE=256        work-items per work-group; the host launches exactly this size.
-//   -D PPI=1              points per work-item in the local-memory variants.
+//   -D PPI=1              points per work-item in the local-memory variants (point_blocks: consecutive).
 //   -D CPI=1              centroids per tile of the expanded variants (assign_tiled, lloyd_expanded); the
 //                         host stages a multiple of CPI centroids per chunk.
 //   -D SUMS=0             1 builds lloyd_expanded too (needs cl_khr_fp64 and cl_khr_int64_base_atomics).
@@ -325,6 +329,49 @@ inline void nearest_expanded(__global const real* restrict centroids, const int 
   }
 ITERCL_ASSIGN_EXPANDED(assign_expanded)
 ITERCL_ASSIGN_EXPANDED(assign_tiled)
+
+// assign_point_blocks: the distances as tile_distances computes them (|c|^2, then one fma per feature
+// in feature order), the running minimum as keep_nearer keeps it; points past n read the last point's
+// values and are never stored.
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_point_blocks(
+    __global const real* restrict points, const int n, const int ld, __global const real* restrict centroids,
+    const int k, __local real4* staged, const int chunk_size, __global int* restrict labels) {
+  __local const real* chunk = (__local const real*)staged;
+  const int first = (get_group_id(0) * WG_SIZE + get_local_id(0)) * PPI;
+  real x[DIM][PPI], best[PPI];
+  int best_c[PPI];
+  UNROLL_DIM
+  for (int d = 0; d < DIM; ++d)
+#pragma unroll
+    for (int p = 0; p < PPI; ++p) x[d][p] = points[d * ld + min(first + p, n - 1)];
+#pragma unroll
+  for (int p = 0; p < PPI; ++p) best[p] = REAL_MAX, best_c[p] = 0;
+  for (int c0 = 0; c0 < k; c0 += chunk_size) {
+    const int count = min(chunk_size, k - c0);
+    stage_expanded(centroids, c0, count, (__local real*)staged);
+    for (int c = 0; c < count; ++c) {
+      real dist[PPI];
+      const real norm = chunk[c * STAGED + DIM];
+#pragma unroll
+      for (int p = 0; p < PPI; ++p) dist[p] = norm;
+      UNROLL_DIM
+      for (int d = 0; d < DIM; ++d) {
+        const real m = chunk[c * STAGED + d];
+#pragma unroll
+        for (int p = 0; p < PPI; ++p) dist[p] += x[d][p] * m;
+      }
+#pragma unroll
+      for (int p = 0; p < PPI; ++p) {
+        const int nearer = dist[p] < best[p];
+        best[p] = nearer ? dist[p] : best[p];
+        best_c[p] = nearer ? c0 + c : best_c[p];
+      }
+    }
+  }
+#pragma unroll
+  for (int p = 0; p < PPI; ++p)
+    if (first + p < n) labels[first + p] = best_c[p];
+}
 
 #if SUMS
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

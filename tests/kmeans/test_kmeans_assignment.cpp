@@ -97,7 +97,7 @@ TEST_CASE("work-group sizes and points per work-item that divide nothing") {
   const Matrix C = test::random_matrix(23, 2, 22, 1.0, -5.0);
   for (int wg : {1, 8, 100}) {
     for (int ppi : {1, 3}) {
-      for (const char* variant : {"local_centroids", "local_centroids_points", "expanded"}) {
+      for (const char* variant : {"local_centroids", "local_centroids_points", "expanded", "point_blocks"}) {
         CAPTURE(wg);
         CAPTURE(ppi);
         CAPTURE(variant);
@@ -241,6 +241,46 @@ TEST_CASE("tiled: N not a multiple of the tile, K below and past a tile, odd D, 
   check_sums(a, X, {}, C, Precision::f32, X.rows());
 }
 
+TEST_CASE("point_blocks: blocks past N, centroids in chunks, exact ties to the lowest index; no device update") {
+  // {n, d, k} and points per work-item: N below one block and past several, D odd and a multiple of 4,
+  // K past a chunk (7 centroids each, the last one partial). Each case is a build of its own (PoCL takes
+  // seconds for 64 unrolled points), so each shape runs in one precision but every shape's kernel differs.
+  struct Case {
+    Shape shape;
+    int ppi;
+    Precision precision;
+  };
+  const Case cases[] = {{{50, 3, 9}, 1, Precision::f64},
+                        {{1001, 4, 301}, 64, Precision::f32},
+                        {{1001, 4, 301}, 64, Precision::f64},
+                        {{999, 1, 7}, 64, Precision::f32}};
+  std::uint64_t seed = 91;
+  for (const Case& c : cases) {
+    const Shape& s = c.shape;
+    const Matrix X = test::random_matrix(s.n, s.d, seed++, 2.0, -3.0);
+    Matrix C = test::random_matrix(s.k, s.d, seed++, 2.0, -3.0);
+    for (Eigen::Index j = 2; j < s.k; j += 3) C.row(j) = C.row(0);  // exact ties, in and across chunks
+    CAPTURE(s.n);
+    CAPTURE(s.d);
+    CAPTURE(s.k);
+    CAPTURE(c.ppi);
+    CAPTURE(itercl::precision_name(c.precision));
+    KMeansAssignment a(
+        test::device(), X, c.precision,
+        KMeansKernel{
+            .variant = "point_blocks", .work_group_size = 4, .points_per_item = c.ppi, .centroids_per_chunk = 7});
+    CHECK(a.kernel().points_per_item == c.ppi);
+    CHECK(a.kernel().update == "host");
+    const auto labels = a.assign(C);
+    check_labels(X, C, labels, c.precision);
+    CHECK(later_duplicate(C, labels).empty());
+  }
+  const Matrix X = test::random_matrix(100, 2, 99, 1.0, 0.0);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "point_blocks", .update = "device"}),
+      doctest::Contains("kernel.update"), itercl::ParamError);
+}
+
 TEST_CASE("the device update is refused where it cannot run, and assign_and_sum without it") {
   const Matrix X = test::random_matrix(100, 3, 61);
   CHECK_THROWS_WITH_AS(
@@ -291,8 +331,9 @@ TEST_CASE("invalid centroids, data and tuning are rejected with the field named"
 
 TEST_CASE("tuning sweeps the declared space, checks every candidate and proposes the fastest correct one") {
   itercl::TuneOptions options;
-  // 64 features: every register budget of the space means one point per work-item, as the naive kernel,
-  // so the sweep builds one program per work-group size (the builds dominate the test's time on PoCL).
+  // 64 features: every register budget of the space means one point per work-item, as the naive kernel
+  // (point_blocks' larger ones 1, 2 and 4), so the sweep builds few programs per work-group size (the
+  // builds dominate the test's time on PoCL).
   options.problem = {{"n_samples", 3000}, {"n_features", 64}, {"n_clusters", 20}};
   options.repeats = 1;
   const itercl::TuneReport r = itercl::tune("kmeans", test::device(), options);

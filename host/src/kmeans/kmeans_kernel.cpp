@@ -16,8 +16,9 @@ namespace itercl {
 namespace kmeans {
 
 // The most points one work-item keeps (PPI): the kernels hold PPI x DIM values and PPI running minima
-// in registers and unroll over them, so past this they only spill. A bound, not a measurement.
-constexpr int kMaxPointsPerItem = 16;
+// in registers and unroll over them, so past this they only spill (point_blocks on a CPU keeps 64 at
+// D = 4: 16 vector registers). A bound, not a measurement.
+constexpr int kMaxPointsPerItem = 64;
 
 // The most centroids one work-item compares at once (CPI): tiled keeps PPI x CPI distances in registers.
 // A bound, not a measurement.
@@ -62,7 +63,7 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
     throw ParamError("kernel.centroids_per_item",
                      "applies to variant tiled only (variant " + k.variant + " compares one centroid at a time)");
   // The device update is lloyd_expanded: the expanded assignment fused with 64-bit atomic sums in double.
-  const bool device_update = expanded_form(k) && info.fp64 && problem.int64_atomics;
+  const bool device_update = fuses_update(k) && info.fp64 && problem.int64_atomics;
   if (k.update == "device" && !device_update)
     throw ParamError("kernel.update",
                      "\"device\" needs variant expanded or tiled and a device with cl_khr_fp64 and "

@@ -13,11 +13,16 @@
 namespace itercl::kmeans {
 
 // The assignment kernels of cl/kmeans.cl (assign_<variant>).
-inline constexpr std::array<std::string_view, 5> kVariants = {"naive", "local_centroids", "local_centroids_points",
-                                                              "expanded", "tiled"};
+inline constexpr std::array<std::string_view, 6> kVariants = {"naive",    "local_centroids", "local_centroids_points",
+                                                              "expanded", "tiled",           "point_blocks"};
 
-// The variants that compute the expanded distance and can fuse the device update (lloyd_expanded).
-inline bool expanded_form(const KMeansKernel& k) { return k.variant == "expanded" || k.variant == "tiled"; }
+// The variants that compute the expanded distance (they stage |c|^2 beside -2 c).
+inline bool expanded_form(const KMeansKernel& k) {
+  return k.variant == "expanded" || k.variant == "tiled" || k.variant == "point_blocks";
+}
+
+// The variants whose search lloyd_expanded repeats, so that they can fuse the device update.
+inline bool fuses_update(const KMeansKernel& k) { return k.variant == "expanded" || k.variant == "tiled"; }
 
 // What the kernel's resolution and build depend on: DIM is a build constant (the loops unroll over it),
 // and the local memory a centroid takes depends on it and the precision.

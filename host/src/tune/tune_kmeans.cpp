@@ -1,4 +1,6 @@
 // `itercl tune kmeans`: the assignment kernel's variants, work-group sizes and register budgets.
+#include <span>
+
 #include "itercl/error.hpp"
 #include "itercl/kmeans_assignment.hpp"
 #include "kmeans/kmeans_description.hpp"
@@ -16,6 +18,8 @@ constexpr int kRegisterBudgets[] = {16, 32, 64};
 // 16 points at D = 4, 4 at D = 32) and a few centroids per tile.
 constexpr int kTiledRegisterBudgets[] = {32, 64, 128};
 constexpr int kCentroidsPerItem[] = {2, 4, 8};
+// point_blocks: a CPU's vector loop runs over the work-item's points, so it wants many (64 at D = 4).
+constexpr int kPointBlockRegisterBudgets[] = {64, 128, 256};
 
 // The declared space: every variant, with the work-group sizes and register budgets worth trying.
 std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
@@ -36,7 +40,8 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
                            .centroids_per_item = centroids});
         continue;
       }
-      for (int values : kRegisterBudgets)
+      for (int values : variant == "point_blocks" ? std::span<const int>(kPointBlockRegisterBudgets)
+                                                  : std::span<const int>(kRegisterBudgets))
         out.push_back({.variant = std::string(variant), .work_group_size = wg, .register_values = values});
     }
   }
