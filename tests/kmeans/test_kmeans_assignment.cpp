@@ -241,6 +241,76 @@ TEST_CASE("tiled: N not a multiple of the tile, K below and past a tile, odd D, 
   check_sums(a, X, {}, C, Precision::f32, X.rows());
 }
 
+TEST_CASE("gemm: N not a multiple of the tile, K below and past a tile, D odd and 1, exact ties to the lowest index") {
+  // {n, d, k}: K = 3 below every tile, K = 301 leaving a partial tile, D = 1 and odd, 32 as in issue 13.
+  const Shape shapes[] = {{1001, 5, 3}, {777, 4, 301}, {999, 1, 7}, {515, 32, 200}};
+  std::uint64_t seed = 91;
+  for (const Shape& s : shapes) {
+    const Matrix X = test::random_matrix(s.n, s.d, seed++, 2.0, -3.0);
+    Matrix C = test::random_matrix(s.k, s.d, seed++, 2.0, -3.0);
+    // Exact ties: copies of centroid 0 in every work-item's columns and in later tiles, copies of 1 further on.
+    for (Eigen::Index j = 2; j < s.k; j += 3) C.row(j) = C.row(0);
+    if (s.k > 5) C.row(5) = C.row(1);
+    for (Precision p : test::kPrecisions) {
+      // The default tiles (256 work-items of 8 x 8: 128 points by 128 centroids) and the smallest (128 of 4 x 4).
+      for (const int per_item : {0, 4}) {
+        CAPTURE(s.n);
+        CAPTURE(s.d);
+        CAPTURE(s.k);
+        CAPTURE(per_item);
+        CAPTURE(itercl::precision_name(p));
+        KMeansAssignment a(test::device(), X, p,
+                           KMeansKernel{.variant = "gemm",
+                                        .work_group_size = per_item ? 128 : 0,
+                                        .points_per_item = per_item,
+                                        .centroids_per_item = per_item});
+        CHECK(a.kernel().points_per_item == (per_item ? 4 : 8));
+        CHECK(a.kernel().centroids_per_chunk == 16 * a.kernel().centroids_per_item);
+        const auto labels = a.assign(C);
+        check_labels(X, C, labels, p);
+        CHECK(later_duplicate(C, labels).empty());
+      }
+    }
+  }
+  // The device update with gemm: the same sums as the double reference, weighted, with an empty cluster,
+  // and with K = N (every point its own cluster) over a partial tile of points.
+  const Shape sums_shapes[] = {{1237, 3, 15}, {200, 5, 200}};
+  for (const Shape& s : sums_shapes) {
+    const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 10.0);
+    Matrix C = s.k == s.n ? X : test::random_matrix(s.k, s.d, seed++, 3.0, 10.0);
+    if (s.k < s.n) C.row(s.k - 1).setConstant(1e3);  // nearest to no point: an empty cluster
+    std::vector<double> w(static_cast<std::size_t>(s.n));
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(i % 4);
+    for (Precision p : test::kPrecisions) {
+      CAPTURE(s.k);
+      CAPTURE(itercl::precision_name(p));
+      KMeansAssignment a(test::device(), X, p, KMeansKernel{.variant = "gemm", .update = "device"});
+      check_sums(a, X, {}, C, p, s.n);
+      a.set_sample_weight(w);
+      check_sums(a, X, w, C, p, 0);
+    }
+  }
+}
+
+TEST_CASE("gemm: shapes it cannot take are refused with the field named") {
+  const Matrix X = test::random_matrix(100, 3, 101);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "gemm", .work_group_size = 64}),
+      doctest::Contains("kernel.work_group_size: variant gemm takes a multiple of 128 work-items"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "gemm", .points_per_item = 6}),
+      doctest::Contains("multiples of 4"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "gemm", .register_values = 32}),
+      doctest::Contains("gemm stages tiles of its own shape"), itercl::ParamError);
+  // Tiles larger than local memory, even shrunk to 4 x 4 per work-item: 32 points and 64 centroids of
+  // local_memory / 400 features.
+  const auto features = static_cast<Eigen::Index>(test::device().info().local_memory / (100 * sizeof(float))) + 1;
+  const Matrix wide = test::random_matrix(10, features, 102);
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), wide, Precision::f32, KMeansKernel{.variant = "gemm"}),
+                       doctest::Contains("bytes of local memory"), itercl::ParamError);
+}
+
 TEST_CASE("the device update is refused where it cannot run, and assign_and_sum without it") {
   const Matrix X = test::random_matrix(100, 3, 61);
   CHECK_THROWS_WITH_AS(

@@ -16,6 +16,8 @@ constexpr int kRegisterBudgets[] = {16, 32, 64};
 // 16 points at D = 4, 4 at D = 32) and a few centroids per tile.
 constexpr int kTiledRegisterBudgets[] = {32, 64, 128};
 constexpr int kCentroidsPerItem[] = {2, 4, 8};
+// gemm: register tiles of 4 or 8 points by 4 or 8 centroids per work-item (multiples of 4: vector loads).
+constexpr int kGemmTileSides[] = {4, 8};
 
 // The declared space: every variant, with the work-group sizes and register budgets worth trying.
 std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
@@ -25,6 +27,16 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
     for (const std::string_view variant : kVariants) {
       if (variant == "naive") {  // one point per work-item, nothing staged: no register budget
         out.push_back({.variant = std::string(variant), .work_group_size = wg});
+        continue;
+      }
+      if (variant == "gemm") {  // its own tiles: a multiple of 128 work-items
+        if (wg % 128) continue;
+        for (int points : kGemmTileSides)
+          for (int centroids : kGemmTileSides)
+            out.push_back({.variant = std::string(variant),
+                           .work_group_size = wg,
+                           .points_per_item = points,
+                           .centroids_per_item = centroids});
         continue;
       }
       if (variant == "tiled") {
@@ -45,6 +57,11 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
 
 nlohmann::json stored(const KMeansKernel& k) {
   nlohmann::json j = {{"variant", k.variant}, {"work_group_size", k.work_group_size}};
+  if (k.variant == "gemm") {
+    j["points_per_item"] = k.points_per_item;
+    j["centroids_per_item"] = k.centroids_per_item;
+    return j;
+  }
   if (k.variant != "naive") j["register_values"] = k.register_values;
   if (k.variant == "tiled") j["centroids_per_item"] = k.centroids_per_item;
   return j;
