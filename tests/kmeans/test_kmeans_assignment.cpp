@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <numeric>
+#include <utility>
 
 #include "itercl/error.hpp"
 #include "itercl/kmeans_assignment.hpp"
@@ -202,16 +203,30 @@ std::string later_duplicate(const Matrix& C, std::span<const std::int32_t> label
   return {};
 }
 
+// Points and centroids of shape s with exact ties: copies of centroid 0 at every third index from 2 (in its
+// own tile or work-item's columns and in later ones), a copy of 1 at 5.
+std::pair<Matrix, Matrix> with_ties(const Shape& s, std::uint64_t seed) {
+  Matrix X = test::random_matrix(s.n, s.d, seed, 2.0, -3.0);
+  Matrix C = test::random_matrix(s.k, s.d, seed + 1, 2.0, -3.0);
+  for (Eigen::Index j = 2; j < s.k; j += 3) C.row(j) = C.row(0);
+  if (s.k > 5) C.row(5) = C.row(1);
+  return {std::move(X), std::move(C)};
+}
+
+// The labels against the reference, and exact ties to the lowest index.
+void check_tied_labels(KMeansAssignment& a, const Matrix& X, const Matrix& C, Precision p) {
+  const auto labels = a.assign(C);
+  check_labels(X, C, labels, p);
+  CHECK(later_duplicate(C, labels).empty());
+}
+
 TEST_CASE("tiled: N not a multiple of the tile, K below and past a tile, odd D, exact ties to the lowest index") {
   // {n, d, k}: K = 3 below every tile, K = 301 leaving a partial tile, D odd (1, 5) and a multiple of 4.
   const Shape shapes[] = {{1001, 5, 3}, {777, 4, 301}, {999, 1, 7}, {515, 8, 64}};
   std::uint64_t seed = 71;
   for (const Shape& s : shapes) {
-    const Matrix X = test::random_matrix(s.n, s.d, seed++, 2.0, -3.0);
-    Matrix C = test::random_matrix(s.k, s.d, seed++, 2.0, -3.0);
-    // Exact ties: copies of centroid 0 in its own tile and in later ones, copies of 1 just past a tile.
-    for (Eigen::Index j = 2; j < s.k; j += 3) C.row(j) = C.row(0);
-    if (s.k > 5) C.row(5) = C.row(1);
+    const auto [X, C] = with_ties(s, seed);
+    seed += 2;
     for (Precision p : test::kPrecisions) {
       for (const int tile : {3, 8}) {
         const int ppi = tile == 3 ? 1 : 3;  // a row of one point, and a tile of 3 x 8
@@ -227,9 +242,7 @@ TEST_CASE("tiled: N not a multiple of the tile, K below and past a tile, odd D, 
                 .variant = "tiled", .work_group_size = 32, .points_per_item = ppi, .centroids_per_item = tile});
         CHECK(a.kernel().centroids_per_item == tile);
         CHECK(a.kernel().centroids_per_chunk % tile == 0);
-        const auto labels = a.assign(C);
-        check_labels(X, C, labels, p);
-        CHECK(later_duplicate(C, labels).empty());
+        check_tied_labels(a, X, C, p);
       }
     }
   }
@@ -246,11 +259,8 @@ TEST_CASE("gemm: N not a multiple of the tile, K below and past a tile, D odd an
   const Shape shapes[] = {{1001, 5, 3}, {777, 4, 301}, {999, 1, 7}, {515, 32, 200}};
   std::uint64_t seed = 91;
   for (const Shape& s : shapes) {
-    const Matrix X = test::random_matrix(s.n, s.d, seed++, 2.0, -3.0);
-    Matrix C = test::random_matrix(s.k, s.d, seed++, 2.0, -3.0);
-    // Exact ties: copies of centroid 0 in every work-item's columns and in later tiles, copies of 1 further on.
-    for (Eigen::Index j = 2; j < s.k; j += 3) C.row(j) = C.row(0);
-    if (s.k > 5) C.row(5) = C.row(1);
+    const auto [X, C] = with_ties(s, seed);
+    seed += 2;
     for (Precision p : test::kPrecisions) {
       // The default tiles (256 work-items of 8 x 8: 128 points by 128 centroids) and the smallest (128 of 4 x 4).
       for (const int per_item : {0, 4}) {
@@ -266,9 +276,7 @@ TEST_CASE("gemm: N not a multiple of the tile, K below and past a tile, D odd an
                                         .centroids_per_item = per_item});
         CHECK(a.kernel().points_per_item == (per_item ? 4 : 8));
         CHECK(a.kernel().centroids_per_chunk == 16 * a.kernel().centroids_per_item);
-        const auto labels = a.assign(C);
-        check_labels(X, C, labels, p);
-        CHECK(later_duplicate(C, labels).empty());
+        check_tied_labels(a, X, C, p);
       }
     }
   }
