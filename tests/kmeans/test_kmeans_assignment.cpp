@@ -353,7 +353,7 @@ TEST_CASE("invalid centroids, data and tuning are rejected with the field named"
       doctest::Contains("naive takes one point per work-item"), itercl::ParamError);
   CHECK_THROWS_WITH_AS(
       KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "expanded", .centroids_per_item = 4}),
-      doctest::Contains("kernel.centroids_per_item: applies to variant tiled only"), itercl::ParamError);
+      doctest::Contains("kernel.centroids_per_item: applies to variants tiled and gemm only"), itercl::ParamError);
   CHECK_THROWS_WITH_AS(
       KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "tiled", .centroids_per_item = 17}),
       doctest::Contains("kernel.centroids_per_item"), itercl::ParamError);
