@@ -28,7 +28,9 @@
 //                                  of them in an inner loop over the points: the loop a CPU compiler
 //                                  turns into vector instructions (a GPU's lanes are its work-items).
 //   lloyd_expanded                 (SUMS) assign_expanded fused with the update's reduction: per-cluster
-//                                  sums in 64-bit fixed point, the labels kept on the device.
+//                                  sums in 64-bit fixed point, the labels kept on the device
+//                                  (kmeans_sums.clh). For long vectors kmeans_gemm.cl holds the same
+//                                  search as a register-blocked GEMM.
 //
 // Parameters
 //   -D REAL=float|double  (required, see common.clh)
@@ -374,59 +376,19 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_point_
 }
 
 #if SUMS
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#include "kmeans_sums.clh"
 
-// A work-group's sum of `v` over its work-items into sum[0], in a fixed order (a tree over local ids),
-// so the result does not depend on scheduling. Any WG_SIZE: the first stride folds the part past the
-// largest power of two below it.
-inline void group_sum(__local double* sum, const double v) {
-  const int lid = get_local_id(0);
-  sum[lid] = v;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  int stride = 1;
-  while (stride * 2 < WG_SIZE) stride *= 2;
-  for (; stride > 0; stride >>= 1) {
-    if (lid < stride && lid + stride < WG_SIZE) sum[lid] += sum[lid + stride];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-}
-
-// A point's w x_d scale[d] and w scale[DIM] added to its cluster's row of sums, in local or global memory.
-#define ITERCL_ADD_POINT(name, space)                                                                   \
-  inline void name(space long* row, const double w, const real x[DIM], const double s[DIM + 1]) {     \
-    UNROLL_DIM                                                                                          \
-    for (int d = 0; d < DIM; ++d) atom_add(row + d, convert_long_rte(w * x[d] * s[d]));                \
-    atom_add(row + DIM, convert_long_rte(w * s[DIM]));                                                  \
-  }
-ITERCL_ADD_POINT(add_point_local, __local)
-ITERCL_ADD_POINT(add_point_global, __global)
-
-// One Lloyd step's device half: assign_expanded (or assign_tiled, as CPI says), then per-cluster sums of w x and w, the inertia, and
-// the labels that changed, so that only K x (DIM + 1) values cross the bus.
-//   labels     in and out: the previous labels (-1: none) are compared with the new ones, then replaced.
-//   weights    N doubles (WEIGHTED) or unused.
-//   scale      DIM + 1 powers of two: feature d's sum is kept as the 64-bit integer round(w x_d scale[d]),
-//              the weight's as round(w scale[DIM]). Integer additions are exact and associative, so the
-//              sums are the same whatever the order the atomics land in (deterministic), and the host
-//              picks each scale so that no sum can pass 2^62.
-//   sums       K x (DIM + 1) longs, zeroed by the host, then the count of changed labels at K (DIM + 1).
-//   local_sums K x (DIM + 1) longs if in_local, else unused: the work-group's sums, added to `sums` once
-//              per group, so the global atomics per group are K (DIM + 1) rather than one per point and
-//              feature. Without room in local memory every point's values go to `sums` directly.
-//   inertia    one double per work-group, sum of w |x - c|^2 (the distance in the device's precision).
+// One Lloyd step's device half: assign_expanded (or assign_tiled, as CPI says), then the sums of
+// kmeans_sums.clh (its banner describes the arguments from labels on).
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lloyd_expanded(
     __global const real* restrict points, const int n, const int ld, __global const real* restrict centroids,
     const int k, __local real4* staged, const int chunk_size, __global int* restrict labels,
     __global const double* restrict weights, __global const double* restrict scale, __global long* restrict sums,
     __local long* local_sums, const int in_local, __global double* restrict inertia) {
-  const int lid = get_local_id(0);
-  const int first = get_group_id(0) * GROUP_POINTS + lid;
+  const int first = get_group_id(0) * GROUP_POINTS + get_local_id(0);
   __local double reduce[WG_SIZE];
   __local int changed;
-  if (in_local)
-    for (int t = lid; t < k * (DIM + 1); t += WG_SIZE) local_sums[t] = 0;
-  if (lid == 0) changed = 0;
+  start_sums(k, local_sums, in_local, &changed);
   // The stages in nearest_expanded start with a barrier, which publishes the zeroes above.
   real x[PPI][DIM];
   load_points(points, n, ld, first, x);
@@ -436,40 +398,14 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void lloyd_expande
   double own_inertia = 0;
   int own_changed = 0;
   double s[DIM + 1];
-  UNROLL_DIM
-  for (int d = 0; d <= DIM; ++d) s[d] = scale[d];
+  load_scale(scale, s);
 #pragma unroll
   for (int p = 0; p < PPI; ++p) {
     const int i = first + p * WG_SIZE;
     if (i >= n) break;
-    const int c = best_c[p];
-    own_changed += labels[i] != c;
-    labels[i] = c;
-#if WEIGHTED
-    const double w = weights[i];
-#else
-    const double w = 1;
-#endif
-    real dist = 0;
-    UNROLL_DIM
-    for (int d = 0; d < DIM; ++d) {
-      const real diff = x[p][d] - centroids[c * DIM + d];
-      dist += diff * diff;
-    }
-    own_inertia += w * dist;
-    if (in_local)
-      add_point_local(local_sums + c * (DIM + 1), w, x[p], s);
-    else
-      add_point_global(sums + c * (DIM + 1), w, x[p], s);
+    add_assigned(i, best_c[p], x[p], centroids, labels, weights, s, sums, local_sums, in_local, &own_inertia,
+                 &own_changed);
   }
-  atomic_add(&changed, own_changed);
-  group_sum(reduce, own_inertia);  // its barriers also complete the local sums and `changed`
-  if (lid == 0) {
-    inertia[get_group_id(0)] = reduce[0];
-    if (changed) atom_add(sums + k * (DIM + 1), (long)changed);
-  }
-  if (in_local)
-    for (int t = lid; t < k * (DIM + 1); t += WG_SIZE)
-      if (local_sums[t]) atom_add(sums + t, local_sums[t]);
+  finish_sums(k, own_inertia, own_changed, reduce, &changed, sums, local_sums, in_local, inertia);
 }
 #endif  // SUMS

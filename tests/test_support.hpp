@@ -27,8 +27,8 @@ inline const itercl::Device& device() {
 }
 
 inline const itercl::Precision kPrecisions[] = {itercl::Precision::f32, itercl::Precision::f64};
-inline const char* const kVariants[] = {"naive",    "local_centroids", "local_centroids_points",
-                                        "expanded", "tiled",           "point_blocks"};
+inline const char* const kVariants[] = {"naive", "local_centroids", "local_centroids_points", "expanded", "tiled",
+                                        "gemm",  "point_blocks"};
 
 // Gaussian values around `offset`: data away from the origin, as real data is, so that rounding
 // errors scale as they would there.

@@ -219,6 +219,26 @@ TEST_CASE("auto: the device's tiled variant up to tiled_up_to_dim features, expa
   CHECK(variant({.variant = "tiled"}, 32) == "tiled");     // a variant asked for is kept
   CHECK_THROWS_WITH_AS(itercl::KMeansKernel{.tiled_up_to_dim = -1}.validate(),
                        doctest::Contains("kernel.tiled_up_to_dim"), itercl::ParamError);
+
+  // gemm from gemm_from_dim on, where its default tiles fit in local memory; a config's threshold replaces
+  // the device's, and a config's tuning of the staged variants keeps them.
+  CHECK(variant({.gemm_from_dim = 16}, 8) == "expanded");
+  CHECK(variant({.gemm_from_dim = 16}, 16) == "gemm");
+  CHECK(variant({.tiled_up_to_dim = 4, .gemm_from_dim = 16}, 4) == "tiled");
+  CHECK(variant({.register_values = 64, .gemm_from_dim = 16}, 32) == "expanded");
+  // What NVIDIA's OpenCL reports: the default tiles of 64 features need 66 KB, 4 x 4 points by centroids fit.
+  h200.local_memory = 48 * 1024;
+  CHECK(variant({.gemm_from_dim = 16}, 40) == "gemm");
+  const itercl::KMeansKernel shrunk =
+      itercl::kmeans::resolve({.gemm_from_dim = 16}, h200, {.dim = 64, .precision = itercl::Precision::f32}, sources);
+  CHECK(shrunk.variant == "gemm");
+  CHECK(shrunk.points_per_item == 4);
+  CHECK(shrunk.centroids_per_item == 4);
+  CHECK(shrunk.work_group_size == 256);
+  CHECK(shrunk.local_memory_bytes <= 48 * 1024);
+  CHECK(variant({.gemm_from_dim = 16}, 128) == "expanded");  // not even the smallest tiles fit
+  CHECK_THROWS_WITH_AS(itercl::KMeansKernel{.gemm_from_dim = -1}.validate(), doctest::Contains("kernel.gemm_from_dim"),
+                       itercl::ParamError);
 }
 
 }  // namespace kmeans_tests

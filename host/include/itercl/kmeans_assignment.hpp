@@ -21,18 +21,21 @@ namespace itercl {
 // The assignment kernel's variant and tuning parameters. Zero (and "auto") mean "the tuned value for this
 // device" (tuning/kmeans.json, itercl/tuning.hpp); KMeansAssignment::kernel() reports the values used.
 struct KMeansKernel {
-  // "naive", "local_centroids", "local_centroids_points", "expanded", "tiled" (cl/kmeans.cl), or "auto": the
-  // fastest correct variant measured for the device type (README.md, "Choosing the assignment kernel").
+  // "naive", "local_centroids", "local_centroids_points", "expanded", "tiled" (cl/kmeans.cl), "gemm"
+  // (cl/kmeans_gemm.cl), or "auto": the fastest correct variant measured for the device type
+  // (docs/kmeans.md, "Choosing the assignment kernel").
   std::string variant = "auto";
   int work_group_size = 0;
-  int points_per_item = 0;      // points each work-item keeps (local-memory variants)
-  int register_values = 0;      // sets points_per_item = register_values / D when that is 0
-  int local_memory_bytes = 0;   // budget for staged centroids; larger K * D is staged in chunks
-  int centroids_per_chunk = 0;  // centroids staged at once (0: as many as the budget holds)
-  int centroids_per_item = 0;   // tiled: centroids each work-item compares with its points at once
+  int points_per_item = 0;      // points each work-item keeps (local-memory variants and gemm)
+  int register_values = 0;      // sets points_per_item = register_values / D when that is 0 (not gemm)
+  int local_memory_bytes = 0;   // budget for staged centroids; larger K * D is staged in chunks (not gemm)
+  int centroids_per_chunk = 0;  // centroids staged at once (0: as many as the budget holds; not gemm)
+  int centroids_per_item = 0;   // tiled, gemm: centroids each work-item compares with its points at once
   // With variant "auto": the device's tiled variant for D up to this, expanded for longer vectors (0: tiled
   // at every D), where its measurements found tiled slower.
   int tiled_up_to_dim = 0;
+  // With variant "auto": gemm for D from this on (0: never), where its measurements found it faster.
+  int gemm_from_dim = 0;
   // Times the kernel runs per assignment (same labels): 2 doubles the compute for the seed's overhead
   // model (section 4.2: T = c + o; T' = 2c + o gives c and o). Not a tuning field.
   int launches = 1;

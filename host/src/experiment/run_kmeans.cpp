@@ -6,6 +6,7 @@
 #include "io/data_source.hpp"
 #include "itercl/kmeans.hpp"
 #include "kmeans/kmeans_description.hpp"
+#include "kmeans/kmeans_kernel.hpp"
 #include "kmeans/kmeans_ranks.hpp"
 
 namespace itercl {
@@ -134,7 +135,7 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
     res["labels"] = labels_path->string();
   }
 
-  report.kernel = {{"file", "kmeans.cl"},
+  report.kernel = {{"file", kmeans::kernel_file(r.kernel)},
                    {"tuning", r.kernel},
                    {"tuning_sources", r.tuning_sources},
                    {"build_options", r.build_options}};

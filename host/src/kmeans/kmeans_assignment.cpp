@@ -37,7 +37,7 @@ struct KMeansAssignment::Impl {
   PinnedHostBuffer centroids_host, labels_host;
   Timings upload;
 
-  // The device update (assign_and_sum): lloyd_expanded, built on first use for the weights given.
+  // The device update (assign_and_sum): lloyd_expanded or lloyd_gemm, built on first use for the weights given.
   std::vector<double> largest;  // per feature, the largest |centred value|: bounds the fixed-point sums
   double total_weight = 0;
   cl::Buffer weights, scale, sums, group_inertia;
@@ -49,11 +49,10 @@ struct KMeansAssignment::Impl {
   void build(KMeansKernel k);
   void send_centroids(const Matrix& c, cl::Event& write);
   std::size_t chunk(Eigen::Index k) const;        // centroids staged at once
-  std::size_t chunk_bytes(Eigen::Index k) const;  // their local memory
+  std::size_t chunk_bytes(Eigen::Index k) const;  // the local memory of the staged centroids (and gemm's points)
   void prepare_sums(std::span<const double> w);   // weights, scales and the lloyd kernel
   std::size_t groups() const {
-    const std::size_t per_group =
-        static_cast<std::size_t>(kernel_config.work_group_size) * kernel_config.points_per_item;
+    const auto per_group = static_cast<std::size_t>(kmeans::points_per_group(kernel_config));
     return (static_cast<std::size_t>(n) + per_group - 1) / per_group;
   }
 };
@@ -67,7 +66,7 @@ void KMeansAssignment::Impl::build(KMeansKernel k) {
   const kmeans::Problem problem{dim, precision, int64_atomics};
   kernel_config = kmeans::resolve(std::move(k), device.info(), problem, tuning_sources);
   options = kmeans::defines(kernel_config, problem);
-  kernel = device.kernel("kmeans.cl", options, ("assign_" + kernel_config.variant).c_str());
+  kernel = device.kernel(kmeans::kernel_file(kernel_config), options, ("assign_" + kernel_config.variant).c_str());
   check_kernel_work_group("kernel.work_group_size", kernel_config.work_group_size,
                           kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()));
   labels = cl::Buffer(device.context(), CL_MEM_READ_WRITE, static_cast<std::size_t>(n) * sizeof(std::int32_t));
@@ -158,6 +157,8 @@ std::size_t KMeansAssignment::Impl::chunk(Eigen::Index k) const {
 }
 
 std::size_t KMeansAssignment::Impl::chunk_bytes(Eigen::Index k) const {
+  if (kernel_config.variant == "gemm")
+    return static_cast<std::size_t>(kmeans::gemm_local_values(kernel_config, dim)) * real_size(precision);
   return chunk(k) * kmeans::staged_centroid_values(kernel_config, dim) * real_size(precision);
 }
 
@@ -231,7 +232,9 @@ void KMeansAssignment::Impl::prepare_sums(std::span<const double> w) {
                      scale_host.data());
   group_inertia = cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, groups() * sizeof(double));
   inertia_host = PinnedHostBuffer(device, groups() * sizeof(double));
-  lloyd = device.kernel("kmeans.cl", options + " -D SUMS=1 -D WEIGHTED=" + (weighted ? "1" : "0"), "lloyd_expanded");
+  lloyd =
+      device.kernel(kmeans::kernel_file(kernel_config), options + " -D SUMS=1 -D WEIGHTED=" + (weighted ? "1" : "0"),
+                    kmeans::lloyd_kernel(kernel_config));
 }
 
 void KMeansAssignment::set_sample_weight(std::span<const double> w) {

@@ -7,6 +7,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <utility>
 
 #include "itercl/error.hpp"
 #include "tuning/kernel_checks.hpp"
@@ -24,6 +26,11 @@ constexpr int kMaxPointsPerItem = 64;
 // A bound, not a measurement.
 constexpr int kMaxCentroidsPerItem = 16;
 
+// gemm's shape when a config leaves it unset: 256 work-items of 8 points x 8 centroids each (tiles of 128
+// points by 128 centroids, the shape of CLBlast's and CUTLASS's float GEMMs on NVIDIA GPUs).
+constexpr int kGemmWorkGroup = 256;
+constexpr int kGemmPerItem = 8;
+
 // kernel.launches: the overhead model needs 1 and 2 (section 4.2 of the seed); the bound keeps a typo
 // from running one assignment for minutes.
 constexpr int kMaxLaunches = 64;
@@ -33,6 +40,71 @@ Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim) {
   if (!expanded_form(k)) return dim;
   return dim % 4 == 0 ? dim + 4 : dim + 1;
 }
+
+Eigen::Index points_per_group(const KMeansKernel& k) {
+  const Eigen::Index items = k.variant == "gemm" ? k.work_group_size / kGemmColumns : k.work_group_size;
+  return items * k.points_per_item;
+}
+
+// Mirrors GEMM_LOCAL_REALS: the points (DIM x TP), then a tile of centroids (DIM rows of TC + 4, and TC
+// norms) or the pooled minima (2 TP x 16), whichever is larger.
+Eigen::Index gemm_local_values(const KMeansKernel& k, Eigen::Index dim) {
+  const Eigen::Index points = points_per_group(k), centroids = Eigen::Index{kGemmColumns} * k.centroids_per_item;
+  return dim * points + std::max(dim * (centroids + 4) + centroids, 2 * points * kGemmColumns);
+}
+
+namespace {
+
+std::size_t gemm_bytes(const KMeansKernel& k, const Problem& problem) {
+  return static_cast<std::size_t>(gemm_local_values(k, problem.dim)) * real_size(problem.precision);
+}
+
+// Empty if gemm can run in this shape, else why not (the field, then the reason).
+std::pair<std::string, std::string> gemm_problem(const KMeansKernel& k, const DeviceInfo& info,
+                                                 const Problem& problem) {
+  if (k.register_values || k.local_memory_bytes || k.centroids_per_chunk)
+    return {"kernel.variant",
+            "gemm stages tiles of its own shape: leave register_values, local_memory_bytes and "
+            "centroids_per_chunk unset"};
+  if (k.work_group_size % (8 * kGemmColumns))
+    return {"kernel.work_group_size",
+            "variant gemm takes a multiple of 128 work-items, got " + std::to_string(k.work_group_size)};
+  if (k.points_per_item % 4 || k.centroids_per_item % 4)
+    return {"kernel.points_per_item",
+            "variant gemm takes points_per_item and centroids_per_item in multiples of 4 (vector loads), got " +
+                std::to_string(k.points_per_item) + " and " + std::to_string(k.centroids_per_item)};
+  if (gemm_bytes(k, problem) > info.local_memory)
+    return {"kernel.points_per_item", "variant gemm needs " + std::to_string(gemm_bytes(k, problem)) +
+                                          " bytes of local memory for " + std::to_string(problem.dim) +
+                                          " features in tiles of " + std::to_string(points_per_group(k)) +
+                                          " points and " + std::to_string(kGemmColumns * k.centroids_per_item) +
+                                          " centroids; the device has " + std::to_string(info.local_memory) +
+                                          ". Use fewer points_per_item or centroids_per_item, or variant expanded"};
+  return {};
+}
+
+// gemm's shape with the unset fields defaulted (the tuning database's values are for the other variants),
+// and those halved, points first, while the tiles take more local memory than the device has.
+KMeansKernel gemm_shape(KMeansKernel k, const DeviceInfo& info, const Problem& problem) {
+  const KMeansKernel asked = k;
+  k.variant = "gemm";  // also for auto's question whether gemm would fit
+  if (!k.work_group_size) k.work_group_size = kGemmWorkGroup;
+  if (!k.points_per_item) k.points_per_item = kGemmPerItem;
+  if (!k.centroids_per_item) k.centroids_per_item = kGemmPerItem;
+  while (gemm_bytes(k, problem) > info.local_memory) {
+    if (!asked.points_per_item && k.points_per_item > 4)
+      k.points_per_item /= 2;
+    else if (!asked.centroids_per_item && k.centroids_per_item > 4)
+      k.centroids_per_item /= 2;
+    else if (!asked.work_group_size && k.work_group_size > 8 * kGemmColumns)
+      k.work_group_size /= 2;
+    else
+      break;  // gemm_problem says why
+  }
+  return k;
+}
+
+}  // namespace
 
 Eigen::Index staged_point_values(const KMeansKernel& k, Eigen::Index dim) {
   return k.variant == "local_centroids_points" ? Eigen::Index{k.work_group_size} * k.points_per_item * dim : 0;
@@ -56,19 +128,33 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
   const bool explicit_wg = k.work_group_size != 0;
   if (k.variant == "auto") {
     if (!k.tiled_up_to_dim) k.tiled_up_to_dim = db.tiled_up_to_dim;
+    if (!k.gemm_from_dim) k.gemm_from_dim = db.gemm_from_dim;
     const bool too_long = k.tiled_up_to_dim > 0 && dim > k.tiled_up_to_dim;
-    k.variant = db.variant == "tiled" && too_long ? "expanded" : db.variant;
+    // gemm from its threshold on, where its tiles fit (a config's tuning of the other variants keeps them).
+    const bool gemm = k.gemm_from_dim > 0 && dim >= k.gemm_from_dim &&
+                      gemm_problem(gemm_shape(k, info, problem), info, problem).first.empty();
+    k.variant = gemm ? "gemm" : db.variant == "tiled" && too_long ? "expanded" : db.variant;
   }
-  if (k.variant != "tiled" && k.centroids_per_item > 1)
-    throw ParamError("kernel.centroids_per_item",
-                     "applies to variant tiled only (variant " + k.variant + " compares one centroid at a time)");
-  // The device update is lloyd_expanded: the expanded assignment fused with 64-bit atomic sums in double.
+  if (k.variant != "tiled" && k.variant != "gemm" && k.centroids_per_item > 1)
+    throw ParamError("kernel.centroids_per_item", "applies to variants tiled and gemm only (variant " + k.variant +
+                                                      " compares one centroid at a time)");
+  // The device update is lloyd_expanded or lloyd_gemm: the expanded assignment fused with 64-bit atomic sums
+  // in double.
   const bool device_update = fuses_update(k) && info.fp64 && problem.int64_atomics;
   if (k.update == "device" && !device_update)
     throw ParamError("kernel.update",
-                     "\"device\" needs variant expanded or tiled and a device with cl_khr_fp64 and "
+                     "\"device\" needs variant expanded, tiled or gemm and a device with cl_khr_fp64 and "
                      "cl_khr_int64_base_atomics; use \"host\" or \"auto\"");
   if (k.update == "auto") k.update = device_update ? db.update : "host";
+  if (k.variant == "gemm") {
+    k = gemm_shape(std::move(k), info, problem);
+    const auto [field, why] = gemm_problem(k, info, problem);
+    if (!field.empty()) throw ParamError(field, why);
+    check_device_work_group("kernel.work_group_size", k.work_group_size, info);
+    k.local_memory_bytes = static_cast<int>(gemm_bytes(k, problem));
+    k.centroids_per_chunk = kGemmColumns * k.centroids_per_item;  // one tile at a time
+    return k;
+  }
   if (!k.work_group_size) k.work_group_size = db.work_group_size;
   if (k.variant == "naive") {  // the seed's baseline: one point per work-item, nothing staged
     k.points_per_item = 1;
@@ -145,6 +231,7 @@ const std::vector<KernelField<KMeansKernel>>& fields() {
       {"centroids_per_chunk", &KMeansKernel::centroids_per_chunk},
       {"centroids_per_item", &KMeansKernel::centroids_per_item},
       {"tiled_up_to_dim", &KMeansKernel::tiled_up_to_dim},
+      {"gemm_from_dim", &KMeansKernel::gemm_from_dim},
       {"launches", &KMeansKernel::launches},
       {"update", &KMeansKernel::update}};
   return table;
@@ -193,6 +280,7 @@ void KMeansKernel::validate() const {
   non_negative("local_memory_bytes", local_memory_bytes);
   non_negative("centroids_per_chunk", centroids_per_chunk);
   non_negative("tiled_up_to_dim", tiled_up_to_dim);
+  non_negative("gemm_from_dim", gemm_from_dim);
   if (launches < 1 || launches > kmeans::kMaxLaunches)
     throw ParamError("kernel.launches", "expected an integer from 1 to " + std::to_string(kmeans::kMaxLaunches) +
                                             ", got " + std::to_string(launches));

@@ -12,17 +12,27 @@
 
 namespace itercl::kmeans {
 
-// The assignment kernels of cl/kmeans.cl (assign_<variant>).
-inline constexpr std::array<std::string_view, 6> kVariants = {"naive",    "local_centroids", "local_centroids_points",
-                                                              "expanded", "tiled",           "point_blocks"};
+// The assignment kernels of cl/kmeans.cl and cl/kmeans_gemm.cl (assign_<variant>).
+inline constexpr std::array<std::string_view, 7> kVariants = {
+    "naive", "local_centroids", "local_centroids_points", "expanded", "tiled", "gemm", "point_blocks"};
 
 // The variants that compute the expanded distance (they stage |c|^2 beside -2 c).
 inline bool expanded_form(const KMeansKernel& k) {
-  return k.variant == "expanded" || k.variant == "tiled" || k.variant == "point_blocks";
+  return k.variant == "expanded" || k.variant == "tiled" || k.variant == "gemm" || k.variant == "point_blocks";
 }
 
-// The variants whose search lloyd_expanded repeats, so that they can fuse the device update.
-inline bool fuses_update(const KMeansKernel& k) { return k.variant == "expanded" || k.variant == "tiled"; }
+// The variants whose search a fused Lloyd kernel repeats (lloyd_expanded, lloyd_gemm), so that they can
+// run the device update.
+inline bool fuses_update(const KMeansKernel& k) {
+  return k.variant == "expanded" || k.variant == "tiled" || k.variant == "gemm";
+}
+
+// The kernel file of a resolved variant, and the name of its fused Lloyd kernel.
+inline const char* kernel_file(const KMeansKernel& k) { return k.variant == "gemm" ? "kmeans_gemm.cl" : "kmeans.cl"; }
+inline const char* lloyd_kernel(const KMeansKernel& k) { return k.variant == "gemm" ? "lloyd_gemm" : "lloyd_expanded"; }
+
+// gemm's work-items across a tile of centroids (cl/kmeans_gemm.cl, COLS).
+inline constexpr int kGemmColumns = 16;
 
 // What the kernel's resolution and build depend on: DIM is a build constant (the loops unroll over it),
 // and the local memory a centroid takes depends on it and the precision.
@@ -54,6 +64,12 @@ Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim);
 void check_points_shape(const Device& device, Eigen::Index n, Eigen::Index dim, Precision precision);
 // The largest |centred value| against the overflow of squared distances in `precision`.
 void check_points_range(double largest, Eigen::Index dim, Precision precision);
+
+// Points one work-group assigns: work_group_size x points_per_item, or for gemm (WG / 16) x points_per_item.
+Eigen::Index points_per_group(const KMeansKernel& k);
+
+// The local memory gemm takes, in values of the precision (cl/kmeans_gemm.cl, GEMM_LOCAL_REALS).
+Eigen::Index gemm_local_values(const KMeansKernel& k, Eigen::Index dim);
 
 // Values of the work-group's points staged in local memory: local_centroids_points only.
 Eigen::Index staged_point_values(const KMeansKernel& k, Eigen::Index dim);

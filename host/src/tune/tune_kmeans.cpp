@@ -20,6 +20,8 @@ constexpr int kTiledRegisterBudgets[] = {32, 64, 128};
 constexpr int kCentroidsPerItem[] = {2, 4, 8};
 // point_blocks: a CPU's vector loop runs over the work-item's points, so it wants many (64 at D = 4).
 constexpr int kPointBlockRegisterBudgets[] = {64, 128, 256};
+// gemm: register tiles of 4 or 8 points by 4 or 8 centroids per work-item (multiples of 4: vector loads).
+constexpr int kGemmTileSides[] = {4, 8};
 
 // The declared space: every variant, with the work-group sizes and register budgets worth trying.
 std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
@@ -29,6 +31,16 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
     for (const std::string_view variant : kVariants) {
       if (variant == "naive") {  // one point per work-item, nothing staged: no register budget
         out.push_back({.variant = std::string(variant), .work_group_size = wg});
+        continue;
+      }
+      if (variant == "gemm") {  // its own tiles: a multiple of 128 work-items
+        if (wg % 128) continue;
+        for (int points : kGemmTileSides)
+          for (int centroids : kGemmTileSides)
+            out.push_back({.variant = std::string(variant),
+                           .work_group_size = wg,
+                           .points_per_item = points,
+                           .centroids_per_item = centroids});
         continue;
       }
       if (variant == "tiled") {
@@ -50,6 +62,11 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
 
 nlohmann::json stored(const KMeansKernel& k) {
   nlohmann::json j = {{"variant", k.variant}, {"work_group_size", k.work_group_size}};
+  if (k.variant == "gemm") {
+    j["points_per_item"] = k.points_per_item;
+    j["centroids_per_item"] = k.centroids_per_item;
+    return j;
+  }
   if (k.variant != "naive") j["register_values"] = k.register_values;
   if (k.variant == "tiled") j["centroids_per_item"] = k.centroids_per_item;
   return j;
