@@ -35,6 +35,10 @@ TEST_CASE("one rank: the collectives return this rank's values") {
   CHECK(one.allgatherv<int>(mine) == mine);
   CHECK(one.gatherv<int>(mine) == mine);
   CHECK(one.scatterv<int>(mine, {2}) == mine);
+  CHECK(one.alltoallv<int>(mine, {2}) == mine);
+  std::vector<std::int32_t> counts{5, 0, 7};
+  one.allreduce_sum(std::span<std::int32_t>(counts));
+  CHECK(counts == std::vector<std::int32_t>{5, 0, 7});
   double x = 7;
   one.broadcast(x);
   CHECK(x == 7);

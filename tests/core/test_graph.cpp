@@ -77,6 +77,35 @@ TEST_CASE("R-MAT: the size asked for, the same graph for the same seed, quadrant
   CHECK_THROWS_AS(itercl::make_rmat({.scale = 4, .edge_factor = 0}), itercl::ParamError);
 }
 
+TEST_CASE("R-MAT in parts: the parts' edges, in order, are make_rmat's; each part draws its own alone") {
+  const itercl::RmatParams p{.scale = 9, .edge_factor = 5, .random_state = 8};
+  const Graph whole = itercl::make_rmat(p);
+  REQUIRE(itercl::rmat_edge_count(p) == whole.n_edges());
+  for (const std::size_t parts : {1, 2, 3, 7, 2561}) {  // 2561 > m = 2560: parts without edges
+    CAPTURE(parts);
+    std::vector<std::int32_t> src, dst;
+    for (std::size_t r = 0; r < parts; ++r) {
+      const std::size_t m = whole.src.size(), first = m * r / parts, last = m * (r + 1) / parts;
+      const Graph part = itercl::make_rmat(p, static_cast<std::int64_t>(first), static_cast<std::int64_t>(last));
+      CHECK(part.n_nodes == whole.n_nodes);
+      REQUIRE(part.n_edges() == static_cast<std::int64_t>(last - first));
+      src.insert(src.end(), part.src.begin(), part.src.end());
+      dst.insert(dst.end(), part.dst.begin(), part.dst.end());
+    }
+    CHECK(src == whole.src);
+    CHECK(dst == whole.dst);
+  }
+  // One edge on its own, far into the graph, as the whole draw has it.
+  const Graph one = itercl::make_rmat(p, 2000, 2001);
+  CHECK(one.src == std::vector<std::int32_t>{whole.src[2000]});
+  CHECK(one.dst == std::vector<std::int32_t>{whole.dst[2000]});
+  CHECK_THROWS_WITH_AS(itercl::make_rmat(p, 10, 2561), doctest::Contains("edges [10, 2561) of a graph of 2560"),
+                       itercl::InputError);
+  CHECK_THROWS_AS(itercl::make_rmat(p, 5, 4), itercl::InputError);
+  CHECK_THROWS_AS(itercl::make_rmat(p, -1, 4), itercl::InputError);
+  CHECK_THROWS_AS(itercl::rmat_edge_count({.scale = 31}), itercl::ParamError);
+}
+
 TEST_CASE("Barabasi-Albert: networkx's construction, stored both ways, deterministic") {
   const itercl::BarabasiAlbertParams p{.n_nodes = 500, .m = 3, .random_state = 7};
   const Graph g = itercl::make_barabasi_albert(p);

@@ -7,7 +7,8 @@ tolerance::ranks_stress (2 (N + 16) eps of the precision, relative).
 Distance histogram, pair counts: counts (and g(r)) identical.
 Pairwise distances: the matrix (dense or condensed, one .npy written by every rank) identical; min, max,
 k nearest, pairs within a threshold identical; row sums within ranks_objective.
-PageRank: iterations identical; ranks within tolerance::ranks_pagerank (32 eps of the precision) in L1,
+PageRank: iterations and the graph's counts (links, self-loops, repeats, dropped, dangling) identical, an
+R-MAT graph drawn in P parts; ranks within tolerance::ranks_pagerank (32 eps of the precision) in L1,
 the L1 changes within 3 times that; and, for an edge-list file, the ranks over P ranks within
 tolerance::ranks_l1 of networkx's iteration (written here with scipy.sparse) run as many times."""
 import json
@@ -152,6 +153,12 @@ elif plain["algorithm"] == "pagerank":
     precision = plain["precision"]
     tol = 0.0 if p == 1 else ranks_pagerank(precision)
     same("n_iter", "converged")
+    # The graph as one process counts it, however the ranks held it (an R-MAT drawn in parts, one per rank).
+    for key in ("n_nodes", "n_edges", "n_links", "self_loops", "duplicates", "edges_dropped", "dangling_nodes"):
+        if plain["data"].get(key) != ranks["data"].get(key):
+            problems.append(f"data.{key}: {plain['data'].get(key)} plain, {ranks['data'].get(key)} over {p} ranks")
+    if ranks["data"].get("generator") == "rmat" and p > 1 and ranks["data"].get("drawn_in_parts") != p:
+        problems.append(f"an R-MAT graph over {p} ranks not drawn in {p} parts: {ranks['data'].get('drawn_in_parts')}")
     ra, rb = node_ranks(a), node_ranks(b)
     if ra.keys() != rb.keys():
         problems.append(f"{len(ra)} nodes ranked plain, {len(rb)} over {p} ranks")

@@ -180,7 +180,9 @@ with open(os.path.join(out, "configs", "smacof_huge_block.json.txt"), "w") as f:
 # links, self-loops, no duplicates: networkx's graph is the same) splits unevenly over 2 and 3 ranks;
 # compare.py also runs the reference iteration on it. Each format that runs on a row block, the degree
 # order (applied on rank 0 before the split), personalization, dangling and nstart vectors in both
-# ways they are given. An R-MAT generated on rank 0.
+# ways they are given. R-MAT graphs are drawn in parts, one on each rank, and their edges exchanged:
+# self-loops and repeats kept or dropped (the repeats found where the edges meet by destination), in
+# both node orders, and 2 edges over 3 ranks (rank 0 draws none).
 edges = set()
 for u in range(503):
     if u % 7:
@@ -213,6 +215,21 @@ pagerank = {
                                  "params": {"format": "csr_adaptive", "tol": 1e-12}},
     "pagerank_rmat": {"data": {"generator": "rmat", "scale": 10, "edge_factor": 8, "random_state": 2},
                       "params": {"tol": 1e-8}},
+    "pagerank_rmat_simple_degree_double": {
+        "precision": "double",
+        "data": {"generator": "rmat", "scale": 9, "edge_factor": 8, "random_state": 5, "self_loops": False,
+                 "duplicates": False},
+        "params": {"format": "csr_adaptive", "tol": 1e-12, "personalization": {"0": 1, "7": 3, "300": 2},
+                   "kernel": {"reorder": "degree", "work_group_size": 16}}},
+    "pagerank_rmat_no_loops_hybrid_degree": {
+        "data": {"generator": "rmat", "scale": 9, "edge_factor": 4, "random_state": 6, "self_loops": False},
+        "params": {"format": "hybrid", "tol": 1e-9, "kernel": {"reorder": "degree"}}},
+    "pagerank_rmat_no_repeats_bsr": {
+        "data": {"generator": "rmat", "scale": 8, "edge_factor": 16, "random_state": 7, "duplicates": False},
+        "params": {"format": "bsr", "tol": 1e-9, "kernel": {"bsr_width": 8}}},
+    "pagerank_rmat_two_edges": {"precision": "double",
+                                "data": {"generator": "rmat", "scale": 1, "edge_factor": 1, "random_state": 1},
+                                "params": {"format": "csr_vector", "tol": 1e-12}},
 }
 for name, c in pagerank.items():
     config = {"algorithm": "pagerank", "device": "cpu", "precision": c.get("precision", "float"),

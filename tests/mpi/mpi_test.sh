@@ -3,7 +3,8 @@
 # .npy written by every rank, and its reductions) over 1, 2 and 3 MPI ranks against the plain run of the
 # same config: identical labels, embeddings, iterations and counts, inertia, centroids, stress and
 # PageRank's ranks within tolerance::ranks_objective, ranks_stress and ranks_pagerank, and PageRank's ranks
-# against the reference iteration (tests/mpi/compare.py); then errors on one rank or all end every rank at
+# against the reference iteration (tests/mpi/compare.py), also with MPI messages cut to 64 bytes (the
+# collectives' rounds); then errors on one rank or all end every rank at
 # once with exit code 2 (bad input) or 1 (a failure while running) and leave no results file.
 # Usage: mpi_test.sh ITERCL MPIEXEC SOURCE_DIR
 set -euo pipefail
@@ -36,6 +37,17 @@ for config in "$tmp"/configs/*.json; do
     fi
     "$python" "$here/compare.py" "$tmp/$name.plain.json" "$tmp/$name.np$p.json" "$p" || fail "$name: -np $p differs"
   done
+done
+
+# MPI messages cut to 64 bytes: the all to all of an R-MAT's edges, rank 0's scatter of a file's rows
+# and the broadcasts go in many rounds, with the same answers.
+for name in pagerank_rmat_simple_degree_double pagerank_bsr_degree; do
+  if ITERCL_MPI_MAX_MESSAGE=64 mpirun 3 -x ITERCL_MPI_MAX_MESSAGE "$itercl" run "$tmp/configs/$name.json" --quiet \
+    --out "$tmp/$name.rounds.json" >"$tmp/$name.rounds.log" 2>&1; then
+    "$python" "$here/compare.py" "$tmp/$name.plain.json" "$tmp/$name.rounds.json" 3 || fail "$name: in rounds, differs"
+  else
+    fail "$name: in rounds of 64 bytes"; cat "$tmp/$name.rounds.log"
+  fi
 done
 
 # One device spec per rank: a list in the config, or --device with commas.

@@ -60,6 +60,11 @@ struct RmatParams {
   std::uint64_t random_state = 0;
 };
 Graph make_rmat(const RmatParams& p);
+// Its edges [first_edge, last_edge) alone, each as make_rmat(p) draws it (a counter per edge), with the
+// whole graph's n_nodes: a part drawn on each MPI rank. rmat_edge_count: edge_factor * 2^scale, after
+// checking p (ParamError, as make_rmat).
+Graph make_rmat(const RmatParams& p, std::int64_t first_edge, std::int64_t last_edge);
+std::int64_t rmat_edge_count(const RmatParams& p);
 
 // Barabasi-Albert preferential attachment as networkx's barabasi_albert_graph: a star on m + 1
 // nodes, then each new node joins m distinct existing nodes drawn with probability proportional to

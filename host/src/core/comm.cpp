@@ -1,14 +1,11 @@
 #include "core/comm.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
-#include <iostream>
 #include <limits>
-#include <thread>
 
+#include "core/environment.hpp"
 #include "itercl/error.hpp"
-#include "itercl/mpi.hpp"
 #include "itercl/timing.hpp"
 
 #ifdef ITERCL_HAVE_MPI
@@ -41,8 +38,17 @@ void check(int code, const char* what) {
   throw RuntimeError(std::string(what) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
-// MPI counts are ints: larger pieces go in chunks of this many bytes (broadcast, scatter) or are refused.
-constexpr std::size_t kMaxCount = std::size_t{1} << 30;
+// MPI counts are ints: larger pieces go in chunks of at most this many bytes (broadcast, scatter, all
+// to all) or are refused. ITERCL_MPI_MAX_MESSAGE (bytes) lowers it, so that the tests run the rounds
+// on small data.
+std::size_t max_message() {
+  static const std::size_t bytes = [] {
+    const std::size_t most = std::size_t{1} << 30;
+    const std::uint64_t set = bytes_from_environment("ITERCL_MPI_MAX_MESSAGE");
+    return set ? static_cast<std::size_t>(std::min<std::uint64_t>(set, most)) : most;
+  }();
+  return bytes;
+}
 
 int as_count(std::size_t n, const char* what) {
   if (n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
@@ -50,29 +56,30 @@ int as_count(std::size_t n, const char* what) {
                        " bytes for one rank, more than one MPI call moves (2^31 - 1)");
   return static_cast<int>(n);
 }
+
+// Element-wise sums over the ranks, in place: n values of `type`.
+void sum_in_place(Comm& comm, void* values, std::size_t n, MPI_Datatype type) {
+  if (!comm.mpi_ || comm.size() == 1) return;
+  CommClock t{comm, {}};
+  check(MPI_Allreduce(MPI_IN_PLACE, values, as_count(n, "allreduce"), type, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+}
 #endif
 
 }  // namespace
 
-void Comm::allreduce_sum([[maybe_unused]] std::span<double> values) {
-  if (!mpi_ || size_ == 1) return;
 #ifdef ITERCL_HAVE_MPI
-  CommClock t{*this, {}};
-  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size(), "allreduce"), MPI_DOUBLE, MPI_SUM,
-                      MPI_COMM_WORLD),
-        "MPI_Allreduce");
-#endif
+void Comm::allreduce_sum(std::span<double> values) { sum_in_place(*this, values.data(), values.size(), MPI_DOUBLE); }
+void Comm::allreduce_sum(std::span<std::int64_t> values) {
+  sum_in_place(*this, values.data(), values.size(), MPI_INT64_T);
 }
-
-void Comm::allreduce_sum([[maybe_unused]] std::span<std::int64_t> values) {
-  if (!mpi_ || size_ == 1) return;
-#ifdef ITERCL_HAVE_MPI
-  CommClock t{*this, {}};
-  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size(), "allreduce"), MPI_INT64_T, MPI_SUM,
-                      MPI_COMM_WORLD),
-        "MPI_Allreduce");
-#endif
+void Comm::allreduce_sum(std::span<std::int32_t> values) {
+  sum_in_place(*this, values.data(), values.size(), MPI_INT32_T);
 }
+#else
+void Comm::allreduce_sum(std::span<double>) {}
+void Comm::allreduce_sum(std::span<std::int64_t>) {}
+void Comm::allreduce_sum(std::span<std::int32_t>) {}
+#endif
 
 std::vector<std::string> Comm::allgather_bytes(const std::string& mine) {
   if (!mpi_ || size_ == 1) return {mine};
@@ -132,9 +139,9 @@ void Comm::broadcast_bytes(void* bytes, std::size_t size, int root) {
 #ifdef ITERCL_HAVE_MPI
   CommClock t{*this, {}};
   auto* p = static_cast<char*>(bytes);
-  for (std::size_t at = 0; at < size; at += kMaxCount)
-    check(MPI_Bcast(p + at, static_cast<int>(std::min(kMaxCount, size - at)), MPI_BYTE, root, MPI_COMM_WORLD),
-          "MPI_Bcast");
+  const std::size_t chunk = max_message();
+  for (std::size_t at = 0; at < size; at += chunk)
+    check(MPI_Bcast(p + at, static_cast<int>(std::min(chunk, size - at)), MPI_BYTE, root, MPI_COMM_WORLD), "MPI_Bcast");
 #else
   (void)bytes, (void)size, (void)root;
 #endif
@@ -149,7 +156,8 @@ std::vector<char> Comm::scatter_bytes(const char* all, const std::vector<std::si
   std::vector<int> sizes(counts.size()), offsets(counts.size());
   std::size_t total = 0, largest = 0;
   for (const std::size_t c : counts) total += c, largest = std::max(largest, c);
-  if (total <= kMaxCount) {
+  const std::size_t most = max_message();
+  if (total <= most) {
     for (std::size_t r = 0, at = 0; r < counts.size(); at += counts[r], ++r)
       sizes[r] = static_cast<int>(counts[r]), offsets[r] = static_cast<int>(at);
     check(MPI_Scatterv(all, sizes.data(), offsets.data(), MPI_BYTE, mine.data(), sizes[me], MPI_BYTE, root,
@@ -157,12 +165,12 @@ std::vector<char> Comm::scatter_bytes(const char* all, const std::vector<std::si
           "MPI_Scatterv");
     return mine;
   }
-  // MPI counts and offsets are ints: more in all goes in rounds of at most kMaxCount bytes, each
+  // MPI counts and offsets are ints: more in all goes in rounds of at most `most` bytes, each
   // carrying the next slice of every rank's piece, packed together on root.
-  const std::size_t slice = std::max<std::size_t>(kMaxCount / counts.size(), 1);
+  const std::size_t slice = std::max<std::size_t>(most / counts.size(), 1);
   std::vector<std::size_t> starts(counts.size());
   for (std::size_t r = 1; r < counts.size(); ++r) starts[r] = starts[r - 1] + counts[r - 1];
-  std::vector<char> packed(rank_ == root ? kMaxCount : 0);
+  std::vector<char> packed(rank_ == root ? slice * counts.size() : 0);
   for (std::size_t at = 0; at < largest; at += slice) {
     std::size_t offset = 0;
     for (std::size_t r = 0; r < counts.size(); ++r) {
@@ -181,6 +189,70 @@ std::vector<char> Comm::scatter_bytes(const char* all, const std::vector<std::si
   return mine;
 }
 
+std::vector<std::size_t> Comm::alltoall_counts(const std::vector<std::size_t>& counts) {
+  if (!mpi_ || size_ == 1) return {counts.empty() ? 0 : counts[0]};
+  std::vector<std::uint64_t> out(counts.begin(), counts.end()), in(counts.size());
+#ifdef ITERCL_HAVE_MPI
+  CommClock t{*this, {}};
+  check(MPI_Alltoall(out.data(), 1, MPI_UINT64_T, in.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Alltoall");
+#endif
+  return {in.begin(), in.end()};
+}
+
+void Comm::alltoall_bytes(const char* send, const std::vector<std::size_t>& counts,
+                          const std::vector<std::size_t>& received_counts, char* received) {
+  if (!mpi_ || size_ == 1) {
+    if (!counts.empty() && counts[0]) std::memcpy(received, send, counts[0]);
+    return;
+  }
+#ifdef ITERCL_HAVE_MPI
+  CommClock t{*this, {}};
+  const auto ranks = static_cast<std::size_t>(size_);
+  // MPI counts and offsets are ints: the pieces go in rounds, each carrying the next slice (at most
+  // max_message() / P bytes) of every piece, packed; every rank makes the rounds the largest piece needs.
+  const std::size_t slice = std::max<std::size_t>(max_message() / ranks, 1);
+  std::uint64_t largest = *std::max_element(counts.begin(), counts.end());
+  check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  std::vector<std::size_t> send_starts(ranks), received_starts(ranks);
+  for (std::size_t q = 1; q < ranks; ++q) {
+    send_starts[q] = send_starts[q - 1] + counts[q - 1];
+    received_starts[q] = received_starts[q - 1] + received_counts[q - 1];
+  }
+  std::vector<int> send_sizes(ranks), send_offsets(ranks), received_sizes(ranks), received_offsets(ranks);
+  // One round goes straight from `send` to `received`: its offsets, the pieces' starts, fit.
+  const bool staged = largest > slice;
+  std::vector<char> send_round, received_round;
+  for (std::size_t at = 0; at < largest; at += slice) {
+    auto piece = [&](std::size_t count) { return at < count ? std::min(slice, count - at) : 0; };
+    std::size_t send_total = 0, received_total = 0;
+    for (std::size_t q = 0; q < ranks; ++q) {
+      send_sizes[q] = static_cast<int>(piece(counts[q])), send_offsets[q] = static_cast<int>(send_total);
+      received_sizes[q] = static_cast<int>(piece(received_counts[q]));
+      received_offsets[q] = static_cast<int>(received_total);
+      send_total += piece(counts[q]), received_total += piece(received_counts[q]);
+    }
+    if (staged) {
+      send_round.resize(send_total), received_round.resize(received_total);
+      for (std::size_t q = 0; q < ranks; ++q)
+        if (send_sizes[q])
+          std::memcpy(send_round.data() + send_offsets[q], send + send_starts[q] + at,
+                      static_cast<std::size_t>(send_sizes[q]));
+    }
+    check(MPI_Alltoallv(staged ? send_round.data() : send, send_sizes.data(), send_offsets.data(), MPI_BYTE,
+                        staged ? received_round.data() : received, received_sizes.data(), received_offsets.data(),
+                        MPI_BYTE, MPI_COMM_WORLD),
+          "MPI_Alltoallv");
+    if (staged)
+      for (std::size_t q = 0; q < ranks; ++q)
+        if (received_sizes[q])
+          std::memcpy(received + received_starts[q] + at, received_round.data() + received_offsets[q],
+                      static_cast<std::size_t>(received_sizes[q]));
+  }
+#else
+  (void)send, (void)counts, (void)received_counts, (void)received;
+#endif
+}
+
 void Comm::barrier() {
   if (!mpi_ || size_ == 1) return;
 #ifdef ITERCL_HAVE_MPI
@@ -197,71 +269,5 @@ void Comm::abort(int exit_code) {
 }
 
 }  // namespace core
-
-namespace {
-[[maybe_unused]] bool launched_by_mpirun() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
-    if (std::getenv(name)) return true;
-  return false;
-}
-}  // namespace
-
-void mpi_start(int* argc, char*** argv) {
-#ifdef ITERCL_HAVE_MPI
-  core::Comm& comm = core::world();
-  if (comm.mpi_ || !launched_by_mpirun()) return;
-  int provided = 0;
-  if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-    std::cerr << "failed: MPI_Init_thread\n";
-    std::exit(1);
-  }
-  comm.mpi_ = true;
-  MPI_Comm_rank(MPI_COMM_WORLD, &comm.rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &comm.size_);
-  MPI_Comm host;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, comm.rank_, MPI_INFO_NULL, &host);
-  MPI_Comm_rank(host, &comm.local_rank_);
-  MPI_Comm_size(host, &comm.local_size_);
-  MPI_Comm_free(&host);
-  // PoCL starts one thread per core for each process at its platform's first use (after this): ranks
-  // sharing a host share its cores instead of each taking them all (cores / ranks each, at least one).
-  // PoCL 3 reads POCL_MAX_PTHREAD_COUNT, PoCL 4 and later POCL_CPU_MAX_CU_COUNT; a value the user set
-  // for either is kept.
-  if (comm.local_size_ > 1 && !std::getenv("POCL_CPU_MAX_CU_COUNT") && !std::getenv("POCL_MAX_PTHREAD_COUNT")) {
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::string share = std::to_string(std::max(1u, cores / static_cast<unsigned>(comm.local_size_)));
-    setenv("POCL_CPU_MAX_CU_COUNT", share.c_str(), 1);
-    setenv("POCL_MAX_PTHREAD_COUNT", share.c_str(), 1);
-  }
-#else
-  (void)argc, (void)argv;
-#endif
-}
-
-void mpi_finish() {
-#ifdef ITERCL_HAVE_MPI
-  core::Comm& comm = core::world();
-  if (!comm.mpi_) return;
-  MPI_Finalize();
-  comm.mpi_ = false;
-#endif
-}
-
-int mpi_rank() { return core::world().rank(); }
-int mpi_size() { return core::world().size(); }
-void mpi_abort(int exit_code) { core::world().abort(exit_code); }
-
-std::string mpi_library_version() {
-#ifdef ITERCL_HAVE_MPI
-  char text[MPI_MAX_LIBRARY_VERSION_STRING];
-  int length = 0;
-  MPI_Get_library_version(text, &length);
-  std::string version(text, static_cast<std::size_t>(length));
-  const auto end = version.find_first_of("\r\n");
-  return end == std::string::npos ? version : version.substr(0, end);
-#else
-  return "none";
-#endif
-}
 
 }  // namespace itercl

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ class Comm {
   // Element-wise sums over all ranks, in place; every rank gets the same values.
   void allreduce_sum(std::span<double> values);
   void allreduce_sum(std::span<std::int64_t> values);
+  void allreduce_sum(std::span<std::int32_t> values);
   // Every rank's bytes, in rank order, on every rank.
   std::vector<std::string> allgather_bytes(const std::string& mine);
   // Every rank's bytes, in rank order, on `root` (the other ranks get none).
@@ -32,6 +34,11 @@ class Comm {
   void broadcast_bytes(void* bytes, std::size_t size, int root = 0);
   // `all` (on root) cut into pieces of counts[r] bytes, piece r to rank r; returns this rank's piece.
   std::vector<char> scatter_bytes(const char* all, const std::vector<std::size_t>& counts, int root = 0);
+  // All to all: `send` holds counts[q] bytes for each rank q, in rank order. alltoall_counts returns the
+  // bytes each rank sends this one; alltoall_bytes writes them to `received`, in rank order.
+  std::vector<std::size_t> alltoall_counts(const std::vector<std::size_t>& counts);
+  void alltoall_bytes(const char* send, const std::vector<std::size_t>& counts,
+                      const std::vector<std::size_t>& received_counts, char* received);
   void barrier();
   [[noreturn]] void abort(int exit_code);
 
@@ -87,6 +94,19 @@ class Comm {
     std::vector<T> out(mine.size() / sizeof(T));
     if (!mine.empty()) std::memcpy(static_cast<void*>(out.data()), mine.data(), mine.size());  // a rank without rows
     return out;
+  }
+
+  // `send` cut into pieces of counts[q] values, piece q to rank q; returns the pieces this rank
+  // received, in rank order.
+  template <class T>
+  std::vector<T> alltoallv(std::span<const T> send, const std::vector<std::size_t>& counts) {
+    std::vector<std::size_t> bytes(counts);
+    for (auto& b : bytes) b *= sizeof(T);
+    const std::vector<std::size_t> incoming = alltoall_counts(bytes);
+    std::vector<T> received(std::accumulate(incoming.begin(), incoming.end(), std::size_t{0}) / sizeof(T));
+    alltoall_bytes(reinterpret_cast<const char*>(send.data()), bytes, incoming,
+                   reinterpret_cast<char*>(received.data()));
+    return received;
   }
 
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/device_state.hpp"
+#include "core/environment.hpp"
 #include "itercl/error.hpp"
 
 namespace itercl {
@@ -40,8 +41,6 @@ struct Found {
 
 DeviceInfo describe(int p, int d, const cl::Device& dev);
 
-// A byte count from the environment variable `name`, 0 where it is unset or empty. Anything but a
-// positive decimal integer is an error naming the variable.
 std::uint64_t bytes_from_environment(const char* name) {
   const char* v = std::getenv(name);
   if (!v || !*v) return 0;

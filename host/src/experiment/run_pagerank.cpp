@@ -13,6 +13,7 @@
 #include "itercl/pagerank.hpp"
 #include "pagerank/pagerank_description.hpp"
 #include "pagerank/pagerank_kernel.hpp"
+#include "pagerank/pagerank_parts.hpp"
 #include "pagerank/pagerank_ranks.hpp"
 
 namespace itercl {
@@ -87,11 +88,17 @@ nlohmann::json format_json(const PageRankFormatStats& f) {
 
 AlgorithmReport run_pagerank(ExperimentContext& c) {
   AlgorithmReport report;
-  // Over several ranks rank 0 reads the graph (any format or generator) and sends each rank its rows.
+  // Over several ranks rank 0 reads the graph (any format or generator) and sends each rank its rows;
+  // an R-MAT graph is drawn in parts instead, one on each rank, and its edges exchanged
+  // (pagerank_parts.hpp): no rank holds all its links.
   core::Comm& comm = core::world();
   const bool root = comm.rank() == 0;
+  const bool in_parts = comm.several() && drawn_in_parts(c.data);
   GraphInput in;
-  if (root) in = with_field_prefix(c.data.source(), "data", [&] { return read_graph(c.data, c.base, report.data); });
+  if (root || in_parts)
+    in = with_field_prefix(c.data.source(), "data", [&] {
+      return read_graph(c.data, c.base, report.data, {.index = comm.rank(), .parts = in_parts ? comm.size() : 1});
+    });
   const Graph& g = in.graph;
   const PageRankParams params = pagerank::read_params(c, g, root);
   // output.ranks: a CSV path, or false for none (benchmarks); absent: inline up to kInlineRanks nodes,
@@ -106,13 +113,13 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
 
   Stopwatch csr;
   const InLinks links =
-      root ? with_field_prefix(c.data.source(), "data", [&] { return in_links(g, in.links); }) : InLinks{};
-  report.data["in_links_ms"] = csr.seconds() * 1e3;
-  report.data["n_links"] = links.n_links();
-  report.data["self_loops"] = links.self_loops;
-  report.data["duplicates"] = links.duplicates;
-  report.data["edges_dropped"] = links.dropped;
-  report.data["dangling_nodes"] = std::count(links.out_degree.begin(), links.out_degree.end(), 0);
+      root && !in_parts ? with_field_prefix(c.data.source(), "data", [&] { return in_links(g, in.links); }) : InLinks{};
+  pagerank::LinkCounts counts{.links = links.n_links(),
+                              .self_loops = links.self_loops,
+                              .duplicates = links.duplicates,
+                              .dropped = links.dropped,
+                              .dangling_nodes = std::count(links.out_degree.begin(), links.out_degree.end(), 0),
+                              .rows_s = csr.seconds()};
 
   const PageRank pagerank(c.device(), params);
   PageRankResult r;
@@ -120,10 +127,19 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   for (int i = 0; i < c.repeat; ++i) {
     Stopwatch wall;
     r = with_field_prefix(c.params.source(), "params", [&] {
+      if (in_parts) return pagerank::fit_over_ranks(comm, c.device(), params, g, in.links, counts);
       return comm.several() ? pagerank::fit_over_ranks(comm, c.device(), params, links) : pagerank.fit(links);
     });
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
   }
+  // Drawn in parts, the in-links are built in the fit: this rank's rows from the edges it received.
+  report.data["in_links_ms"] = counts.rows_s * 1e3;
+  report.data["n_links"] = counts.links;
+  report.data["self_loops"] = counts.self_loops;
+  report.data["duplicates"] = counts.duplicates;
+  report.data["edges_dropped"] = counts.dropped;
+  report.data["dangling_nodes"] = counts.dangling_nodes;
+  if (in_parts) report.data["drawn_in_parts"] = comm.size();  // one part of the edges on each rank
 
   nlohmann::json& res = report.result;
   res["n_iter"] = r.n_iter;
@@ -186,7 +202,7 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
                     {"per_iteration", per_iteration},
                     {"spmv_kernel_ms", spmv_ms},
                     {"repeat_wall_ms", repeat_wall_ms}};
-  const double links_count = pagerank::additions_per_iteration(links);
+  const double links_count = pagerank::additions_per_iteration(counts.links);
   const double per_s_spmv = spmv_s > 0 ? links_count / spmv_s : 0.0;
   const double per_s_iteration = typical.wall_s > 0 ? links_count / typical.wall_s : 0.0;
   res["edges_per_second"] = {{"spmv", per_s_spmv}, {"iteration", per_s_iteration}};
@@ -194,7 +210,7 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
       {"additions_per_iteration", links_count}, {"spmv", per_s_spmv * 1e-9}, {"iteration", per_s_iteration * 1e-9}};
 
   std::ostringstream s;
-  s << "  " << g.n_nodes << " nodes, " << links.n_links() << " links, format " << r.kernel.format << ": " << r.n_iter
+  s << "  " << g.n_nodes << " nodes, " << counts.links << " links, format " << r.kernel.format << ": " << r.n_iter
     << " iterations" << (r.converged ? " (converged" : " (max_iter reached, not converged")
     << ", ||dx||_1 = " << (trace.empty() ? 0.0 : trace.back()) << ")\n"
     << "  per iteration (median): sum over in-links " << ms(spmv_s) << ", all kernels " << ms(typical.kernel_s)

@@ -24,7 +24,9 @@ std::uint64_t mix(std::uint64_t z) {
 
 }  // namespace io
 
-Graph make_rmat(const RmatParams& p) {
+Graph make_rmat(const RmatParams& p) { return make_rmat(p, 0, rmat_edge_count(p)); }
+
+std::int64_t rmat_edge_count(const RmatParams& p) {
   if (p.scale < 1 || p.scale > 30)
     throw ParamError("scale", "expected an integer from 1 to 30, got " + std::to_string(p.scale));
   if (p.edge_factor < 1)
@@ -33,22 +35,31 @@ Graph make_rmat(const RmatParams& p) {
     if (!(v >= 0 && v <= 1)) throw ParamError(name, "expected a probability in [0, 1], got " + number_text(v));
   if (std::abs(p.a + p.b + p.c + p.d - 1) > 1e-9)
     throw ParamError("d", "a + b + c + d = " + number_text(p.a + p.b + p.c + p.d) + "; expected 1");
-  const std::uint64_t n = std::uint64_t{1} << p.scale, m = n * static_cast<std::uint64_t>(p.edge_factor);
+  const std::uint64_t m = (std::uint64_t{1} << p.scale) * static_cast<std::uint64_t>(p.edge_factor);
   if (m > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
     throw ParamError("edge_factor", std::to_string(m) + " edges; at most 2^31 - 1");
+  return static_cast<std::int64_t>(m);
+}
 
+Graph make_rmat(const RmatParams& p, std::int64_t first_edge, std::int64_t last_edge) {
+  const std::int64_t m = rmat_edge_count(p);  // checks p
+  if (first_edge < 0 || last_edge < first_edge || last_edge > m)
+    throw InputError("rmat: edges [" + std::to_string(first_edge) + ", " + std::to_string(last_edge) +
+                     ") of a graph of " + std::to_string(m));
   // Quadrant thresholds on 32 random bits: [0, ta) a, [ta, tb) b, [tb, tc) c, the rest d.
   auto threshold = [](double q) { return static_cast<std::uint64_t>(std::min(q, 1.0) * 0x1p32); };
   const std::uint64_t ta = threshold(p.a), tb = threshold(p.a + p.b), tc = threshold(p.a + p.b + p.c);
   Graph g;
-  g.n_nodes = static_cast<std::int32_t>(n);
-  g.src.resize(m), g.dst.resize(m);
+  g.n_nodes = std::int32_t{1} << p.scale;
+  const auto count = static_cast<std::size_t>(last_edge - first_edge);
+  g.src.resize(count), g.dst.resize(count);
   // Edge e draws the numbers e * 16 + k (k < 15: two levels per 64-bit number) of one SplitMix64
-  // stream: the graph does not depend on the number of threads. The quadrant is picked without
-  // branches (random bits mispredict every other branch).
+  // stream: the graph does not depend on the number of threads, and edge e is the same in any part. The quadrant is
+  // picked without branches (random bits mispredict every other branch).
   const std::uint64_t seed = io::mix(p.random_state + io::kGamma);
-  parallel_blocks(m, worker_count(m), [&](std::size_t first, std::size_t last, int) {
-    for (std::uint64_t e = first; e < last; ++e) {
+  parallel_blocks(count, worker_count(count), [&](std::size_t first, std::size_t last, int) {
+    for (std::size_t at = first; at < last; ++at) {
+      const std::uint64_t e = static_cast<std::uint64_t>(first_edge) + at;
       std::uint64_t counter = seed + e * 16 * io::kGamma, bits = 0;
       std::uint32_t u = 0, v = 0;
       for (int level = p.scale - 1; level >= 0; --level) {
@@ -59,7 +70,7 @@ Graph make_rmat(const RmatParams& p) {
         u |= in_c_or_d << level;
         v |= (in_b | in_d) << level;
       }
-      g.src[e] = static_cast<std::int32_t>(u), g.dst[e] = static_cast<std::int32_t>(v);
+      g.src[at] = static_cast<std::int32_t>(u), g.dst[at] = static_cast<std::int32_t>(v);
     }
   });
   return g;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/comm.hpp"
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
@@ -10,7 +11,13 @@
 
 namespace itercl {
 
-GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description) {
+bool drawn_in_parts(ConfigObject& data) {
+  const nlohmann::json* generator = data.get("generator");
+  return generator && generator->is_string() && generator->get<std::string>() == "rmat";
+}
+
+GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description,
+                      GraphPart part) {
   const auto path = data.path("path", base);
   const auto generator = data.string("generator");
   if (path.has_value() == generator.has_value()) data.fail("path", "give exactly one of \"path\" and \"generator\"");
@@ -26,6 +33,7 @@ GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlo
   };
 
   Stopwatch load;
+  std::optional<std::int64_t> whole_edges;  // a graph drawn in part: all its edges
   if (path) {
     GraphLoadOptions options;
     options.format = data.choice("format", "auto", {"auto", "edgelist", "mtx"});
@@ -49,7 +57,12 @@ GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlo
       p.d = data.number("d").value_or(1 - p.a - p.b - p.c);
       p.random_state = seed;
       data.finish();
-      in.graph = with_field_prefix(data.source(), "data", [&] { return make_rmat(p); });
+      in.graph = with_field_prefix(data.source(), "data", [&] {
+        const auto m = static_cast<std::size_t>(rmat_edge_count(p));
+        whole_edges = static_cast<std::int64_t>(m);
+        return make_rmat(p, static_cast<std::int64_t>(core::first_row(m, part.index, part.parts)),
+                         static_cast<std::int64_t>(core::first_row(m, part.index + 1, part.parts)));
+      });
       description = {{"generator", "rmat"},
                      {"scale", p.scale},
                      {"edge_factor", p.edge_factor},
@@ -72,7 +85,7 @@ GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlo
   }
   description["load_ms"] = load.seconds() * 1e3;
   description["n_nodes"] = in.graph.n_nodes;
-  description["n_edges"] = in.graph.n_edges();
+  description["n_edges"] = whole_edges.value_or(in.graph.n_edges());
   description["self_loops_kept"] = in.links.self_loops;
   description["duplicates_kept"] = in.links.duplicates;
   return in;

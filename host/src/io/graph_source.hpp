@@ -19,7 +19,17 @@ struct GraphInput {
   Graph graph;
   LinkOptions links;
 };
-GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description);
+// Part r of P of a graph's edges: [m r / P, m (r + 1) / P) of its m (core::first_row).
+struct GraphPart {
+  int index = 0, parts = 1;
+};
+// `part`: a generator that draws any edge on its own (drawn_in_parts) draws this part of the edges
+// alone, `graph` then holding them with the whole graph's n_nodes (`description`'s counts are the
+// whole graph's); a file or another generator ignores it (read it on one rank).
+GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description,
+                      GraphPart part = {});
+// Whether `data` names a generator that can draw a part of the edges (R-MAT).
+bool drawn_in_parts(ConfigObject& data);
 
 // One value per node of `g`, by node index, from a JSON object {"<node id>": value, ...} or a file of
 // "node value" lines (CSV or whitespace, a header allowed). Nodes not named get 0 (as networkx's

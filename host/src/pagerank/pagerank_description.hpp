@@ -15,7 +15,8 @@ namespace itercl::pagerank {
 
 // The work of an iteration: one addition per link (the sum over in-links; the update's few operations
 // per node are not counted), so "GFLOPS" are billions of links summed per second.
-inline double additions_per_iteration(const InLinks& links) { return static_cast<double>(links.n_links()); }
+inline double additions_per_iteration(std::int64_t n_links) { return static_cast<double>(n_links); }
+inline double additions_per_iteration(const InLinks& links) { return additions_per_iteration(links.n_links()); }
 
 // The reference format: one work-item adds up a row in order, as the host reference does.
 inline constexpr const char* kReferenceFormat = "csr_scalar";

@@ -55,15 +55,15 @@ EllBlock build_ell(const InLinks& L, double max_fill) {
 // device summing rho links for each one the CPU sums, the rows of k or more in-links may hold at most
 // 1 / (1 + rho) of the links; k is the smallest power of two (at least 4, the seed's smallest) that
 // keeps them within it. rho per device: tuning/pagerank.json, with the measurements behind it.
-int auto_hybrid_k(const InLinks& L, double rho) {
+int auto_hybrid_k(std::span<const std::int32_t> offsets, double rho) {
   const double cpu_share = 1.0 / (1.0 + rho);
   std::vector<std::int64_t> links_from(33, 0);  // links in rows of at least 2^j in-links
-  for (std::int32_t i = 0; i < L.n_nodes; ++i) {
-    const int length = L.row_length(i);
+  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
+    const int length = offsets[i + 1] - offsets[i];
     if (length > 0) links_from[static_cast<std::size_t>(std::bit_width(static_cast<unsigned>(length)) - 1)] += length;
   }
   for (std::size_t j = links_from.size() - 1; j-- > 0;) links_from[j] += links_from[j + 1];
-  const auto total = static_cast<double>(std::max<std::int64_t>(L.n_links(), 1));
+  const auto total = static_cast<double>(std::max<std::int64_t>(offsets.empty() ? 0 : offsets.back(), 1));
   for (std::size_t j = 2; j < 31; ++j)
     if (static_cast<double>(links_from[j]) <= cpu_share * total) return 1 << j;
   return 1 << 30;
@@ -221,11 +221,11 @@ RowBlocks build_row_blocks(const InLinks& L, int capacity, int max_rows) {
   return b;
 }
 
-std::vector<std::int32_t> degree_order(const InLinks& L) {
-  std::vector<std::int32_t> order = host_array<std::int32_t>(static_cast<std::size_t>(L.n_nodes), 0, "the node order");
+std::vector<std::int32_t> degree_order(std::span<const std::int32_t> out_degree) {
+  std::vector<std::int32_t> order = host_array<std::int32_t>(out_degree.size(), 0, "the node order");
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-    return L.out_degree[static_cast<std::size_t>(a)] > L.out_degree[static_cast<std::size_t>(b)];
+    return out_degree[static_cast<std::size_t>(a)] > out_degree[static_cast<std::size_t>(b)];
   });
   return order;
 }

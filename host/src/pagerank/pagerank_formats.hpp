@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <new>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,8 +44,9 @@ struct HybridLayout {
 HybridLayout build_hybrid(const InLinks& L, int k);
 
 // The k of hybrid_k = "auto" (README.md, "PageRank") for a device that sums `rho` links for each one the
-// CPU sums (PageRankKernel::hybrid_rho).
-int auto_hybrid_k(const InLinks& L, double rho);
+// CPU sums (PageRankKernel::hybrid_rho), from the in-link row pointer.
+int auto_hybrid_k(std::span<const std::int32_t> offsets, double rho);
+inline int auto_hybrid_k(const InLinks& L, double rho) { return auto_hybrid_k(L.offsets, rho); }
 
 // The bin of a row of `length` in-links (length >= 1): 0 for 1-3, then j for [2^(j+1), 2^(j+2)).
 int hybrid_bin(int length);
@@ -71,7 +73,8 @@ RowBlocks build_row_blocks(const InLinks& L, int capacity, int max_rows);
 // The node order of `reorder: "degree"`: order[new id] = old id, by out-degree, largest first (ties
 // by id). The z values gathered most often (a node's is read once per out-link) then lie together
 // at the start of the vector, where they share cache lines; dangling nodes come last.
-std::vector<std::int32_t> degree_order(const InLinks& L);
+std::vector<std::int32_t> degree_order(std::span<const std::int32_t> out_degree);
+inline std::vector<std::int32_t> degree_order(const InLinks& L) { return degree_order(L.out_degree); }
 
 // The same graph with node order[i] renamed i: rows, sources (ascending within each row) and
 // out-degrees permuted. The counts of self-loops, duplicates and dropped edges carry over.

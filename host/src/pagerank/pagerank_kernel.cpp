@@ -89,7 +89,7 @@ std::ostream& operator<<(std::ostream& out, const PageRankKernel& k) { return ou
 
 namespace pagerank {
 
-PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& problem,
+PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const std::int32_t> offsets,
                        std::vector<std::string>& sources) {
   k.validate();
   // The database names a default for every format's fields; each applies when its format runs.
@@ -108,14 +108,14 @@ PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& 
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
   const auto largest = static_cast<int>(std::bit_floor(static_cast<unsigned>(info.max_work_group_size)));
   if (k.work_group_size == 0) k.work_group_size = std::min(db.work_group_size, largest);
-  const InLinks& links = problem.links;
   if (k.format == "csr_vector") {
     if (k.vector_size == 0) k.vector_size = db.vector_size;
     // Bell and Garland's rule (CUSP): the smallest power of two covering the mean row, 2 to 32.
     if (k.vector_size == 0) {
       std::int64_t rows = 0;
-      for (std::int32_t i = 0; i < links.n_nodes; ++i) rows += links.row_length(i) > 0;
-      const std::int64_t mean = rows ? (links.n_links() + rows - 1) / rows : 1;
+      for (std::size_t i = 0; i + 1 < offsets.size(); ++i) rows += offsets[i + 1] > offsets[i];
+      const std::int64_t links = offsets.empty() ? 0 : offsets.back();
+      const std::int64_t mean = rows ? (links + rows - 1) / rows : 1;
       k.vector_size =
           static_cast<int>(std::clamp<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(mean)), 2, 32));
     }
@@ -127,7 +127,7 @@ PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& 
   if (k.format == "bsr" && k.bsr_width == 0) k.bsr_width = db.bsr_width;
   if (k.format == "hybrid" && k.hybrid_k == 0) {
     if (k.hybrid_rho == 0) k.hybrid_rho = db.hybrid_rho;
-    k.hybrid_k = auto_hybrid_k(links, k.hybrid_rho);
+    k.hybrid_k = auto_hybrid_k(offsets, k.hybrid_rho);
   }
   if (k.format == "ell" && k.ell_max_fill == 0) k.ell_max_fill = kEllMaxFill;
   return k;

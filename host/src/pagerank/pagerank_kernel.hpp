@@ -2,6 +2,7 @@
 // kernel file of each format (internal).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,15 @@ void check_format(std::string_view field, const std::string& value);
 void check_fields_apply(const PageRankKernel& k);
 
 // Fills in every zero / "auto" field of `k` for this device (tuning/pagerank.json) and graph, and checks
-// the rest. `sources` receives the database entries used.
-PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& problem,
+// the rest. `sources` receives the database entries used. Of the graph it reads the row lengths alone
+// (`offsets`, the in-link row pointer, in any node order): a graph held in parts over ranks resolves
+// from its row pointer without its links.
+PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const std::int32_t> offsets,
                        std::vector<std::string>& sources);
+inline PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& problem,
+                              std::vector<std::string>& sources) {
+  return resolve(std::move(k), info, problem.links.offsets, sources);
+}
 
 // csr_adaptive's row blocks hold up to this many links per work-item (-D LINKS_PER_ITEM): each
 // work-item keeps as many gathers in flight, and a block of short rows still fits local memory (4 KB

@@ -24,19 +24,12 @@ void check_format_over_ranks(const std::string& format) {
 
 namespace {
 
+// The text of rank 0 on every rank.
 void broadcast_text(core::Comm& comm, std::string& text) {
   std::vector<char> bytes(text.begin(), text.end());
   comm.broadcast(bytes);
   text.assign(bytes.begin(), bytes.end());
 }
-
-// What every rank needs of rank 0's graph: the kernel resolved for all of it, the cut, the out-degrees
-// and the vectors (moved to the degree order if it applies), and this rank's rows' in-links.
-struct RankShare {
-  std::vector<std::int32_t> bounds;  // rank r updates rows [bounds[r], bounds[r + 1])
-  std::vector<std::int32_t> order;   // rank 0, reorder "degree": the engine's node i is the input's order[i]
-  InLinks block;
-};
 
 // Rank 0 resolves the kernel, renumbers the nodes if the kernel asks for it and cuts the rows; every
 // rank receives the plan and its block. Fills r's kernel fields and upload (comm_s: the scatter).
@@ -51,40 +44,23 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
   std::vector<std::int32_t> link_bounds(ranks + 1), out_degree;
   InLinks renamed;
   const InLinks* graph = &all;
-  std::string plan;
+  resolve_on_rank0(comm, device, p, all.offsets, r);
   if (root) {
-    const Problem whole{all, p.precision};
-    r.kernel = resolve(p.kernel, device.info(), whole, r.tuning_sources);
-    check_format_over_ranks(r.kernel.format);
-    r.build_options = defines(r.kernel, whole);
     if (r.kernel.reorder == "degree") {
       const Stopwatch clock;
       share.order = degree_order(all);
       renamed = renumbered(all, share.order);
-      p.personalization = to_new(p.personalization, share.order);
-      p.dangling = to_new(p.dangling, share.order);
-      p.nstart = to_new(p.nstart, share.order);
       graph = &renamed;
       r.format.reorder_s = clock.seconds();
     }
     share.bounds = link_balanced_rows(*graph, comm.size());
     for (std::size_t q = 0; q <= ranks; ++q) link_bounds[q] = graph->offsets[static_cast<std::size_t>(share.bounds[q])];
     out_degree = graph->out_degree;
-    plan = nlohmann::json{{"kernel", r.kernel}, {"sources", r.tuning_sources}, {"options", r.build_options}}.dump();
-  }
-  broadcast_text(comm, plan);
-  if (!root) {
-    const nlohmann::json j = nlohmann::json::parse(plan);
-    r.kernel = j.at("kernel").get<PageRankKernel>();
-    r.tuning_sources = j.at("sources").get<std::vector<std::string>>();
-    r.build_options = j.at("options").get<std::string>();
   }
   comm.broadcast(share.bounds);
   comm.broadcast(link_bounds);
   comm.broadcast(out_degree);
-  comm.broadcast(p.personalization);
-  comm.broadcast(p.dangling);
-  comm.broadcast(p.nstart);
+  share_node_values(comm, p, share.order);
 
   // Rank q's rows' ends in the row pointer and its in-links are contiguous pieces of rank 0's arrays.
   std::vector<std::size_t> rows(ranks), links(ranks);
@@ -137,6 +113,32 @@ Gathered gather_iterate(core::Comm& comm, const RowsOfIterate& mine, double chan
 
 }  // namespace
 
+void resolve_on_rank0(core::Comm& comm, const Device& device, const PageRankParams& p,
+                      std::span<const std::int32_t> offsets, PageRankResult& r) {
+  std::string plan;
+  if (comm.rank() == 0) {
+    r.kernel = resolve(p.kernel, device.info(), offsets, r.tuning_sources);
+    check_format_over_ranks(r.kernel.format);
+    const InLinks no_links;  // the options depend on the kernel and the precision alone
+    r.build_options = defines(r.kernel, Problem{no_links, p.precision});
+    plan = nlohmann::json{{"kernel", r.kernel}, {"sources", r.tuning_sources}, {"options", r.build_options}}.dump();
+  }
+  broadcast_text(comm, plan);
+  if (comm.rank() != 0) {
+    const nlohmann::json j = nlohmann::json::parse(plan);
+    r.kernel = j.at("kernel").get<PageRankKernel>();
+    r.tuning_sources = j.at("sources").get<std::vector<std::string>>();
+    r.build_options = j.at("options").get<std::string>();
+  }
+}
+
+void share_node_values(core::Comm& comm, PageRankParams& p, const std::vector<std::int32_t>& order) {
+  for (std::vector<double>* v : {&p.personalization, &p.dangling, &p.nstart}) {
+    if (comm.rank() == 0 && !order.empty()) *v = to_new(*v, order);
+    comm.broadcast(*v);
+  }
+}
+
 PageRankResult fit_over_ranks(core::Comm& comm, const Device& device, PageRankParams p, const InLinks& all) {
   p.validate();
   device.require(p.precision);
@@ -152,6 +154,13 @@ PageRankResult fit_over_ranks(core::Comm& comm, const Device& device, PageRankPa
   }
   if (root) check_node_count(n);
   const RankShare share = share_graph(comm, device, p, all, r);
+  return fit_share(comm, device, p, share, std::move(r));
+}
+
+PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankParams& p, const RankShare& share,
+                         PageRankResult r) {
+  const bool root = comm.rank() == 0;
+  const std::int32_t n = share.block.n_nodes;
   const auto me = static_cast<std::size_t>(comm.rank());
   const std::unique_ptr<Engine> engine =
       make_engine(device, p, Problem{share.block, p.precision}, r.kernel, r.build_options, r.upload,

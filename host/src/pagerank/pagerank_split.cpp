@@ -8,10 +8,10 @@
 
 namespace itercl::pagerank {
 
-std::vector<std::int32_t> link_balanced_rows(const InLinks& links, int ranks) {
+std::vector<std::int32_t> link_balanced_rows(std::span<const std::int32_t> offsets, int ranks) {
   if (ranks < 1) throw InputError("pagerank: " + std::to_string(ranks) + " ranks; expected at least 1");
-  const auto n = static_cast<std::size_t>(links.n_nodes);
-  const std::int64_t total = links.n_links();
+  const std::size_t n = offsets.empty() ? 0 : offsets.size() - 1;
+  const std::int64_t total = offsets.empty() ? 0 : offsets.back();
   std::vector<std::int32_t> bounds(static_cast<std::size_t>(ranks) + 1);
   for (int r = 0; r < ranks; ++r) {
     if (total == 0) {
@@ -20,11 +20,11 @@ std::vector<std::int32_t> link_balanced_rows(const InLinks& links, int ranks) {
     }
     // n_links r / P in 64 bits; offsets are nondecreasing, so the cut is the first row starting there.
     const std::int64_t target = total * r / ranks;
-    const auto at = std::lower_bound(links.offsets.begin(), links.offsets.begin() + static_cast<std::ptrdiff_t>(n),
-                                     target, [](std::int32_t o, std::int64_t t) { return o < t; });
-    bounds[static_cast<std::size_t>(r)] = static_cast<std::int32_t>(at - links.offsets.begin());
+    const auto at = std::lower_bound(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), target,
+                                     [](std::int32_t o, std::int64_t t) { return o < t; });
+    bounds[static_cast<std::size_t>(r)] = static_cast<std::int32_t>(at - offsets.begin());
   }
-  bounds.back() = links.n_nodes;
+  bounds.back() = static_cast<std::int32_t>(n);
   return bounds;
 }
 

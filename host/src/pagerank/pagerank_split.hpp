@@ -12,11 +12,14 @@
 
 namespace itercl::pagerank {
 
-// ranks + 1 row boundaries: rank r sums rows [b[r], b[r + 1]). Cut where the in-link row pointer
+// ranks + 1 row boundaries: rank r sums rows [b[r], b[r + 1]). Cut where the in-link row pointer (`offsets`)
 // first reaches n_links r / P, so each block holds about n_links / P links (a block can end up with
 // no rows where one row holds more than that); with no links at all, rows are split evenly
 // (core::first_row), as the update still does work per row.
-std::vector<std::int32_t> link_balanced_rows(const InLinks& links, int ranks);
+std::vector<std::int32_t> link_balanced_rows(std::span<const std::int32_t> offsets, int ranks);
+inline std::vector<std::int32_t> link_balanced_rows(const InLinks& links, int ranks) {
+  return link_balanced_rows(links.offsets, ranks);
+}
 
 // The graph as one rank holds it: the in-links of rows [first, last) only, every other row empty, in
 // the whole graph's ids and with its out-degrees. A whole InLinks (n + 1 offsets, n + 1 int32s beside
