@@ -131,6 +131,14 @@ if abs(got - inertia) > 1e-5 * inertia:
     sys.exit(f"inertia {got}, expected {inertia}")
 EOF
 
+check_results "$results" 'r["result"]["streaming"] == {"streamed": False}'
+
+# A device too small for even the labels and centroids (the points would stream): exit 2 with the sizes.
+ITERCL_DEVICE_MEMORY=100 run_itercl run "$tmp/good.json" --out "$tmp/small.json"
+expect_rc 2 "itercl run on a device of 100 bytes"
+expect_text stderr "has 100 bytes; the labels of 20 points, the centroids and their sums need" "itercl run, 100 bytes"
+[[ ! -e $tmp/small.json ]] || fail "itercl run on a device of 100 bytes: wrote a results file"
+
 run_itercl run "$tmp/good.json" --precision double --out "$tmp/double.json"
 expect_rc 0 "itercl run --precision double"
 check_results "$tmp/double.json" 'r["precision"] == "double" and r["config"]["precision"] == "double"'

@@ -60,6 +60,15 @@ for name, c in configs.items():
     with open(os.path.join(out, "configs", name + ".json"), "w") as f:
         json.dump(config, f, indent=1)
 
+# The runs mpi_test.sh puts in chunks on the devices, with labels of their own (outside the *.json every P runs).
+for name, how in (("blobs_kmeanspp", "streamed"), ("blobs_kmeanspp_device", "streamed"),
+                  ("npy_kmeanspp_weighted", "kept")):
+    chunked = json.load(open(os.path.join(out, "configs", name + ".json")))
+    chunked["output"] = {"path": os.path.join(out, f"{name}.{how}.json"),
+                         "labels": os.path.join(out, f"{name}.{how}.labels.txt")}
+    with open(os.path.join(out, "configs", f"{name}.{how}.json.txt"), "w") as f:
+        json.dump(chunked, f)
+
 # One device spec per rank, as a JSON list: for -np 2 only (outside the *.json every P runs).
 listed = dict(json.load(open(os.path.join(out, "configs", "blobs_kmeanspp.json"))), device=["cpu", "0:0"])
 listed["output"] = {"path": os.path.join(out, "listed.json"), "labels": os.path.join(out, "listed.labels.txt")}

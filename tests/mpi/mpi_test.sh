@@ -4,8 +4,10 @@
 # same config: identical labels, embeddings, iterations and counts, inertia, centroids, stress and
 # PageRank's ranks within tolerance::ranks_objective, ranks_stress and ranks_pagerank, and PageRank's ranks
 # against the reference iteration (tests/mpi/compare.py), also with MPI messages cut to 64 bytes (the
-# collectives' rounds); then errors on one rank or all end every rank at
-# once with exit code 2 (bad input) or 1 (a failure while running) and leave no results file.
+# collectives' rounds); K-Means over 2 ranks with its points in chunks, streamed through each rank's
+# device or kept there, against the resident run (every value identical); then errors on one rank or
+# all end every rank at once with exit code 2 (bad input) or 1 (a failure while running) and leave no
+# results file.
 # Usage: mpi_test.sh ITERCL MPIEXEC SOURCE_DIR
 set -euo pipefail
 itercl=$1
@@ -48,6 +50,20 @@ for name in pagerank_rmat_simple_degree_double pagerank_bsr_degree; do
   else
     fail "$name: in rounds of 64 bytes"; cat "$tmp/$name.rounds.log"
   fi
+done
+
+# Points in chunks on each rank's device: streamed under ITERCL_DEVICE_MEMORY (16,000 bytes: a rank's
+# 1,500 labels and two chunks of 320 points, not all 1,500), kept under ITERCL_MAX_ALLOCATION (a rank's
+# 500 weighted points in two buffers). Every value identical to the resident run over as many ranks.
+for run in blobs_kmeanspp:ITERCL_DEVICE_MEMORY=16000:streamed blobs_kmeanspp_device:ITERCL_DEVICE_MEMORY=16000:streamed \
+  npy_kmeanspp_weighted:ITERCL_MAX_ALLOCATION=4100:kept; do
+  IFS=: read -r name limit how <<<"$run"
+  if ! (export "${limit?}" && mpirun 2 -x "${limit%%=*}" "$itercl" run "$tmp/configs/$name.$how.json.txt" --quiet \
+    --out "$tmp/$name.np2.$how.json" >"$tmp/$name.$how.log" 2>&1); then
+    fail "$name: -np 2, $how, exited"; cat "$tmp/$name.$how.log"; continue
+  fi
+  "$python" "$here/compare.py" "$tmp/$name.np2.json" "$tmp/$name.np2.$how.json" 2 "$how" ||
+    fail "$name: -np 2, $how, differs from the resident run"
 done
 
 # One device spec per rank: a list in the config, or --device with commas.

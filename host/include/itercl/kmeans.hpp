@@ -61,8 +61,9 @@ struct KMeansResult {
   KMeansKernel kernel;                      // the assignment kernel's variant and tuning, resolved
   std::vector<std::string> tuning_sources;  // the tuning database entries used
   std::string build_options;
-  Timings upload;  // points to the device, once
-  Timings total;   // everything after the upload, all runs
+  Timings upload;             // points to the device, once (nothing when they stream)
+  KMeansStreaming streaming;  // whether the points streamed through the device at every iteration (this rank's)
+  Timings total;              // everything after the upload, all runs
 };
 
 class KMeans {

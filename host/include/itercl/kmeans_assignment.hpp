@@ -57,10 +57,25 @@ struct KMeansSums {
   std::int64_t n_changed = 0;  // labels that differ from the previous call's (all, after forget_labels)
 };
 
+// How the points reach the kernel: in one buffer, uploaded once (chunks 0); in `chunks` buffers of
+// `chunk_rows` rows (the last one shorter) when they exceed one allocation or 2^31 values but fit the
+// device's memory, uploaded at the first call; or, when they do not fit its memory, streamed: every call
+// uploads them again chunk by chunk, `bytes_per_call` bytes, each upload overlapping the kernel on the chunk
+// before. The labels (and the device update's weights) stay on the device in every case.
+struct KMeansStreaming {
+  bool streamed = false;
+  int chunks = 0;  // sized at the first call (they depend on K)
+  std::int64_t chunk_rows = 0;
+  std::uint64_t bytes_per_call = 0;
+};
+void to_json(nlohmann::json& j, const KMeansStreaming& s);
+
 class KMeansAssignment {
  public:
   // Uploads `points` (samples as rows, float or double, read in place: itercl/rows.hpp) once, converted
-  // to `precision`, and builds the kernel.
+  // to `precision`, and builds the kernel. Points above one allocation are uploaded in chunks at the first
+  // call, and points that do not fit the device stream through it at every call (streaming()): the
+  // assignment then reads `points` in place, so they must stay alive and unchanged while it is used.
   // Throws InputError if the data do not fit the device or the precision, or the tuning is invalid.
   // Points and centroids are centred on `origin` before they are rounded to the device's precision (so
   // that an offset far from zero costs no precision); by default on the points' mean. A caller that
@@ -92,7 +107,8 @@ class KMeansAssignment {
   const KMeansKernel& kernel() const;  // the variant and tuning in use, all values resolved
   const std::string& build_options() const;
   const std::vector<std::string>& tuning_sources() const;  // the database entries the defaults came from
-  Timings upload_timings() const;                          // the one-time upload of the points
+  Timings upload_timings() const;                          // the one-time upload of the points (none if streamed)
+  KMeansStreaming streaming() const;                       // resident or streamed
   Eigen::Index n_samples() const;
   Eigen::Index n_features() const;
 

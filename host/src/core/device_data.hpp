@@ -17,10 +17,13 @@ decltype(auto) with_real(Precision p, F&& f) {
 }
 
 // m's elements less `shift[j]` in column j (no shift if empty), in `p`, column-major (element (i, j) at
-// j * rows + i), into `out`, which holds at least m.rows() * m.cols() * real_size(p) bytes. Shifting
-// before the rounding to float keeps the precision that an offset far from the origin would cost. The
-// rows are read as stored (float or double, itercl/rows.hpp), each value widened to double on the way.
-inline void pack_column_major(const RowsView& m, Precision p, void* out, const Eigen::RowVectorXd& shift = {}) {
+// j * ld + i, ld = m.rows() unless given), into `out`, which holds at least (m.cols() - 1) * ld + m.rows()
+// values of real_size(p) bytes. Shifting before the rounding to float keeps the precision that an offset
+// far from the origin would cost. The rows are read as stored (float or double, itercl/rows.hpp), each
+// value widened to double on the way. A larger ld packs a block of rows into its place among more.
+inline void pack_column_major(const RowsView& m, Precision p, void* out, const Eigen::RowVectorXd& shift = {},
+                              Eigen::Index ld = 0) {
+  if (!ld) ld = m.rows();
   m.visit([&](const auto& rows) {
     with_real(p, [&](auto zero) {
       using T = decltype(zero);
@@ -28,7 +31,7 @@ inline void pack_column_major(const RowsView& m, Precision p, void* out, const E
       for (Eigen::Index j = 0; j < rows.cols(); ++j) {
         const double s = shift.size() ? shift[j] : 0.0;
         for (Eigen::Index i = 0; i < rows.rows(); ++i)
-          o[j * rows.rows() + i] = static_cast<T>(static_cast<double>(rows(i, j)) - s);
+          o[j * ld + i] = static_cast<T>(static_cast<double>(rows(i, j)) - s);
       }
     });
   });

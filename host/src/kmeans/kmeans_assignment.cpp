@@ -1,10 +1,12 @@
-// KMeansAssignment: points resident on the device, centroids down and labels (or per-cluster sums) up
-// each call.
+// KMeansAssignment: points resident on the device (in chunks of rows when they exceed one allocation, or
+// streamed through it chunk by chunk when they exceed its memory), centroids down and labels (or
+// per-cluster sums) up each call.
 #include "itercl/kmeans_assignment.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "core/device_data.hpp"
@@ -14,6 +16,7 @@
 #include "itercl/error.hpp"
 #include "kmeans/kmeans_kernel.hpp"
 #include "kmeans/kmeans_steps.hpp"
+#include "kmeans/kmeans_stream.hpp"
 #include "tuning/kernel_checks.hpp"
 
 namespace itercl {
@@ -32,7 +35,11 @@ struct KMeansAssignment::Impl {
   std::vector<std::string> tuning_sources;
   std::string options;
   cl::Kernel kernel;
-  cl::Buffer points, centroids, labels;
+  cl::Buffer points, centroids, labels;  // points: empty when they are in chunks
+  // Points in chunks of rows (kmeans_stream.hpp), kept on the device or streamed through it every call;
+  // the labels (and the weights) stay resident whole, each chunk's kernel working on its sub-buffers.
+  std::optional<kmeans::PointStream> stream;
+  cl::Buffer chunk_inertia;           // in chunks: a chunk's per-group inertia, copied into group_inertia at its groups
   std::size_t centroid_capacity = 0;  // centroids the buffers hold
   PinnedHostBuffer centroids_host, labels_host;
   Timings upload;
@@ -51,10 +58,22 @@ struct KMeansAssignment::Impl {
   std::size_t chunk(Eigen::Index k) const;        // centroids staged at once
   std::size_t chunk_bytes(Eigen::Index k) const;  // the local memory of the staged centroids (and gemm's points)
   void prepare_sums(std::span<const double> w);   // weights, scales and the lloyd kernel
-  std::size_t groups() const {
-    const auto per_group = static_cast<std::size_t>(kmeans::points_per_group(kernel_config));
-    return (static_cast<std::size_t>(n) + per_group - 1) / per_group;
+  Eigen::Index group_points() const { return kmeans::points_per_group(kernel_config); }
   }
+  std::size_t groups(Eigen::Index rows) const {
+    return static_cast<std::size_t>((rows + group_points() - 1) / group_points());
+  }
+  std::size_t groups() const { return groups(n); }
+  // launch(first, rows, points, after) for the points in one buffer, or for each chunk (planned for K
+  // centroids, with the device update's buffers or not); each enqueues its kernels after `after`.
+  void over_points(Eigen::Index k, bool sums, Timings* timings, const kmeans::PointStream::Launch& launch);
+  cl::Buffer part(const cl::Buffer& whole, Eigen::Index first, Eigen::Index rows, std::size_t value_bytes) const {
+    return stream ? kmeans::rows_of(whole, first, rows, value_bytes) : whole;  // a chunk's labels or weights
+  }
+  cl::Event enqueue_assign(Eigen::Index first, Eigen::Index rows, const cl::Buffer& pts, cl_int k,
+                           const std::vector<cl::Event>& after, std::vector<cl::Event>& runs);
+  cl::Event enqueue_lloyd(Eigen::Index first, Eigen::Index rows, const cl::Buffer& pts, Eigen::Index k, bool in_local,
+                          const std::vector<cl::Event>& after, std::vector<cl::Event>& runs);
 };
 
 // The kernel, built for the device and the points' shape, and the labels' buffers: everything but the
@@ -76,7 +95,7 @@ void KMeansAssignment::Impl::build(KMeansKernel k) {
 KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points, Precision precision,
                                    KMeansKernel kernel, const Eigen::RowVectorXd* origin) {
   const Eigen::Index n = points.rows(), dim = points.cols();
-  kmeans::check_points_shape(device, n, dim, precision);
+  kmeans::check_points_shape(device, n, dim, precision, /*may_stream=*/true);
   const Eigen::RowVectorXd mean = origin ? *origin : points.column_mean();
   kmeans::check_points_range(points.largest_from(mean), dim, precision);
   try {
@@ -87,6 +106,14 @@ KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points,
     });
     impl_->largest.assign(largest.data(), largest.data() + dim);
     impl_->build(std::move(kernel));
+    // Labels stay on the device, and the device update's weights (8 bytes a point) when it has them. Points
+    // in chunks are uploaded at the first call, or at every call when they stream.
+    const std::uint64_t resident_per_point = sizeof(std::int32_t) + (impl_->kernel_config.update == "device" ? 8 : 0);
+    if (kmeans::needs_chunks(device.info(), n, dim, precision, resident_per_point)) {
+      impl_->stream.emplace(device, points, precision, mean, kmeans::chunk_granule(device, impl_->group_points()));
+      forget_labels();
+      return;
+    }
 
     Stopwatch wall;
     // Ordinary memory for the one-time upload: pinning a copy of the whole data set could fail for
@@ -162,6 +189,47 @@ std::size_t KMeansAssignment::Impl::chunk_bytes(Eigen::Index k) const {
   return chunk(k) * kmeans::staged_centroid_values(kernel_config, dim) * real_size(precision);
 }
 
+void KMeansAssignment::Impl::over_points(Eigen::Index k, bool sums, Timings* timings,
+                                         const kmeans::PointStream::Launch& launch) {
+  if (!stream) {
+    launch(0, n, points, {});
+    return;
+  }
+  // Beside the chunks the device holds the labels, the centroids and, for the device update, the weights,
+  // sums, scales and per-group inertia.
+  stream->plan(kmeans::beside_points(device.info(), n, dim, k, precision, sums, sums && weights(), groups()));
+  const std::size_t chunk_groups = groups(stream->chunk_rows()) * sizeof(double);
+  if (sums && (!chunk_inertia() || chunk_inertia.getInfo<CL_MEM_SIZE>() < chunk_groups))
+    chunk_inertia = cl::Buffer(device.context(), CL_MEM_READ_WRITE, chunk_groups);
+  stream->pass(launch, timings);
+}
+
+// The assignment kernel over points [first, first + rows), held in `pts` (column-major, ld = rows),
+// `launches` times.
+cl::Event KMeansAssignment::Impl::enqueue_assign(Eigen::Index first, Eigen::Index rows, const cl::Buffer& pts, cl_int k,
+                                                 const std::vector<cl::Event>& after, std::vector<cl::Event>& runs) {
+  const KMeansKernel& cfg = kernel_config;
+  const auto r = static_cast<cl_int>(rows);  // also the points' ld: packed, one column after another
+  const cl::Buffer labs = part(labels, first, rows, sizeof(std::int32_t));
+  if (cfg.variant == "naive") {
+    set_args(kernel, pts, r, r, centroids, k, labs);
+  } else {
+    const auto staged = static_cast<cl_int>(chunk(k));
+    const cl::LocalSpaceArg staged_centroids = cl::Local(chunk_bytes(k));
+    if (cfg.variant == "local_centroids_points")
+      set_args(kernel, pts, r, r, centroids, k, staged_centroids, staged,
+               cl::Local(static_cast<std::size_t>(kmeans::staged_point_values(cfg, dim)) * real_size(precision)), labs);
+    else
+      set_args(kernel, pts, r, r, centroids, k, staged_centroids, staged, labs);
+  }
+  for (int l = 0; l < cfg.launches; ++l) {
+    runs.emplace_back();
+    device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups(rows) * cfg.work_group_size),
+                                        cl::NDRange(cfg.work_group_size), l == 0 ? &after : nullptr, &runs.back());
+  }
+  return runs.back();
+}
+
 std::span<const std::int32_t> KMeansAssignment::assign(const Matrix& centroids, Timings* timings) {
   Impl& s = *impl_;
   try {
@@ -169,29 +237,13 @@ std::span<const std::int32_t> KMeansAssignment::assign(const Matrix& centroids, 
     cl::Event write, read;
     s.send_centroids(centroids, write);
     const auto k = static_cast<cl_int>(centroids.rows());
-
-    const KMeansKernel& cfg = s.kernel_config;
-    const auto n = static_cast<cl_int>(s.n);  // also the points' ld: packed, one column after another
-    if (cfg.variant == "naive") {
-      set_args(s.kernel, s.points, n, n, s.centroids, k, s.labels);
-    } else {
-      const auto chunk = static_cast<cl_int>(s.chunk(k));
-      const cl::LocalSpaceArg staged_centroids = cl::Local(s.chunk_bytes(k));
-      if (cfg.variant == "local_centroids_points")
-        set_args(s.kernel, s.points, n, n, s.centroids, k, staged_centroids, chunk,
-                 cl::Local(static_cast<std::size_t>(kmeans::staged_point_values(cfg, s.dim)) * real_size(s.precision)),
-                 s.labels);
-      else
-        set_args(s.kernel, s.points, n, n, s.centroids, k, staged_centroids, chunk, s.labels);
-    }
-
-    cl::CommandQueue& q = s.device.queue();
-    std::vector<cl::Event> runs(static_cast<std::size_t>(cfg.launches));
-    for (cl::Event& run : runs)
-      q.enqueueNDRangeKernel(s.kernel, cl::NullRange, cl::NDRange(s.groups() * cfg.work_group_size),
-                             cl::NDRange(cfg.work_group_size), nullptr, &run);
-    q.enqueueReadBuffer(s.labels, CL_TRUE, 0, static_cast<std::size_t>(s.n) * sizeof(std::int32_t),
-                        s.labels_host.data(), nullptr, &read);
+    std::vector<cl::Event> runs;
+    s.over_points(k, false, timings,
+                  [&](Eigen::Index first, Eigen::Index rows, const cl::Buffer& pts, const auto& after) {
+                    return s.enqueue_assign(first, rows, pts, k, after, runs);
+                  });
+    s.device.queue().enqueueReadBuffer(s.labels, CL_TRUE, 0, static_cast<std::size_t>(s.n) * sizeof(std::int32_t),
+                                       s.labels_host.data(), nullptr, &read);
     if (timings) {
       for (const cl::Event& run : runs) timings->kernel_s += event_seconds(run);
       timings->transfer_s += event_seconds(write) + event_seconds(read);
@@ -246,6 +298,29 @@ void KMeansAssignment::set_sample_weight(std::span<const double> w) {
   }
 }
 
+// lloyd_expanded over points [first, first + rows), held in `pts` (ld = rows). In chunks, integer sums add up
+// the same across chunks as across work-groups, and each chunk's per-group inertia goes to its groups'
+// place, so that assign_and_sum adds the inertias of one buffer's groups in their order.
+cl::Event KMeansAssignment::Impl::enqueue_lloyd(Eigen::Index first, Eigen::Index rows, const cl::Buffer& pts,
+                                                Eigen::Index k, bool in_local, const std::vector<cl::Event>& after,
+                                                std::vector<cl::Event>& runs) {
+  const KMeansKernel& cfg = kernel_config;
+  const auto r = static_cast<cl_int>(rows);
+  const std::size_t local_sums = in_local ? static_cast<std::size_t>(k * (dim + 1)) * sizeof(cl_long) : sizeof(cl_long);
+  // Unweighted, the kernel never reads `weights`: any buffer stands in.
+  set_args(lloyd, pts, r, r, centroids, static_cast<cl_int>(k), cl::Local(chunk_bytes(k)),
+           static_cast<cl_int>(chunk(k)), part(labels, first, rows, sizeof(std::int32_t)),
+           weights() ? part(weights, first, rows, sizeof(double)) : scale, scale, sums, cl::Local(local_sums),
+           static_cast<cl_int>(in_local), stream ? chunk_inertia : group_inertia);
+  runs.emplace_back();
+  device.queue().enqueueNDRangeKernel(lloyd, cl::NullRange, cl::NDRange(groups(rows) * cfg.work_group_size),
+                                      cl::NDRange(cfg.work_group_size), &after, &runs.back());
+  if (stream)
+    device.queue().enqueueCopyBuffer(chunk_inertia, group_inertia, 0, groups(first) * sizeof(double),
+                                     groups(rows) * sizeof(double));
+  return runs.back();
+}
+
 KMeansSums KMeansAssignment::assign_and_sum(const Matrix& centroids, Timings* timings) {
   Impl& s = *impl_;
   const KMeansKernel& cfg = s.kernel_config;
@@ -255,7 +330,7 @@ KMeansSums KMeansAssignment::assign_and_sum(const Matrix& centroids, Timings* ti
   try {
     if (!s.lloyd()) s.prepare_sums({});
     Stopwatch wall;
-    cl::Event write, fill, kernel, read_sums, read_inertia;
+    cl::Event write, fill, read_sums, read_inertia;
     s.send_centroids(centroids, write);
     const Eigen::Index k = centroids.rows(), row = s.dim + 1;
     const std::size_t values = static_cast<std::size_t>(k * row) + 1;  // and the changed labels' count
@@ -268,15 +343,13 @@ KMeansSums KMeansAssignment::assign_and_sum(const Matrix& centroids, Timings* ti
     const std::size_t local_sums = static_cast<std::size_t>(k * row) * sizeof(cl_long);
     const bool in_local =
         s.chunk_bytes(k) + local_sums + cfg.work_group_size * sizeof(double) + 64 <= s.device.info().local_memory;
-    const auto n = static_cast<cl_int>(s.n);
-    // Unweighted, the kernel never reads `weights`: any buffer stands in.
-    set_args(s.lloyd, s.points, n, n, s.centroids, static_cast<cl_int>(k), cl::Local(s.chunk_bytes(k)),
-             static_cast<cl_int>(s.chunk(k)), s.labels, s.weights() ? s.weights : s.scale, s.scale, s.sums,
-             cl::Local(in_local ? local_sums : sizeof(cl_long)), static_cast<cl_int>(in_local), s.group_inertia);
     cl::CommandQueue& q = s.device.queue();
     q.enqueueFillBuffer(s.sums, cl_long{0}, 0, values * sizeof(cl_long), nullptr, &fill);
-    q.enqueueNDRangeKernel(s.lloyd, cl::NullRange, cl::NDRange(s.groups() * cfg.work_group_size),
-                           cl::NDRange(cfg.work_group_size), nullptr, &kernel);
+    std::vector<cl::Event> kernels;
+    s.over_points(k, true, timings,
+                  [&](Eigen::Index first, Eigen::Index rows, const cl::Buffer& pts, const auto& after) {
+                    return s.enqueue_lloyd(first, rows, pts, k, in_local, after, kernels);
+                  });
     q.enqueueReadBuffer(s.sums, CL_FALSE, 0, values * sizeof(cl_long), s.sums_host.data(), nullptr, &read_sums);
     q.enqueueReadBuffer(s.group_inertia, CL_TRUE, 0, s.groups() * sizeof(double), s.inertia_host.data(), nullptr,
                         &read_inertia);
@@ -299,7 +372,7 @@ KMeansSums KMeansAssignment::assign_and_sum(const Matrix& centroids, Timings* ti
     const auto* part = static_cast<const double*>(s.inertia_host.data());
     for (std::size_t g = 0; g < s.groups(); ++g) out.inertia += part[g];  // in group order: reproducible
     if (timings) {
-      timings->kernel_s += event_seconds(kernel);
+      for (const cl::Event& e : kernels) timings->kernel_s += event_seconds(e);
       timings->transfer_s +=
           event_seconds(write) + event_seconds(fill) + event_seconds(read_sums) + event_seconds(read_inertia);
       timings->wall_s += wall.seconds();
@@ -340,6 +413,11 @@ const KMeansKernel& KMeansAssignment::kernel() const { return impl_->kernel_conf
 const std::string& KMeansAssignment::build_options() const { return impl_->options; }
 const std::vector<std::string>& KMeansAssignment::tuning_sources() const { return impl_->tuning_sources; }
 Timings KMeansAssignment::upload_timings() const { return impl_->upload; }
+KMeansStreaming KMeansAssignment::streaming() const {
+  const auto& stream = impl_->stream;
+  if (!stream) return {};
+  return {stream->chunks() && stream->streams(), stream->chunks(), stream->chunk_rows(), stream->bytes_per_pass()};
+}
 Eigen::Index KMeansAssignment::n_samples() const { return impl_->n; }
 Eigen::Index KMeansAssignment::n_features() const { return impl_->dim; }
 

@@ -238,10 +238,12 @@ const std::vector<KernelField<KMeansKernel>>& fields() {
 }
 
 // The checks of n x dim points in `precision` that need no values: shape, one buffer's size, indexing.
-void check_points_shape(const Device& device, Eigen::Index n, Eigen::Index dim, Precision precision) {
+void check_points_shape(const Device& device, Eigen::Index n, Eigen::Index dim, Precision precision, bool may_stream) {
   if (n < 1 || dim < 1)
     throw InputError("data: no points (shape " + std::to_string(n) + " x " + std::to_string(dim) + ")");
   device.require(precision);
+  // Streamed, the points are indexed within their chunk; the labels (and weights) stay whole.
+  if (may_stream) return check_int_indexing("data", static_cast<std::uint64_t>(n), "points");
   const std::size_t bytes = static_cast<std::size_t>(n) * dim * real_size(precision);
   check_int_indexing("data", static_cast<std::uint64_t>(n) * dim, "values");
   if (bytes > device.info().max_allocation)

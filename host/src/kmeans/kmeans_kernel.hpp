@@ -61,7 +61,10 @@ const std::vector<KernelField<KMeansKernel>>& fields();
 Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim);
 
 // The checks of n x dim points in `precision` that need no values: shape, one buffer's size, 32-bit indexing.
-void check_points_shape(const Device& device, Eigen::Index n, Eigen::Index dim, Precision precision);
+// Points that may stream through the device (kmeans_stream.hpp) need neither one buffer nor 32-bit indexing
+// of all their values, only of the points (their labels).
+void check_points_shape(const Device& device, Eigen::Index n, Eigen::Index dim, Precision precision,
+                        bool may_stream = false);
 // The largest |centred value| against the overflow of squared distances in `precision`.
 void check_points_range(double largest, Eigen::Index dim, Precision precision);
 

@@ -318,6 +318,7 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
       best.best_init = r;
     }
   }
+  if (assignment) best.streaming = assignment->streaming();  // chunks sized by the first iteration
   const double comm_before = comm.seconds();
   best.labels = comm.gatherv<std::int32_t>(best_labels);  // on rank 0, which writes them
   best.total.comm_s += comm.seconds() - comm_before;
