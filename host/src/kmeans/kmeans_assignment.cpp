@@ -59,7 +59,6 @@ struct KMeansAssignment::Impl {
   std::size_t chunk_bytes(Eigen::Index k) const;  // the local memory of the staged centroids (and gemm's points)
   void prepare_sums(std::span<const double> w);   // weights, scales and the lloyd kernel
   Eigen::Index group_points() const { return kmeans::points_per_group(kernel_config); }
-  }
   std::size_t groups(Eigen::Index rows) const {
     return static_cast<std::size_t>((rows + group_points() - 1) / group_points());
   }
