@@ -13,15 +13,17 @@
 //                edges in the working precision. `table` holds the exactly equivalent thresholds on d2, so
 //                no comparison depends on this device's root. Each pair's bucket is found once:
 //     BIN_UNIFORM  N_BINS equal bins over [lo, hi] (numpy.histogram's bins + range: the last bin closed):
-//                  x = (sqrt(d2) - lo) * inv_width, whose floor is corrected against the thresholds of the
-//                  edges as numpy corrects it against its edges (table: N_BINS + 2 values, as BIN_EDGES').
-//                  UNIFORM_GUARD = 1: floor(x) is taken as it is when x lies farther from an integer than
-//                  the rounding of sqrt, the edges and x can move it (`guard` below), and only the pairs
-//                  within that margin of an edge read the thresholds, from global memory; 0: every pair
-//                  reads them, staged in local memory.
+//                  x = (sqrt(d2) - lo) * inv_width lies within `guard` (below) of the distance's place
+//                  among the edges, so the bucket is m - 1 or m, m the integer nearest x, and one
+//                  threshold decides: edge m <= d exactly when d2 >= table[m] (table: N_BINS + 2 values,
+//                  as BIN_EDGES'). UNIFORM_GUARD = 1: only the pairs within the guard of an edge read it,
+//                  the others take floor(x); 0: every pair reads it (no test of x, no divergence). Where
+//                  the guard reaches half a bin (many bins in float) the thresholds are walked from
+//                  there, as numpy corrects its index against its edges.
 //     BIN_EDGES    N_BINS bins between N_BINS + 1 increasing edges; table[k] the least d2 whose root
-//                  reaches edge k, table[N_BINS + 1] the greatest d2 whose root stays within the last
-//                  edge: bin k holds table[k] <= d2 < table[k + 1], the last one closed.
+//                  reaches edge k (k < N_BINS), table[N_BINS] the least d2 whose root exceeds the last
+//                  edge, table[N_BINS + 1] the greatest d2 whose root stays within it: bin k holds
+//                  table[k] <= d2 < table[k + 1], the last one closed.
 //     BIN_RADII    N_BINS radii, table[k] the greatest d2 whose root is within r_k: bin k counts pairs with
 //                  r_k-1 < d <= r_k; the host's running sum gives the pairs within each radius (scipy's
 //                  count_neighbors convention, d <= r).
@@ -61,6 +63,8 @@
 //   -D REPLICAS=1          private variants: copies of the group's histogram, a power of two <= WG_SIZE
 //   -D UNIFORM_GUARD=1     BIN_UNIFORM: the thresholds only near an edge (1) or for every pair (0)
 //   -D GLOBAL64=0          1: 64-bit global atomics (cl_khr_int64_base_atomics)
+//   -D TABLE_LOCAL=1       0: the table read from global memory, where it does not fit local memory
+//                          beside the staged points and the histogram
 #include "common.clh"
 
 #define BIN_UNIFORM 1
@@ -102,6 +106,9 @@
 #ifndef GLOBAL64
 #define GLOBAL64 0
 #endif
+#ifndef TABLE_LOCAL
+#define TABLE_LOCAL 1
+#endif
 
 #if GLOBAL64
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -113,7 +120,7 @@ typedef uint counter;
 #endif
 
 #if BINNING == BIN_UNIFORM
-#define N_TABLE (UNIFORM_GUARD ? 1 : N_BINS + 2)
+#define N_TABLE (N_BINS + 2)
 #elif BINNING == BIN_EDGES
 #define N_THRESHOLDS (N_BINS + 2)
 #else
@@ -169,36 +176,36 @@ inline real distance2(const struct Frame* f, const real a[DIM], const real b[DIM
   return s;
 }
 
-// The bucket of a squared distance, or -1 when it falls outside every bucket (NaN included). `table`
-// holds the thresholds (local memory for edges and radii, staged by the caller; global for uniform bins).
-#if BINNING == BIN_UNIFORM && UNIFORM_GUARD
-#define BUCKET(f, d2, staged) uniform_bucket(f, d2, table)
-#define UNIFORM_TABLE __global const real* restrict
-#elif BINNING == BIN_UNIFORM
-#define BUCKET(f, d2, staged) uniform_bucket(f, d2, staged)
-#define UNIFORM_TABLE __local const real*
+// The bucket of a squared distance; outside [0, N_BINS) when it falls in none (NaN included). Reads the
+// thresholds the caller staged in local memory (TABLE_LOCAL), else from global memory.
+#if TABLE_LOCAL
+#define THRESHOLDS __local const real*
+#define BUCKET(f, d2) bucket(f, d2, staged_table)
+#else
+#define THRESHOLDS __global const real* restrict
+#define BUCKET(f, d2) bucket(f, d2, table)
 #endif
 #if BINNING == BIN_UNIFORM
-inline int uniform_bucket(const struct Frame* f, const real d2, UNIFORM_TABLE table) {
+inline int bucket(const struct Frame* f, const real d2, THRESHOLDS table) {
   const real x = (sqrt(d2) - f->lo) * f->inv_width;
+  int k = clamp(convert_int_sat_rte(x), 0, N_BINS);  // the nearest edge (NaN: 0, as _sat converts it)
 #if UNIFORM_GUARD
-  if (x >= 0 && x < N_BINS) {
-    const int k = (int)x;
-    const real frac = x - k;
-    if (frac > f->guard && frac < 1 - f->guard) return k;  // no edge within rounding: floor(x) is numpy's
-  }
+  const real below = x - k;
+  if (fabs(below) > f->guard) return k - (below < 0);  // no edge within rounding: floor(x) is numpy's
 #endif
-  if (!(d2 >= f->first && d2 <= f->last)) return -1;
-  int k = clamp((int)x, 0, N_BINS - 1);
-  while (k > 0 && d2 < table[k]) --k;                // below edge k: numpy's decrement
-  while (k < N_BINS - 1 && d2 >= table[k + 1]) ++k;  // at or above edge k + 1: numpy's increment
+  k -= !(d2 >= table[k]);  // below edge k (table[N_BINS]: beyond the closed last edge): the bucket below
+  if (f->guard >= (real)0.5) {  // x may be off by more than one bucket: numpy's corrections, from there
+    if (!(d2 >= f->first && d2 <= f->last)) return -1;
+    k = clamp(k, 0, N_BINS - 1);
+    while (k > 0 && d2 < table[k]) --k;
+    while (k < N_BINS - 1 && d2 >= table[k + 1]) ++k;
+  }
   return k;
 }
 #else
-#define BUCKET(f, d2, staged) table_bucket(f, d2, staged)
 // BIN_EDGES: the last threshold <= d2 (the last bin closed); BIN_RADII: the first threshold >= d2. The
 // cell's start is never past the bucket, so the thresholds only move it up.
-inline int table_bucket(const struct Frame* f, const real d2, __local const real* table) {
+inline int bucket(const struct Frame* f, const real d2, THRESHOLDS table) {
 #if BINNING == BIN_EDGES
   if (!(d2 >= f->first && d2 <= f->last)) return -1;
 #else
@@ -216,10 +223,17 @@ inline int table_bucket(const struct Frame* f, const real d2, __local const real
 }
 #endif
 
-// The thresholds of the edges or radii in local memory, shared by the work-group (a barrier follows before use).
+// The thresholds of the edges or radii in local memory (TABLE_LOCAL), shared by the work-group (a barrier
+// follows before use).
 inline void stage_table(__global const real* restrict table, __local real* staged) {
+#if TABLE_LOCAL
   for (int t = get_local_id(0); t < N_TABLE; t += WG_SIZE) staged[t] = table[t];
+#endif
 }
+
+// The staged thresholds, at kernel scope as OpenCL requires of local arrays (one value where the table
+// stays in global memory).
+#define TABLE_LOCALS __local real staged_table[TABLE_LOCAL ? N_TABLE : 1];
 
 inline void load_point(__global const real* restrict points, const int ld, const int i, real p[DIM]) {
 #pragma unroll
@@ -228,7 +242,7 @@ inline void load_point(__global const real* restrict points, const int ld, const
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PAIR_ARGS,
                                                                               __global counter* restrict counts) {
-  __local real staged_table[N_TABLE];
+  TABLE_LOCALS
   stage_table(table, staged_table);
   barrier(CLK_LOCAL_MEM_FENCE);
   const struct Frame f = frame(box, lo, hi, inv_width, table);
@@ -238,8 +252,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
   load_point(points, ld, row0 + r, a);
   for (int c = diagonal ? r + 1 : 0; c < cols; ++c) {
     load_point(points, ld, col0 + c, b);
-    const int bin = BUCKET(&f, distance2(&f, a, b), staged_table);
-    if (bin >= 0) GLOBAL_INC(&counts[bin]);
+    const int bin = BUCKET(&f, distance2(&f, a, b));
+    if ((uint)bin < N_BINS) GLOBAL_INC(&counts[bin]);
   }
 }
 
@@ -268,7 +282,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
 // records a pair. The staged table is first read after one of the body's barriers. Intra-block pairs come first (own block on the diagonal),
 // through INTRA_BLOCK(a, valid, count), then the blocks to the right.
 #define TILED_LOCALS              \
-  __local real staged_table[N_TABLE]; \
+  TABLE_LOCALS                        \
   __local BLOCK_TYPE block[BLOCK_SIZE];
 #define TILED_BODY(COUNT, INTRA_BLOCK)                                                                 \
   stage_table(table, staged_table);                                                                   \
@@ -300,7 +314,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
       for (int k = 0; k < valid; ++k) {                                                               \
         real b[DIM];                                                                                  \
         UNSTAGE(k, b);                                                                                \
-        COUNT(BUCKET(&f, distance2(&f, a, b), staged_table));                                         \
+        COUNT(BUCKET(&f, distance2(&f, a, b)));                                                       \
       }                                                                                               \
     }                                                                                                 \
   }
@@ -311,7 +325,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
     for (int k = t + 1; k < valid; ++k) {                                       \
       real b[DIM];                                                              \
       UNSTAGE(k, b);                                                            \
-      COUNT(BUCKET(&f, distance2(&f, a, b), staged_table));                     \
+      COUNT(BUCKET(&f, distance2(&f, a, b)));                                   \
     }                                                                           \
   }
 
@@ -323,30 +337,30 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
     if (t < valid && u < valid && (2 * k < WG_SIZE || t < WG_SIZE / 2)) {                  \
       real b[DIM];                                                                         \
       UNSTAGE(u, b);                                                                       \
-      COUNT(BUCKET(&f, distance2(&f, a, b), staged_table));                                \
+      COUNT(BUCKET(&f, distance2(&f, a, b)));                                              \
     }                                                                                      \
   }
 
 #define COUNT_GLOBAL(bin)                     \
   {                                           \
     const int bin_ = (bin);                   \
-    if (bin_ >= 0) GLOBAL_INC(&counts[bin_]); \
+    if ((uint)bin_ < N_BINS) GLOBAL_INC(&counts[bin_]); \
   }
 
 // Private variants: t % REPLICAS is the work-item's copy of the group's histogram (hist, at kernel scope).
 #if N_BINS == 1
-#define COUNT_LOCAL(bin) mine += (bin) >= 0;
+#define COUNT_LOCAL(bin) mine += (uint)(bin) < N_BINS;
 #elif REPLICAS == WG_SIZE
 #define COUNT_LOCAL(bin)                                  \
   {                                                       \
     const int bin_ = (bin);                               \
-    if (bin_ >= 0) ++hist[bin_ * REPLICAS + t];           \
+    if ((uint)bin_ < N_BINS) ++hist[bin_ * REPLICAS + t]; \
   }
 #else
 #define COUNT_LOCAL(bin)                                                          \
   {                                                                               \
     const int bin_ = (bin);                                                       \
-    if (bin_ >= 0) atomic_inc(&hist[bin_ * REPLICAS + (t & (REPLICAS - 1))]);     \
+    if ((uint)bin_ < N_BINS) atomic_inc(&hist[bin_ * REPLICAS + (t & (REPLICAS - 1))]); \
   }
 #endif
 

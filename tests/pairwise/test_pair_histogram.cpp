@@ -368,6 +368,27 @@ TEST_CASE("histogram: histogram copies, both uniform checks and the bucket looku
   }
 }
 
+TEST_CASE("histogram: 40,000 uniform bins, more than one comparison corrects in float, count as numpy (8^3)") {
+  const Matrix X = cube_lattice();
+  const std::vector<long> d2s = cube_squared_distances(X);
+  for (Precision prec : test::kPrecisions) {
+    CAPTURE(itercl::precision_name(prec));
+    PairHistogramParams p;
+    p.precision = prec;
+    // In float the bound on x's rounding (the kernel's guard) exceeds half a bin, so the thresholds are
+    // walked from the nearest edge; in double one comparison decides. The corner-to-corner pairs lie on
+    // the closed last edge.
+    p.binning = Binning::uniform(40000, 0, 7 * std::sqrt(3.0));
+    const auto want = prec == Precision::f32 ? numpy_counts<float>(d2s, p.binning.bucket_edges(), false)
+                                             : numpy_counts<double>(d2s, p.binning.bucket_edges(), false);
+    CHECK(want.back() > 0);
+    for (const char* check : {"guarded", "corrected"}) {
+      CAPTURE(check);
+      CHECK(run_kernel(X, p, {.variant = "tiled", .work_group_size = 64, .uniform_check = check}) == want);
+    }
+  }
+}
+
 TEST_CASE("histogram: histogram copies and the bucket lookup on random points, uneven edges and radii") {
   const Matrix X = test::random_matrix(600, 3, 11, 0.0, 4.0);
   std::mt19937_64 rng(5);

@@ -183,7 +183,7 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
     CHECK(on_gpu == nlohmann::json({{"variant", "private_hist_balanced"},
                                     {"work_group_size", 256},
                                     {"replicas", 32},
-                                    {"uniform_check", "guarded"}}));
+                                    {"uniform_check", "corrected"}}));
   }
 }
 

@@ -92,7 +92,7 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
   const pairwise::HistogramProblem problem{
       .dim = s->dim,
       .buckets = s->buckets,
-      .table = b.kind == Binning::Kind::uniform ? 1 : static_cast<int>(table.size()),  // staged in local memory
+      .table = static_cast<int>(table.size()),  // staged in local memory where it fits
       .binning = b.kind,
       .periodic = !params.box.empty(),
       .precision = precision};
@@ -105,7 +105,7 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
       w.share.device = d.info().name + " (" + d.info().id() + ")";
       if (const int k = ++seen[d.device()()]; k > 1) w.share.device += " #" + std::to_string(k);
       w.kernel = pairwise::resolve(params.kernel, d, problem, w.tuning_sources);
-      w.options = pairwise::defines(w.kernel, problem);
+      w.options = pairwise::defines(w.kernel, problem, d.info().local_memory);
       w.count = d.kernel("pair_histogram.cl", w.options, pairwise::kernel_name(w.kernel).c_str());
       w.merge = d.kernel("pair_histogram.cl", w.options, "hist_merge");
       side_limit = std::min(side_limit, pairwise::max_rectangle_side(w.kernel, problem));

@@ -50,6 +50,9 @@ std::vector<double> thresholds(const Binning& b) {
     return table;
   }
   for (double edge : e) table.push_back(at_least<T>(edge));
+  // In place of the last edge's: the least d2 beyond the closed last edge, so that one comparison also
+  // decides the last bin (cl/pair_histogram.cl's uniform bins).
+  table.back() = std::nextafter(at_most<T>(e.back()), std::numeric_limits<T>::infinity());
   table.push_back(at_most<T>(e.back()));
   return table;
 }

@@ -14,11 +14,11 @@ namespace itercl::pairwise {
 // edge_k+1, the last bin closed (uniform bins: numpy's linspace edges); radius k counts d <= r_k.
 // The device takes no root to compare: the table holds, per edge, the thresholds on d2 that are
 // exactly equivalent (sqrt is monotonic): uniform and explicit edges, the least d2 whose root reaches
-// each edge (n + 1 of them), then the greatest d2 whose root stays within the last edge (the closed
-// end); radii, the greatest d2 whose root stays within each radius. Edges and radii: then the bucket
-// lookup's lookup_cells cells, equal over d2 as cell_frame places them, each the bucket of the least d2
-// a cell can receive (with a cell's slack for the device's rounding of the cell index), so that the
-// device finds a bucket by moving up from its cell's start past the thresholds below d2.
+// each edge but the last (n of them), the least d2 whose root exceeds the last, then the greatest d2
+// whose root stays within the last edge (the closed end); radii, the greatest d2 whose root stays within each radius.
+// Edges and radii: then the bucket lookup's lookup_cells cells, equal over d2 as cell_frame places them, each the
+// bucket of the least d2 a cell can receive (with a cell's slack for the device's rounding of the cell index), so that
+// the device finds a bucket by moving up from its cell's start past the thresholds below d2.
 std::vector<double> edge_table(const Binning& b, Precision precision);
 
 // The cells of the bucket lookup of edges and radii (4 per bucket, 64 to 2048, the table then fitting

@@ -29,6 +29,18 @@ constexpr std::uint64_t kCounterMax = std::numeric_limits<std::uint32_t>::max();
 // device of 1 GiB or more, and leaves most of the memory to the points.
 constexpr std::size_t kPartialBudget = std::size_t{256} << 20;
 
+// The local memory a kernel takes: the staged points (3 or 4 coordinates staged as 4, cl/pair_histogram.cl's
+// BLOCK_TYPE), the private histogram's copies, and with `table` the edge table.
+std::size_t histogram_local_bytes(const PairHistogramKernel& k, const HistogramProblem& problem, int replicas,
+                                  bool table) {
+  const auto staged_dim = static_cast<std::size_t>(problem.dim == 3 ? 4 : problem.dim);
+  const std::size_t reals =
+      static_cast<std::size_t>(k.work_group_size) * staged_dim + (table ? static_cast<std::size_t>(problem.table) : 0);
+  const std::size_t counts =
+      private_histogram(k) ? static_cast<std::size_t>(problem.buckets) * static_cast<std::size_t>(replicas) : 0;
+  return reals * real_size(problem.precision) + counts * sizeof(cl_uint);
+}
+
 bool has_int64_atomics(const Device& d) {
   return d.device().getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_int64_base_atomics") != std::string::npos;
 }
@@ -93,19 +105,17 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
   if (k.uniform_check == "auto") k.uniform_check = db.uniform_check;
-  // Corrected uniform bins stage their thresholds (buckets + 2) in local memory.
-  const int table =
-      problem.binning == Binning::Kind::uniform && k.uniform_check == "corrected" ? problem.buckets + 2 : problem.table;
-  // Points of 3 or 4 coordinates are staged as 4 (cl/pair_histogram.cl, BLOCK_TYPE).
-  const auto staged_dim = static_cast<std::size_t>(problem.dim == 3 ? 4 : problem.dim);
-  const std::size_t staged =
-      (static_cast<std::size_t>(k.work_group_size) * staged_dim + static_cast<std::size_t>(table)) *
-      real_size(problem.precision);
-  auto private_bytes = [&](int replicas) {
-    return staged + static_cast<std::size_t>(problem.buckets) * static_cast<std::size_t>(replicas) * sizeof(cl_uint);
-  };
-  if (k.variant == "auto")
-    k.variant = db.variant.starts_with("private") && private_bytes(1) > info.local_memory ? "tiled" : db.variant;
+  // The points and the histogram's copies must fit local memory; the edge table is staged beside them
+  // where it fits too (defines), else read from global memory.
+  if (k.variant == "auto") {
+    PairHistogramKernel private_kernel = k;
+    private_kernel.variant = db.variant;
+    k.variant = db.variant.starts_with("private") &&
+                        histogram_local_bytes(private_kernel, problem, 1, false) > info.local_memory
+                    ? "tiled"
+                    : db.variant;
+  }
+  auto private_bytes = [&](int replicas) { return histogram_local_bytes(k, problem, replicas, false); };
   if (!private_histogram(k)) {
     if (k.replicas > 1) throw ParamError("kernel.replicas", "only the private variants keep copies of the histogram");
     k.replicas = 1;
@@ -120,7 +130,7 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
     throw ParamError("kernel.replicas", std::to_string(k.replicas) + " copies for " +
                                             std::to_string(k.work_group_size) +
                                             " work-items; expected at most one per work-item");
-  const std::size_t needed = private_histogram(k) ? private_bytes(k.replicas) : staged;
+  const std::size_t needed = private_bytes(k.replicas);
   if (needed > info.local_memory)
     throw ParamError("kernel.variant", k.variant + " needs " + std::to_string(needed) + " bytes of local memory for " +
                                            std::to_string(problem.buckets) + " buckets" +
@@ -135,7 +145,7 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
   return k;
 }
 
-std::string defines(const PairHistogramKernel& k, const HistogramProblem& problem) {
+std::string defines(const PairHistogramKernel& k, const HistogramProblem& problem, std::size_t local_memory) {
   const char* binning = problem.binning == Binning::Kind::uniform ? "BIN_UNIFORM"
                         : problem.binning == Binning::Kind::edges ? "BIN_EDGES"
                                                                   : "BIN_RADII";
@@ -149,6 +159,7 @@ std::string defines(const PairHistogramKernel& k, const HistogramProblem& proble
       .add("REPLICAS", k.replicas)
       .add("UNIFORM_GUARD", k.uniform_check == "guarded")
       .add("GLOBAL64", k.global_counter_bits == 64)
+      .add("TABLE_LOCAL", histogram_local_bytes(k, problem, k.replicas, true) <= local_memory)
       .str();
 }
 

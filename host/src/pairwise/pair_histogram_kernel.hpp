@@ -25,7 +25,7 @@ inline const std::initializer_list<std::string_view> kUniformChecks = {"guarded"
 struct HistogramProblem {
   Eigen::Index dim;  // coordinates per point
   int buckets;
-  int table;  // values of the edge table on the device (1 for uniform bins)
+  int table;  // values of the edge table (staged in local memory where it fits)
   Binning::Kind binning;
   bool periodic;
   Precision precision;
@@ -43,8 +43,9 @@ const std::vector<KernelField<PairHistogramKernel>>& fields<PairHistogramKernel>
 PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const HistogramProblem& problem,
                             std::vector<std::string>& sources);
 
-// The -D options of cl/pair_histogram.cl for a resolved kernel.
-std::string defines(const PairHistogramKernel& k, const HistogramProblem& problem);
+// The -D options of cl/pair_histogram.cl for a resolved kernel on a device of `local_memory` bytes of
+// local memory (the edge table is staged there where it fits).
+std::string defines(const PairHistogramKernel& k, const HistogramProblem& problem, std::size_t local_memory);
 
 // The counting kernel of cl/pair_histogram.cl a resolved variant runs.
 std::string kernel_name(const PairHistogramKernel& k);
