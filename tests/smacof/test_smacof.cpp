@@ -63,10 +63,8 @@ TEST_CASE("SMACOF: every variant and storage follows the reference iteration by 
             CAPTURE(packed);
             CAPTURE(variant);
             if (packed && variant == "fused_rows") continue;  // full storage only (a ParamError)
-            if (packed && variant == "symmetric") continue;   // its own tile storage (a ParamError)
             SmacofKernel k{.variant = variant, .packed = packed, .work_group_size = 16};
             if (k.variant.starts_with("fused")) k.slices = 3;
-            if (k.variant == "symmetric") k.tile = 8;  // 67 and 50 points: 9 and 7 tiles a side, the last partial
             smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = 2, .precision = p, .weighted = weighted});
             device.upload_dissimilarities(delta);
             if (weighted) device.upload_weights(weights, smacof::v_pinv(weights));
@@ -328,9 +326,9 @@ TEST_CASE("SMACOF: a config on eurodist writes the embedding with the cities' na
 TEST_CASE("SMACOF: tuning checks every variant against naive and proposes the fastest correct one") {
   const auto r = test::check_tune("smacof", {{"n_samples", 64}, {"n_features", 3}}, "differs");
   CHECK(r.problem["n_samples"] == 64);
-  // The database's choice and the 22 of 64 work-items: 3 seed variants, symmetric, 2 fused ones x 3 groups
-  // per unit x 1, 2 or 4 rows per work-item.
-  CHECK(r.candidates.size() == 23);
+  // The database's choice and the 21 of 64 work-items: 3 seed variants, 2 fused ones x 3 groups per unit x
+  // 1, 2 or 4 rows per work-item.
+  CHECK(r.candidates.size() == 22);
   CHECK(r.entry.contains("variant"));
   test::check_tune_problem_error("smacof", {{"n_components", 40}}, "n_components");
   test::check_tune_problem_error("smacof", {{"n_sample", 64}}, "n_sample: unknown field");

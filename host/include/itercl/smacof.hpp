@@ -27,9 +27,8 @@ namespace itercl {
 // SmacofResult::kernel reports the values actually used.
 struct SmacofKernel {
   // "naive", "local_x", "colmajor" (the seed's steps), "fused" (one pass over delta per iteration, read
-  // down the columns), "fused_rows" (the same along the rows, for CPUs), "symmetric" (one pass over each
-  // unordered pair, delta in its own tile storage), or "auto": the fastest correct variant measured for
-  // the device type (README.md, "Choosing the kernel"), symmetric from symmetric_from points on.
+  // down the columns), "fused_rows" (the same along the rows, for CPUs), or "auto": the fastest correct
+  // variant measured for the device type (README.md, "Choosing the kernel").
   std::string variant = "auto";
   // Keep each pair once on the device (N * floor(N/2) values instead of N * N): half the memory, so a
   // larger N fits, and half the bytes an iteration reads. Every variant but fused_rows reads it. Unset
@@ -45,11 +44,6 @@ struct SmacofKernel {
   // fused: rows each work-item computes (WG_SIZE apart, so reads still coalesce): more independent
   // loads of delta in flight, and each x_j loaded once for all of them.
   int rows_per_item = 0;
-  // symmetric: the edge of the square tiles of pairs a work-group takes (a multiple of its grid's sides).
-  int tile = 0;
-  // Variant auto with packed unset: symmetric from this many points on (0: the tuned value for this
-  // device; a tuned 0 is never).
-  int symmetric_from = 0;
 
   void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
 };

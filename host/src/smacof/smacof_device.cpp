@@ -27,14 +27,6 @@ void pack_pairs(const Matrix& m, bool packed, T* out) {
     for (Eigen::Index i = 0; i < n; ++i) out[(k - 1) * n + i] = static_cast<T>(m(i, (i + k) % n));
 }
 
-template <class T>
-void SmacofDevice::Impl::pack(const Matrix& m, T* out) const {
-  if (k.tile)
-    pack_tiles(m, tiles(), out);
-  else
-    pack_pairs(m, packed(), out);
-}
-
 // Ordinary memory for the one-time transfers: pinning N^2 values could fail, and would save little once.
 std::vector<unsigned char> staging(std::string_view what, std::size_t bytes) {
   return allocate_host(what, bytes, [&] { return std::vector<unsigned char>(bytes); });
@@ -100,8 +92,6 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
       s.stress_pairs = fused_groups * static_cast<std::size_t>(k.slices);
       s.partial_bx = cl::Buffer(device.context(), CL_MEM_READ_WRITE,
                                 std::max<std::size_t>(static_cast<std::size_t>(k.slices) * rows * dim, 1) * s.real());
-    } else if (k.tile) {
-      s.setup_symmetric();
     } else {
       s.bccalc = device.kernel("smacof.cl", s.options, ("bccalc_" + k.variant).c_str());
       s.stress = device.kernel("smacof.cl", s.options, ("stress_" + k.variant).c_str());
@@ -119,7 +109,7 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
     // Over ranks x[1] receives the block's rows only.
     s.x[0] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     s.x[1] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(rows, 1) * dim * s.real());
-    if (one_pass(k.variant) && !block.comm)
+    if (is_fused(k.variant) && !block.comm)
       s.x[2] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     for (cl::Buffer& b : s.partial_stress)
       b = cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, std::max<std::size_t>(s.stress_bytes(), 1));
@@ -145,7 +135,7 @@ void SmacofDevice::upload_dissimilarities(const Matrix& delta) {
       pack_column_major(delta, s.problem.precision, values.data());
     else
       with_real(s.problem.precision,
-                [&](auto zero) { s.pack(delta, reinterpret_cast<decltype(zero)*>(values.data())); });
+                [&](auto zero) { pack_pairs(delta, s.packed(), reinterpret_cast<decltype(zero)*>(values.data())); });
     cl::Event e;
     if (!values.empty())
       s.device.queue().enqueueWriteBuffer(s.delta, CL_TRUE, 0, values.size(), values.data(), nullptr, &e);
@@ -179,22 +169,18 @@ void SmacofDevice::build_dissimilarities(const cl::Buffer& v, Eigen::Index featu
   Impl& s = *impl_;
   try {
     Stopwatch wall;
+    cl::Kernel build = s.device.kernel("smacof.cl", s.options, "build_delta");
     cl::Event run;
     cl::CommandQueue& q = s.device.queue();
+    const cl_int along_rows = s.over_ranks() && s.k.variant == "fused_rows";
+    set_args(build, v, static_cast<cl_int>(s.problem.n), static_cast<cl_int>(features),
+             static_cast<cl_int>(s.block.first), static_cast<cl_int>(s.rows()), along_rows, s.delta);
     const auto columns = static_cast<std::size_t>(s.packed() ? s.problem.n / 2 : s.problem.n);
-    const bool any = s.k.tile ? s.problem.n > 0 : columns > 0 && s.rows() > 0;
-    if (s.k.tile && any) {
-      s.build_tiles(v, features, run);
-    } else if (any) {
-      cl::Kernel build = s.device.kernel("smacof.cl", s.options, "build_delta");
-      const cl_int along_rows = s.over_ranks() && s.k.variant == "fused_rows";
-      set_args(build, v, static_cast<cl_int>(s.problem.n), static_cast<cl_int>(features),
-               static_cast<cl_int>(s.block.first), static_cast<cl_int>(s.rows()), along_rows, s.delta);
+    if (columns > 0 && s.rows() > 0)
       q.enqueueNDRangeKernel(build, cl::NullRange, cl::NDRange(s.rows_global, columns),
                              cl::NDRange(static_cast<std::size_t>(s.k.work_group_size), 1), nullptr, &run);
-    }
     q.finish();
-    s.upload.kernel_s += any ? event_seconds(run) : 0;
+    s.upload.kernel_s += columns > 0 && s.rows() > 0 ? event_seconds(run) : 0;
     s.upload.wall_s += wall.seconds();
   } catch (...) {
     rethrow_as_itercl_error();
@@ -211,7 +197,6 @@ Matrix SmacofDevice::read_dissimilarities() const {
     if (!values.empty()) s.device.queue().enqueueReadBuffer(s.delta, CL_TRUE, 0, values.size(), values.data());
     with_real(s.problem.precision, [&](auto zero) {
       const auto* v = reinterpret_cast<const decltype(zero)*>(values.data());
-      if (s.k.tile) return unpack_tiles(v, s.tiles(), d);
       if (!s.packed()) {
         for (Eigen::Index k = 0; k < d.size(); ++k) d.data()[k] = v[k];
         return;
@@ -234,7 +219,7 @@ void SmacofDevice::upload_weights(const Matrix& weights, const Matrix& pinv) {
     std::vector<unsigned char> p = staging("V+'s staging copy", static_cast<std::size_t>(pinv.size()) * s.real());
     with_real(s.problem.precision, [&](auto zero) {
       using T = decltype(zero);
-      s.pack(weights, reinterpret_cast<T*>(w.data()));
+      pack_pairs(weights, s.packed(), reinterpret_cast<T*>(w.data()));
       pack_pairs(pinv, false, reinterpret_cast<T*>(p.data()));
     });
     s.weights = cl::Buffer(s.device.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(w.size(), 1));
@@ -251,7 +236,7 @@ void SmacofDevice::upload_weights(const Matrix& weights, const Matrix& pinv) {
 }
 
 bool SmacofDevice::ahead_pays() const {
-  return !impl_->over_ranks() && one_pass(impl_->k.variant) && impl_->device.info().type != "cpu";
+  return !impl_->over_ranks() && is_fused(impl_->k.variant) && impl_->device.info().type != "cpu";
 }
 
 const SmacofKernel& SmacofDevice::kernel() const { return impl_->k; }

@@ -9,7 +9,6 @@
 #include "core/pinned_buffer.hpp"
 #include "itercl/opencl.hpp"
 #include "smacof/smacof_device.hpp"
-#include "smacof/smacof_tiles.hpp"
 
 namespace itercl::smacof {
 
@@ -29,7 +28,6 @@ struct SmacofDevice::Impl {
   std::string options;
   cl::Kernel bccalc, stress, fused, finish, pinv_kernel;
   cl::Buffer delta, weights, pinv, bx, partial_bx;
-  cl::Buffer tile_stress;        // symmetric: each tile's stress partials, added per row tile by symmetric_finish
   cl::Buffer partial_stress[2];  // two slots: a pass enqueued ahead writes the one not being read
   // The embeddings: x[0] and x[1] swapped each iteration; a fused pass on one device also uses x[2], so
   // that the pass one iteration ahead writes neither the iterate returned nor the one it reads.
@@ -56,10 +54,8 @@ struct SmacofDevice::Impl {
   std::size_t stress_bytes() const { return 2 * stress_pairs * real(); }
   bool over_ranks() const { return block.comm != nullptr; }
   std::size_t rows() const { return static_cast<std::size_t>(block.rows); }
-  TileShape tiles() const { return tile_shape(k, static_cast<std::uint64_t>(problem.n)); }
   std::size_t pair_values() const {
     const auto n = static_cast<std::size_t>(problem.n);
-    if (k.tile) return static_cast<std::size_t>(tiles().values());
     return packed() ? n * (n / 2) : rows() * n;
   }
   cl::NDRange local() const { return cl::NDRange(static_cast<std::size_t>(k.work_group_size)); }
@@ -70,16 +66,8 @@ struct SmacofDevice::Impl {
 
   // Weighted: applies V+ to B(X) X, into x[dst]; unweighted, nothing (the scale did it).
   void transform_tail(int dst, std::vector<cl::Event>& events);
-  // A fused (or symmetric) pass from x[src] into x[dst], its stress partials into stress slot `slot`.
+  // A fused pass from x[src] into x[dst], its stress partials into stress slot `slot`.
   void fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events);
-  // A symmetric N x N matrix (delta, weights) in this kernel's storage: tiles, packed or full (on one device).
-  template <class T>
-  void pack(const Matrix& m, T* out) const;
-  // symmetric (smacof_tiles.cpp): its kernels and buffers; a pass from x[src] into x[dst] (as fused_pass);
-  // delta built from the vectors into tile storage.
-  void setup_symmetric();
-  void symmetric_pass(int src, int dst, int slot, std::vector<cl::Event>& events);
-  void build_tiles(const cl::Buffer& vectors, Eigen::Index features, cl::Event& run);
   // Reads stress slot 0 (blocking) and adds its partials: the kernels in `events` made them.
   StressSums read_stress(std::vector<cl::Event>& events, Timings* timings, const Stopwatch& wall);
   // Adds the partials of a slot already read (by `read`), and the pass's times to `timings`.

@@ -24,7 +24,6 @@ void SmacofDevice::Impl::transform_tail(int dst, std::vector<cl::Event>& events)
 }
 
 void SmacofDevice::Impl::fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events) {
-  if (k.tile) return symmetric_pass(src, dst, slot, events);
   cl::CommandQueue& q = device.queue();
   const std::size_t columns = static_cast<std::size_t>(packed() ? problem.n / 2 : problem.n);
   const auto per_slice = static_cast<cl_int>((columns + k.slices - 1) / k.slices);
@@ -139,7 +138,7 @@ void SmacofDevice::start(const Matrix& x0, Timings* timings) {
     Timings pass;
     if (s.over_ranks()) {
       s.block_pass(&pass);  // X_1 gathered into x[0]; sigma(X_0) is not needed
-    } else if (one_pass(s.k.variant)) {
+    } else if (is_fused(s.k.variant)) {
       s.fused_pass(0, 1, 0, events);  // X_1 into x[1]; sigma(X_0) is not needed
       s.read_stress(events, nullptr, wall);
     }
@@ -165,7 +164,7 @@ StressSums SmacofDevice::iterate(Timings* timings, bool ahead) {
       return s.block_pass(timings);
     }
     Stopwatch wall;
-    if (one_pass(s.k.variant)) {
+    if (is_fused(s.k.variant)) {
       // X_m is already in x[latest] (the last pass made it): this pass, unless the last iteration
       // enqueued it, yields sigma(X_m) and X_{m+1}.
       Impl::Pass pass = s.ahead ? std::move(*s.ahead) : s.enqueue_pass();

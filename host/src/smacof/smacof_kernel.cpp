@@ -10,7 +10,6 @@
 
 #include "itercl/error.hpp"
 #include "smacof/smacof_steps.hpp"
-#include "smacof/smacof_tiles.hpp"
 #include "tuning/kernel_checks.hpp"
 #include "tuning/tuned_kernel.hpp"
 
@@ -28,42 +27,19 @@ constexpr Eigen::Index kMinSliceColumns = 64;
 // Rows a fused work-item computes at most: each keeps its point and its sums in registers.
 constexpr int kMaxRowsPerItem = 16;
 
-// The n_components up to which `auto` picks symmetric from symmetric_from on: its tiles keep 2 x tile /
-// grid_rows points and sums per work-item in registers, measured in 2-D only.
-constexpr int kSymmetricAutoComponents = 2;
-
-// How delta is stored: the whole square, each pair once by k (PACKED), or in the symmetric variant's tiles.
-enum class Storage { full, packed, tiles };
-
-Storage storage_of(const SmacofKernel& k) {
-  return k.tile ? Storage::tiles : k.packed.value_or(false) ? Storage::packed : Storage::full;
-}
-
 // Values delta (or the weights) occupy on the device.
-std::uint64_t pair_values(std::uint64_t n, Storage storage, const SmacofKernel& k) {
-  if (storage == Storage::tiles) return tile_shape(k, n).values();
-  return storage == Storage::packed ? n * (n / 2) : n * n;
-}
+std::uint64_t pair_values(std::uint64_t n, bool packed) { return packed ? n * (n / 2) : n * n; }
 
 struct Need {
   std::uint64_t total = 0, largest = 0;  // bytes in all, and in the largest buffer
 };
 
-// What delta and the per-iteration buffers need with this storage; `k` gives the slices or the tiles.
-Need need_for(Precision p, Storage storage, const SmacofKernel& k, const Problem& s, std::uint64_t n) {
-  const std::uint64_t real = real_size(p), pairs = pair_values(n, storage, k) * real;
+Need need_for(Precision p, bool packed, int slices, const Problem& s, std::uint64_t n) {
+  const std::uint64_t real = real_size(p), pairs = pair_values(n, packed) * real;
   const std::uint64_t rows = n * static_cast<std::uint64_t>(s.dim) * real;
   Need need;
   need.largest = pairs;
-  if (storage == Storage::tiles) {
-    // The tiles' row and column sums and stress partials, and three embeddings.
-    const TileShape shape = tile_shape(k, n);
-    const std::uint64_t partials = shape.partial_values(s.dim) * real;
-    need.largest = std::max(pairs, partials);
-    need.total = pairs + partials + 2 * shape.tiles() * real + 3 * rows;
-  } else {
-    need.total = pairs + (2 + static_cast<std::uint64_t>(std::max(k.slices, 1))) * rows;
-  }
+  need.total = pairs + (2 + static_cast<std::uint64_t>(std::max(slices, 1))) * rows;
   if (s.weighted) {
     need.total += pairs + n * n * real + rows;  // weights, V+ (always full) and B(X) X
     need.largest = std::max(need.largest, n * n * real);
@@ -77,12 +53,12 @@ bool fits(const DeviceInfo& info, const Need& need) {
 }
 
 // The largest N that fits with these settings (binary search; the need grows with N).
-std::uint64_t largest_n(const DeviceInfo& info, Precision p, Storage storage, const SmacofKernel& k, const Problem& s) {
+std::uint64_t largest_n(const DeviceInfo& info, Precision p, bool packed, int slices, const Problem& s) {
   std::uint64_t lo = 0, hi = 1;
-  while (fits(info, need_for(p, storage, k, s, hi))) hi *= 2;
+  while (fits(info, need_for(p, packed, slices, s, hi))) hi *= 2;
   while (hi - lo > 1) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
-    (fits(info, need_for(p, storage, k, s, mid)) ? lo : hi) = mid;
+    (fits(info, need_for(p, packed, slices, s, mid)) ? lo : hi) = mid;
   }
   return lo;
 }
@@ -117,8 +93,6 @@ void SmacofKernel::validate() const {
   check_tuning_value("kernel.groups_per_unit", groups_per_unit, smacof::kAnyCount);
   check_tuning_value("kernel.rows_per_item", rows_per_item, smacof::kMaxRowsPerItem);
   check_tuning_value("kernel.packed_from", packed_from, smacof::kAnyCount);
-  check_tuning_value("kernel.tile", tile, smacof::kAnyCount);
-  check_tuning_value("kernel.symmetric_from", symmetric_from, smacof::kAnyCount);
   const bool fused = variant == "auto" || smacof::is_fused(variant);
   if (slices > 0 && !fused)
     throw ParamError("kernel.slices",
@@ -129,11 +103,6 @@ void SmacofKernel::validate() const {
   if (rows_per_item > 0 && !fused)
     throw ParamError("kernel.rows_per_item",
                      "only the fused variants compute several rows per work-item; leave it unset for " + variant);
-  if (tile > 0 && variant != "auto" && variant != "symmetric")
-    throw ParamError("kernel.tile", "only variant symmetric takes the pairs in tiles; leave it unset for " + variant);
-  if (packed.value_or(false) && variant == "symmetric")
-    throw ParamError("kernel.packed",
-                     "variant symmetric keeps each pair once in its own tile storage; leave packed unset");
   if (packed.value_or(false) && variant == "fused_rows")
     throw ParamError("kernel.variant",
                      "fused_rows reads full storage along its rows; packed storage is read down the columns by "
@@ -155,9 +124,7 @@ const std::vector<KernelField<SmacofKernel>>& fields() {
                                                                {"work_group_size", &SmacofKernel::work_group_size},
                                                                {"slices", &SmacofKernel::slices},
                                                                {"groups_per_unit", &SmacofKernel::groups_per_unit},
-                                                               {"rows_per_item", &SmacofKernel::rows_per_item},
-                                                               {"tile", &SmacofKernel::tile},
-                                                               {"symmetric_from", &SmacofKernel::symmetric_from}};
+                                                               {"rows_per_item", &SmacofKernel::rows_per_item}};
   return table;
 }
 
@@ -165,11 +132,9 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
                      std::vector<std::string>& sources) {
   k.validate();
   const auto db = tuned_kernel<SmacofKernel>("smacof", info, sources, [](const SmacofKernel& t) {
-    SmacofKernel variant_checked = t;
-    variant_checked.tile = 0;  // the device's tile for symmetric, whichever variant the entry picks
-    variant_checked.validate();
-    if (t.variant == "auto" || !t.work_group_size || !t.groups_per_unit || !t.rows_per_item || !t.tile)
-      throw ParamError("smacof", "needs variant, work_group_size, groups_per_unit, rows_per_item and tile");
+    t.validate();
+    if (t.variant == "auto" || !t.work_group_size || !t.groups_per_unit || !t.rows_per_item)
+      throw ParamError("smacof", "needs variant, work_group_size, groups_per_unit and rows_per_item");
     if (t.packed.has_value() || t.slices)
       throw ParamError("smacof",
                        "packed and slices belong to the problem (its storage, its N), not to a device; the "
@@ -177,16 +142,7 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
   });
   // Packed storage is read down the columns, which only fused does: a row-reading choice yields to it.
   const bool asked_packed = k.packed.value_or(false);
-  // Storage left open: symmetric from the size on which the device measured it faster, in 2-D.
-  if (!k.symmetric_from) k.symmetric_from = db.symmetric_from;
-  if (k.variant == "auto" && !k.packed && k.symmetric_from > 0 && problem.n >= k.symmetric_from &&
-      problem.dim <= kSymmetricAutoComponents)
-    k.variant = "symmetric";
-  // A storage asked for (over ranks: full) is read by fused, where the device's choice reads another.
-  const bool other_storage = db.variant == "fused_rows" ? asked_packed : db.variant == "symmetric" && k.packed;
-  if (k.variant == "auto") k.variant = other_storage ? "fused" : db.variant;
-  if (k.variant == "symmetric") k.packed = false;  // its own tile storage
-  if (k.variant != "symmetric") k.tile = 0;
+  if (k.variant == "auto") k.variant = asked_packed && db.variant == "fused_rows" ? "fused" : db.variant;
   // Storage left to the device: packed from the size on which it measured faster (fused_rows reads full
   // storage only).
   if (!k.packed) {
@@ -196,8 +152,6 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
   if (k.work_group_size == 0)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
-  if (k.variant == "symmetric" && !k.tile) k.tile = db.tile;
-  if (k.tile) check_tile(k);
   if (!is_fused(k.variant)) {
     k.slices = k.groups_per_unit = k.rows_per_item = 0;
     return k;
@@ -219,10 +173,6 @@ std::string defines(const SmacofKernel& k, const Problem& problem) {
       .add("PACKED", int(k.packed.value_or(false)))
       .add("WEIGHTED", int(problem.weighted));
   if (is_fused(k.variant)) d.add("ROWS_PER_ITEM", std::max(k.rows_per_item, 1));
-  if (k.tile) {
-    const TileShape shape = tile_shape(k, static_cast<std::uint64_t>(problem.n));
-    d.add("TILE", k.tile).add("GRID_ROWS", shape.grid_rows).add("GRID_COLS", shape.grid_cols);
-  }
   if (problem.features > 0) {
     // build_delta's steps, named as cl/pairwise.cl names them.
     check_dissimilarity_metric(problem.metric);
@@ -235,25 +185,20 @@ std::string defines(const SmacofKernel& k, const Problem& problem) {
 void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& s) {
   const auto n = static_cast<std::uint64_t>(s.n);
   const Precision p = s.precision;
-  const Storage storage = storage_of(k);
-  const bool packed = storage == Storage::packed;
-  const Need need = need_for(p, storage, k, s, n);
+  const bool packed = k.packed.value_or(false);
+  const Need need = need_for(p, packed, k.slices, s, n);
   if (fits(info, need)) return;
-  std::string message = "N = " + std::to_string(n) + " points need " + gib(need.total) + " on the device (" +
-                        std::string(precision_name(p)) + ", " +
-                        (storage == Storage::tiles ? "tile"
-                         : packed                  ? "packed"
-                                                   : "full") +
-                        " storage" + (s.weighted ? ", weights and V+" : "") + "), the largest buffer " +
-                        gib(need.largest) + "; device '" + info.name + "' has " + gib(info.global_memory) +
-                        " and allocates at most " + gib(info.max_allocation) +
-                        " in one buffer. At most N = " + std::to_string(largest_n(info, p, storage, k, s)) +
-                        " fits like this";
-  if (storage == Storage::full)
-    message += ", N = " + std::to_string(largest_n(info, p, Storage::packed, k, s)) +
+  std::string message =
+      "N = " + std::to_string(n) + " points need " + gib(need.total) + " on the device (" +
+      std::string(precision_name(p)) + ", " + (packed ? "packed" : "full") + " storage" +
+      (s.weighted ? ", weights and V+" : "") + "), the largest buffer " + gib(need.largest) + "; device '" + info.name +
+      "' has " + gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
+      " in one buffer. At most N = " + std::to_string(largest_n(info, p, packed, k.slices, s)) + " fits like this";
+  if (!packed)
+    message += ", N = " + std::to_string(largest_n(info, p, true, k.slices, s)) +
                " with packed storage (params.kernel.packed = true)";
   if (p == Precision::f64)
-    message += ", N = " + std::to_string(largest_n(info, Precision::f32, storage, k, s)) + " in precision float";
+    message += ", N = " + std::to_string(largest_n(info, Precision::f32, packed, k.slices, s)) + " in precision float";
   throw InputError("data: " + message);
 }
 

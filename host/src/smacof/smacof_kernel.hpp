@@ -16,18 +16,14 @@
 namespace itercl::smacof {
 
 // cl/smacof.cl's variants, typed once: validate checks against them, the tuner sweeps them.
-inline const std::initializer_list<std::string_view> kVariants = {"naive", "local_x",    "colmajor",
-                                                                  "fused", "fused_rows", "symmetric"};
+inline const std::initializer_list<std::string_view> kVariants = {"naive", "local_x", "colmajor", "fused",
+                                                                  "fused_rows"};
 
 // The most n_components the kernels take: they keep a point's coordinates in registers.
 inline constexpr int kMaxComponents = 32;
 
 // The variants that make one pass over delta per iteration, its columns cut into slices.
 inline bool is_fused(std::string_view variant) { return variant == "fused" || variant == "fused_rows"; }
-
-// The variants whose one pass per iteration yields both the next embedding and the stress: the fused
-// ones and symmetric (SmacofDevice runs them alike, a pass ahead included).
-inline bool one_pass(std::string_view variant) { return is_fused(variant) || variant == "symmetric"; }
 
 // What the kernel's resolution, its -D options and the device's buffers depend on.
 struct Problem {
