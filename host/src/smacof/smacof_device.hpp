@@ -59,6 +59,7 @@ class SmacofDevice {
   Matrix embedding() const;  // X_m of the last iterate()
 
   const SmacofKernel& kernel() const;
+  std::size_t delta_buffers() const;  // the buffers delta is cut into (smacof_parts.hpp)
   const std::string& build_options() const;
   const std::vector<std::string>& tuning_sources() const;  // the database entries the defaults came from
   Timings upload_timings() const;
