@@ -45,14 +45,11 @@ struct Run {
 };
 
 // 12 iterations from x0 on `device`, delta uploaded (or built from `vectors` when given), read back too.
-Run run_on(const itercl::Device& device, const SmacofKernel& k, Precision p, const Matrix& delta,
-           const Matrix& vectors, const Matrix& x0) {
+Run run_on(const itercl::Device& device, const SmacofKernel& k, Precision p, const Matrix& delta, const Matrix& vectors,
+           const Matrix& x0) {
   const Eigen::Index n = x0.rows();
   smacof::SmacofDevice s(device, k,
-                         {.n = n,
-                          .dim = 2,
-                          .precision = p,
-                          .features = vectors.size() ? vectors.cols() : 0});
+                         {.n = n, .dim = 2, .precision = p, .features = vectors.size() ? vectors.cols() : 0});
   if (vectors.size())
     s.build_dissimilarities(vectors);
   else

@@ -1,7 +1,7 @@
 // delta cut into device buffers of whole slices (smacof_parts.hpp): the cut's arithmetic on small random
 // cases, and at N = 300,000 on the H200 as its driver describes it, where every buffer's offsets pass 2^31
 // (no such run fits this machine); the memory check that then refuses only what exceeds the device's
-// memory, naming the ranks that would fit.
+// memory, naming the ranks that would fit; the rectangles of a rank's rows read to its buffers.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -11,29 +11,20 @@
 #include <string>
 #include <vector>
 
+#include "core/number_text.hpp"
 #include "itercl/error.hpp"
+#include "itercl/smacof.hpp"
 #include "smacof/smacof_kernel.hpp"
 #include "smacof/smacof_parts.hpp"
+#include "smacof/smacof_ranks.hpp"
+#include "smacof/smacof_test_data.hpp"
 
 namespace smacof_parts_tests {
 
 namespace smacof = itercl::smacof;
 using itercl::InputError;
+using itercl::Matrix;
 using itercl::ParamError;
-
-// The H200 with the memory its OpenCL driver reports (benchmarks/results/nvidia-h200/
-// kmeans-defaults-merged.json): 139.8 GiB, 34.9 GiB in one allocation.
-itercl::DeviceInfo h200_memory() {
-  itercl::DeviceInfo info;
-  info.name = "NVIDIA H200";
-  info.type = "gpu";
-  info.vendor = "NVIDIA Corporation";
-  info.compute_units = 132;
-  info.max_work_group_size = 1024;
-  info.global_memory = 150109880320;
-  info.max_allocation = 37527470080;
-  return info;
-}
 
 // Every property the kernels and uploads rely on: the buffers hold the slices 0 .. slices - 1 in order,
 // whole, their columns one after another; each within the cap; each as full as the cap allows; the first
@@ -90,7 +81,7 @@ TEST_CASE("delta's cut into buffers: whole slices in order, each within the cap,
 }
 
 TEST_CASE("delta at N = 300,000 in float on the H200: buffers within one allocation, offsets past 2^31") {
-  const itercl::DeviceInfo info = h200_memory();
+  const itercl::DeviceInfo info = smacof_test_data::h200();
   const std::uint64_t n = 300000, real = 4, int_max = std::numeric_limits<std::int32_t>::max();
   std::vector<std::string> sources;
   const smacof::Problem problem{.n = static_cast<Eigen::Index>(n), .dim = 2, .precision = itercl::Precision::f32};
@@ -113,7 +104,7 @@ TEST_CASE("delta at N = 300,000 in float on the H200: buffers within one allocat
         // The kernel's offsets, as cl/smacof.cl computes them in ulong for the buffer's last value.
         const std::uint64_t c0 = static_cast<std::uint64_t>(p.slice_first) * l.per_slice;
         const std::uint64_t j = p.column_first + p.columns - 1, r = rows - 1;
-        CHECK((j - c0) * rows + r == l.values(p) - 1);  // down the columns, or (k - 1 - c0) * N + i packed
+        CHECK((j - c0) * rows + r == l.values(p) - 1);       // down the columns, or (k - 1 - c0) * N + i packed
         CHECK(r * p.columns + (j - c0) == l.values(p) - 1);  // along the rows
       }
     }
@@ -121,16 +112,15 @@ TEST_CASE("delta at N = 300,000 in float on the H200: buffers within one allocat
 }
 
 TEST_CASE("the memory check refuses only what exceeds the device's memory, and names the ranks that fit") {
-  const itercl::DeviceInfo info = h200_memory();
+  const itercl::DeviceInfo info = smacof_test_data::h200();
   std::vector<std::string> sources;
-  auto problem = [](Eigen::Index n) {
-    return smacof::Problem{.n = n, .dim = 2, .precision = itercl::Precision::f32};
-  };
+  auto problem = [](Eigen::Index n) { return smacof::Problem{.n = n, .dim = 2, .precision = itercl::Precision::f32}; };
   auto largest_fitting = [&](bool packed) {
     Eigen::Index lo = 1000, hi = 1000000;
     while (hi - lo > 1) {
       const Eigen::Index mid = lo + (hi - lo) / 2;
-      const itercl::SmacofKernel k = smacof::resolve({.variant = "fused", .packed = packed}, info, problem(mid), sources);
+      const itercl::SmacofKernel k =
+          smacof::resolve({.variant = "fused", .packed = packed}, info, problem(mid), sources);
       bool fits = true;
       try {
         smacof::check_memory(info, k, problem(mid));
@@ -157,12 +147,47 @@ TEST_CASE("the memory check refuses only what exceeds the device's memory, and n
   CHECK_THROWS_WITH_AS(smacof::check_memory(info, k, problem(300000)), doctest::Contains("at least 3 ranks"),
                        InputError);
   // The seed's variants still read delta from one buffer: refused past one allocation, pointed to fused.
-  const itercl::SmacofKernel naive = smacof::resolve({.variant = "naive", .packed = false}, info, problem(150000), sources);
+  const itercl::SmacofKernel naive =
+      smacof::resolve({.variant = "naive", .packed = false}, info, problem(150000), sources);
   CHECK_THROWS_WITH_AS(smacof::check_memory(info, naive, problem(150000)),
                        doctest::Contains("more with variant fused (several buffers)"), InputError);
   // Slices given too few for one allocation each are refused with the least that fit.
-  CHECK_THROWS_WITH_AS(smacof::resolve({.variant = "fused", .packed = false, .slices = 2}, info, problem(150000), sources),
-                       doctest::Contains("at least 3"), ParamError);
+  CHECK_THROWS_WITH_AS(
+      smacof::resolve({.variant = "fused", .packed = false, .slices = 2}, info, problem(150000), sources),
+      doctest::Contains("at least 3"), ParamError);
+}
+
+TEST_CASE("a rank's rows of the dissimilarities are checked and averaged as the whole matrix's") {
+  // Every split of a random asymmetric 7 x 7 matrix (the rows a rank holds, the same columns it reads),
+  // whole or as a rectangle of some of its columns (how a rank reads them to its device), gives exactly
+  // the values of checked_dissimilarities' (D + D^T) / 2, and any_positive of its values.
+  Matrix d = Matrix::Random(7, 7).cwiseAbs();
+  d.diagonal().setZero();
+  const Matrix whole = itercl::checked_dissimilarities(d, true);
+  for (Eigen::Index first = 0; first < 7; ++first)
+    for (Eigen::Index rows = 0; first + rows <= 7; ++rows)
+      for (Eigen::Index column = 0; column < 7; ++column)
+        for (Eigen::Index columns : {Eigen::Index{7} - column, Eigen::Index{1}}) {
+          CAPTURE(first);
+          CAPTURE(rows);
+          CAPTURE(column);
+          CAPTURE(columns);
+          bool any = false;
+          const Matrix mine =
+              smacof::checked_dissimilarity_rows(d.block(first, column, rows, columns),
+                                                 d.block(column, first, columns, rows), first, column, true, {}, any);
+          CHECK(mine == whole.block(first, column, rows, columns));
+          CHECK(any == (mine.array() > 0).any());
+        }
+  // Without symmetrize the asymmetry is found from either row of the pair, named as the row holds it.
+  bool any = false;
+  CHECK_THROWS_WITH_AS(smacof::checked_dissimilarity_rows(d.middleRows(5, 2), d.middleCols(5, 2), 5, 0, false, {}, any),
+                       doctest::Contains(("(5, 0) is " + itercl::number_text(d(5, 0)) + " but (0, 5) is").c_str()),
+                       InputError);
+  // A rectangle's pairs are named by their place in the whole matrix.
+  CHECK_THROWS_WITH_AS(
+      smacof::checked_dissimilarity_rows(d.block(5, 1, 2, 3), d.block(1, 5, 3, 2), 5, 1, false, {}, any),
+      doctest::Contains(("(5, 1) is " + itercl::number_text(d(5, 1)) + " but (1, 5) is").c_str()), InputError);
 }
 
 TEST_SUITE_END();

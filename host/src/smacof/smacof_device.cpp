@@ -25,38 +25,50 @@ std::vector<unsigned char> staging(std::string_view what, std::size_t bytes) {
 // the device's precision beside the caller's values.
 constexpr std::size_t kStagingBytes = 64 << 20;
 
-// Writes value(r, c) (the layout's row r and column c: the block's row and delta's column j in full
-// storage, i and k - 1 packed) into `buffers`, cut as s.layout says, a bounded chunk at a time; adds the
-// transfers' time to s.upload. A chunk is whole lines of a buffer (its rows when read along the rows, else
-// its columns), which lie one after another.
-template <class Value>
-void SmacofDevice::Impl::write_parts(const std::vector<cl::Buffer>& buffers, const Value& value) {
-  Impl& s = *this;
-  const DeltaLayout& l = s.layout;
+// Writes `buffers`, cut as s.layout says, a bounded chunk at a time: rect(r0, rows, c0, columns) gives the
+// layout's rows [r0, r0 + rows) (the block's rows in full storage, i packed) x columns [c0, c0 + columns)
+// (delta's j, or k - 1 packed). A chunk is whole lines of a buffer (its rows when read along the rows, else
+// its columns), which lie one after another. Adds the transfers' time to s.upload.
+template <class Rect>
+void SmacofDevice::Impl::write_parts(const std::vector<cl::Buffer>& buffers, const Rect& rect) {
+  const DeltaLayout& l = layout;
   for (std::size_t b = 0; b < l.parts.size(); ++b) {
     const DeltaPart& part = l.parts[b];
     const std::uint64_t lines = l.along_rows ? l.column_values : part.columns;
     const std::uint64_t length = l.along_rows ? part.columns : l.column_values;
     if (lines == 0 || length == 0) continue;
-    const std::uint64_t per_chunk = std::max<std::uint64_t>(kStagingBytes / (length * s.real()), 1);
+    const std::uint64_t per_chunk = std::max<std::uint64_t>(kStagingBytes / (length * real()), 1);
     std::vector<unsigned char> values =
-        staging("the dissimilarities' staging copy", std::min(per_chunk, lines) * length * s.real());
+        staging("the dissimilarities' staging copy", std::min(per_chunk, lines) * length * real());
     for (std::uint64_t first = 0; first < lines; first += per_chunk) {
-      const std::uint64_t count = std::min(per_chunk, lines - first);
-      with_real(s.problem.precision, [&](auto zero) {
-        auto* out = reinterpret_cast<decltype(zero)*>(values.data());
-        for (std::uint64_t line = first; line < first + count; ++line)
-          for (std::uint64_t at = 0; at < length; ++at) {
-            const std::uint64_t r = l.along_rows ? line : at, c = part.column_first + (l.along_rows ? at : line);
-            *out++ = static_cast<decltype(zero)>(value(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)));
-          }
-      });
+      const auto count = static_cast<Eigen::Index>(std::min(per_chunk, lines - first));
+      const auto whole = static_cast<Eigen::Index>(length), at = static_cast<Eigen::Index>(first);
+      const auto c0 = static_cast<Eigen::Index>(part.column_first);
+      // Along the rows: rows [first, first + count) of the part's columns, row-major; else columns
+      // [first, first + count) of the part, all rows, column-major.
+      if (l.along_rows)
+        pack_row_major(rect(at, count, c0, whole), problem.precision, values.data());
+      else
+        pack_column_major(rect(0, whole, c0 + at, count), problem.precision, values.data());
       cl::Event e;
-      s.device.queue().enqueueWriteBuffer(buffers[b], CL_TRUE, first * length * s.real(), count * length * s.real(),
-                                          values.data(), nullptr, &e);
-      s.upload.transfer_s += event_seconds(e);
+      device.queue().enqueueWriteBuffer(buffers[b], CL_TRUE, first * length * real(),
+                                        static_cast<std::uint64_t>(count) * length * real(), values.data(), nullptr,
+                                        &e);
+      upload.transfer_s += event_seconds(e);
     }
   }
+}
+
+// The rectangle rect(r0, rows, c0, columns) of the layout's values from the whole matrix m: full storage,
+// m's own; packed, value (i, k - 1) is the pair (i, i + k mod N).
+Matrix layout_rectangle(const Matrix& m, bool packed, Eigen::Index r0, Eigen::Index rows, Eigen::Index c0,
+                        Eigen::Index columns) {
+  if (!packed) return m.block(r0, c0, rows, columns);
+  const Eigen::Index n = m.rows();
+  Matrix out(rows, columns);
+  for (Eigen::Index c = 0; c < columns; ++c)
+    for (Eigen::Index r = 0; r < rows; ++r) out(r, c) = m(r0 + r, (r0 + r + c0 + c + 1) % n);
+  return out;
 }
 
 // Over ranks, the block's buffers must fit the device's memory (one allocation holds a slice, which
@@ -67,9 +79,9 @@ void check_block_memory(const DeviceInfo& info, const SmacofKernel& k, const Pro
   if (total <= info.global_memory && least_slices(n, n, real, info.max_allocation) > 0) return;
   const std::uint64_t ranks = least_slices(n, n, real, info.max_allocation) > 0 ? ranks_that_fit(info, k, problem) : 0;
   throw InputError("data: rank " + std::to_string(b.comm->rank()) + "'s block of " + std::to_string(rows) + " x " +
-                   std::to_string(n) + " dissimilarities needs " + gib(total) + " on the device; device '" +
-                   info.name + "' has " + gib(info.global_memory) + " and allocates at most " +
-                   gib(info.max_allocation) + " in one buffer. " +
+                   std::to_string(n) + " dissimilarities needs " + gib(total) + " on the device; device '" + info.name +
+                   "' has " + gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
+                   " in one buffer. " +
                    (ranks ? "Run on at least " + std::to_string(ranks) + " ranks (" +
                                 std::to_string((n + ranks - 1) / ranks) + " rows each)"
                           : std::string("Not even one row of delta fits a device like this")));
@@ -130,9 +142,9 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
       s.bx = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     }
     // delta in buffers of whole slices, each within one allocation; the seed variants' one slice is all.
-    s.layout = delta_layout(static_cast<std::uint64_t>(s.packed() ? n / 2 : n), s.packed() ? n : rows,
-                            is_fused(k.variant) ? k.slices : 1, s.real(), info.max_allocation,
-                            k.variant == "fused_rows");
+    s.layout =
+        delta_layout(static_cast<std::uint64_t>(s.packed() ? n / 2 : n), s.packed() ? n : rows,
+                     is_fused(k.variant) ? k.slices : 1, s.real(), info.max_allocation, k.variant == "fused_rows");
     for (const DeltaPart& part : s.layout.parts)
       s.delta.emplace_back(device.context(), CL_MEM_READ_WRITE,
                            std::max<std::size_t>(s.layout.values(part), 1) * s.real());
@@ -154,14 +166,17 @@ SmacofDevice::~SmacofDevice() = default;
 SmacofDevice::SmacofDevice(SmacofDevice&&) noexcept = default;
 
 void SmacofDevice::upload_dissimilarities(const Matrix& delta) {
+  const bool packed = impl_->packed();
+  upload_dissimilarities([&](Eigen::Index r0, Eigen::Index rows, Eigen::Index c0, Eigen::Index columns) {
+    return layout_rectangle(delta, packed, r0, rows, c0, columns);
+  });
+}
+
+void SmacofDevice::upload_dissimilarities(const Rectangle& read) {
   Impl& s = *impl_;
   try {
     Stopwatch wall;
-    const Eigen::Index n = s.problem.n;
-    if (s.packed())  // value (i, k - 1): the pair (i, i + k mod N)
-      s.write_parts(s.delta, [&](Eigen::Index i, Eigen::Index c) { return delta(i, (i + c + 1) % n); });
-    else  // the block's row r, column j
-      s.write_parts(s.delta, [&](Eigen::Index r, Eigen::Index j) { return delta(r, j); });
+    s.write_parts(s.delta, read);
     s.upload.wall_s += wall.seconds();
   } catch (...) {
     rethrow_as_itercl_error();
@@ -253,11 +268,9 @@ void SmacofDevice::upload_weights(const Matrix& weights, const Matrix& pinv) {
     for (const DeltaPart& part : s.layout.parts)
       s.weights.emplace_back(s.device.context(), CL_MEM_READ_ONLY,
                              std::max<std::size_t>(s.layout.values(part), 1) * s.real());
-    const Eigen::Index n = s.problem.n;
-    if (s.packed())
-      s.write_parts(s.weights, [&](Eigen::Index i, Eigen::Index c) { return weights(i, (i + c + 1) % n); });
-    else
-      s.write_parts(s.weights, [&](Eigen::Index r, Eigen::Index j) { return weights(r, j); });
+    s.write_parts(s.weights, [&](Eigen::Index r0, Eigen::Index rows, Eigen::Index c0, Eigen::Index columns) {
+      return layout_rectangle(weights, s.packed(), r0, rows, c0, columns);
+    });
     // V+ is symmetric: row-major is its layout.
     std::vector<unsigned char> p = staging("V+'s staging copy", static_cast<std::size_t>(pinv.size()) * s.real());
     pack_row_major(pinv, s.problem.precision, p.data());

@@ -62,9 +62,10 @@ struct SmacofDevice::Impl {
   cl::NDRange local() const { return cl::NDRange(static_cast<std::size_t>(k.work_group_size)); }
   // Part p's buffer of weights the kernels take: delta's itself when unweighted (WEIGHTED 0 never reads it).
   const cl::Buffer& weights_or_delta(std::size_t p) const { return weights.empty() ? delta[p] : weights[p]; }
-  // Writes value(r, c) into `buffers` as `layout` cuts them (smacof_device.cpp, which alone calls it).
-  template <class Value>
-  void write_parts(const std::vector<cl::Buffer>& buffers, const Value& value);
+  // Writes `buffers` as `layout` cuts them, a bounded rectangle of values at a time from rect(r0, rows, c0,
+  // columns) (smacof_device.cpp, which alone calls it).
+  template <class Rect>
+  void write_parts(const std::vector<cl::Buffer>& buffers, const Rect& rect);
 
   // B(X) X's scale: 1/N unweighted; weighted, 1 (V+ is applied after).
   double transform_scale() const { return problem.weighted ? 1.0 : 1.0 / static_cast<double>(problem.n); }

@@ -187,8 +187,7 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
                          gib(static_cast<std::uint64_t>((columns + k.slices - 1) / k.slices) *
                              static_cast<std::uint64_t>(n) * real_size(problem.precision)) +
                          " each, more than device '" + info.name + "' allocates in one buffer (" +
-                         gib(info.max_allocation) + "): at least " + std::to_string(least) +
-                         " (or leave it unset)");
+                         gib(info.max_allocation) + "): at least " + std::to_string(least) + " (or leave it unset)");
   }
   k.slices = static_cast<int>(std::min<Eigen::Index>(k.slices, std::max<Eigen::Index>(columns, 1)));
   return k;
@@ -232,21 +231,21 @@ void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& 
   const bool packed = k.packed.value_or(false), fused = is_fused(k.variant);
   const Need need = need_for(p, packed, fused, k.slices, s, n);
   if (fits(info, need)) return;
-  std::string message = "N = " + std::to_string(n) + " points need " + gib(need.total) + " on the device (" +
-                        std::string(precision_name(p)) + ", " + (packed ? "packed" : "full") + " storage" +
-                        (s.weighted ? ", weights and V+" : "") + "), the largest buffer " + gib(need.largest) +
-                        (fused ? " (delta is cut into buffers of whole slices)" : "") + "; device '" + info.name +
-                        "' has " + gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
-                        " in one buffer. At most N = " + std::to_string(largest_n(info, p, packed, fused, k.slices, s)) +
-                        " fits like this";
-  if (!fused && need.total <= info.global_memory)
-    message += ", more with variant fused (several buffers)";
+  std::string message =
+      "N = " + std::to_string(n) + " points need " + gib(need.total) + " on the device (" +
+      std::string(precision_name(p)) + ", " + (packed ? "packed" : "full") + " storage" +
+      (s.weighted ? ", weights and V+" : "") + "), the largest buffer " + gib(need.largest) +
+      (fused ? " (delta is cut into buffers of whole slices)" : "") + "; device '" + info.name + "' has " +
+      gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
+      " in one buffer. At most N = " + std::to_string(largest_n(info, p, packed, fused, k.slices, s)) +
+      " fits like this";
+  if (!fused && need.total <= info.global_memory) message += ", more with variant fused (several buffers)";
   if (!packed)
     message += ", N = " + std::to_string(largest_n(info, p, true, fused, k.slices, s)) +
                " with packed storage (params.kernel.packed = true)";
   if (p == Precision::f64)
-    message += ", N = " + std::to_string(largest_n(info, Precision::f32, packed, fused, k.slices, s)) +
-               " in precision float";
+    message +=
+        ", N = " + std::to_string(largest_n(info, Precision::f32, packed, fused, k.slices, s)) + " in precision float";
   if (!s.weighted)
     if (const std::uint64_t ranks = ranks_that_fit(info, k, s))
       message += "; over MPI ranks (full storage, one device each like this one) it needs at least " +
