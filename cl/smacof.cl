@@ -18,6 +18,14 @@
 //                   [first, first + rows) of delta: row i at (i - first) * N + j when read along the rows
 //                   (fused_rows), at j * rows + (i - first) when read down the columns (fused). rows = N,
 //                   first = 0 is the whole matrix, the layout above.
+//   buffers         the fused variants take delta (and the weights) in several buffers, each holding whole
+//                   slices of its columns (full storage: the block's values of columns j, which for the
+//                   whole matrix are rows j; packed: the values of each k): buffer b holds the columns
+//                   [c0, c0 + width), c0 = slice_first * per_slice, at (j - c0) * rows + (i - first) down
+//                   the columns, (i - first) * width + (j - c0) along the rows, (k - 1 - c0) * N + i packed.
+//                   One launch per buffer over its slices computes each slice exactly as one buffer would,
+//                   so the results do not depend on the cut. Offsets are ulong: a buffer's rows x width
+//                   passes 2^31 from N = 46,341 on.
 //   x, x_new        N x DIM, row-major (the seed found row-major X faster: a work-group reads the same
 //                   x_j at once). The loop-variant data.
 //   pinv            N x N full, the Moore-Penrose inverse of V (weighted SMACOF only).
@@ -229,12 +237,15 @@ SEED_KERNELS(colmajor, true, true)
 // the loop multiplies nothing by a "live" flag). along_rows (full storage only; a constant, so each
 // kernel below gets its own loop): read delta along row i, each work-item streaming its own rows (what
 // CPUs want), instead of down column i (what GPUs coalesce). Packed storage holds the whole matrix only
-// (first 0, rows n). rows >= 1: the host launches nothing for an empty block.
+// (first 0, rows n). rows >= 1: the host launches nothing for an empty block. delta and weights hold the
+// slices [slice_first, slice_first + global size 1), width columns (the banner's buffers).
 inline void fused_pass(__global const real* restrict delta, __global const real* restrict weights,
                        __global const real* restrict x, const int n, const int first, const int rows,
-                       const int per_slice, __global real* restrict partial_bx,
-                       __global real* restrict partial_stress, __local real* scratch, const bool along_rows) {
-  const int slice = get_global_id(1);
+                       const int per_slice, const int slice_first, const int width,
+                       __global real* restrict partial_bx, __global real* restrict partial_stress,
+                       __local real* scratch, const bool along_rows) {
+  const int slice = slice_first + get_global_id(1);
+  const int c0 = slice_first * per_slice;  // the buffer's first column
   const int group_first = get_group_id(0) * (WG_SIZE * ROWS_PER_ITEM) + get_local_id(0);
   int r[ROWS_PER_ITEM];
   bool live[ROWS_PER_ITEM];
@@ -258,7 +269,7 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
   const int middle = n / 2, last = min(middle, first_column + per_slice);
   const int both = n % 2 == 0 ? min(last, middle - 1) : last;
   for (int k = first_column + 1; k <= both; ++k) {
-    const ulong at = (ulong)(k - 1) * n;
+    const ulong at = (ulong)(k - 1 - c0) * n;
 #pragma unroll
     for (int t = 0; t < ROWS_PER_ITEM; ++t) {
       const int i = r[t];
@@ -271,7 +282,7 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
     }
   }
   if (n % 2 == 0 && last == middle && first_column < middle) {
-    const ulong at = (ulong)(middle - 1) * n;
+    const ulong at = (ulong)(middle - 1 - c0) * n;
 #pragma unroll
     for (int t = 0; t < ROWS_PER_ITEM; ++t) {
       const int i = r[t], j = i + middle < n ? i + middle : i + middle - n;
@@ -286,7 +297,7 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
 #pragma unroll
     for (int t = 0; t < ROWS_PER_ITEM; ++t) {
       // Down column i, consecutive work-items read consecutive addresses; or along row i.
-      const ulong at = along_rows ? (ulong)r[t] * n + j : (ulong)j * rows + r[t];
+      const ulong at = along_rows ? (ulong)r[t] * width + (j - c0) : (ulong)(j - c0) * rows + r[t];
       ROW_PAIR(t, xj, delta[at], WEIGHT(weights, at));
     }
   }
@@ -305,18 +316,20 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused(
     __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
-    const int n, const int first, const int rows, const int per_slice, __global real* restrict partial_bx,
-    __global real* restrict partial_stress) {
+    const int n, const int first, const int rows, const int per_slice, const int slice_first, const int width,
+    __global real* restrict partial_bx, __global real* restrict partial_stress) {
   __local real scratch[2 * WG_SIZE];
-  fused_pass(delta, weights, x, n, first, rows, per_slice, partial_bx, partial_stress, scratch, false);
+  fused_pass(delta, weights, x, n, first, rows, per_slice, slice_first, width, partial_bx, partial_stress, scratch,
+             false);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused_rows(
     __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
-    const int n, const int first, const int rows, const int per_slice, __global real* restrict partial_bx,
-    __global real* restrict partial_stress) {
+    const int n, const int first, const int rows, const int per_slice, const int slice_first, const int width,
+    __global real* restrict partial_bx, __global real* restrict partial_stress) {
   __local real scratch[2 * WG_SIZE];
-  fused_pass(delta, weights, x, n, first, rows, per_slice, partial_bx, partial_stress, scratch, true);
+  fused_pass(delta, weights, x, n, first, rows, per_slice, slice_first, width, partial_bx, partial_stress, scratch,
+             true);
 }
 
 // x_new = scale * (sum of the slices' partial rows), one value per work-item.
@@ -350,15 +363,16 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void apply_pinv(
 
 // Dissimilarities from vectors (features x n, column-major: feature f of vector i at f * n + i),
 // straight into delta's storage, by the metric ACCUMULATE and FINISH name: rows [first, first + rows)
-// (the whole matrix: 0, n), laid out along the rows (along_rows != 0) or down the columns (the layouts
-// above). Range: (rows rounded up to WG_SIZE) x columns, where columns is n (full storage: column j) or
-// n/2 (packed: column k - 1, j = i + k mod n). delta(i, j) and delta(j, i) are computed by the same
-// operations in the same order, so the result is exactly symmetric with a zero diagonal.
+// (the whole matrix: 0, n), columns [c0, c0 + width) (one buffer's, the banner's buffers), laid out along
+// the rows (along_rows != 0) or down the columns (the layouts above). Range: (rows rounded up to WG_SIZE)
+// x width, a column being j (full storage) or k - 1 (packed: j = i + k mod n). delta(i, j) and
+// delta(j, i) are computed by the same operations in the same order, so the result is exactly symmetric
+// with a zero diagonal.
 #if defined(ACCUMULATE) && defined(FINISH)
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void build_delta(
     __global const real* restrict vectors, const int n, const int features, const int first, const int rows,
-    const int along_rows, __global real* restrict delta) {
-  const int r = get_global_id(0), c = get_global_id(1), i = first + r;
+    const int c0, const int width, const int along_rows, __global real* restrict delta) {
+  const int r = get_global_id(0), c = c0 + get_global_id(1), i = first + r;
   if (r >= rows) return;
 #if PACKED
   const int j = i + c + 1 < n ? i + c + 1 : i + c + 1 - n;
@@ -380,6 +394,6 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void build_delta(
 #if FINISH == FINISH_SQRT
   acc = sqrt(acc);
 #endif
-  delta[along_rows ? (ulong)r * n + c : (ulong)c * rows + r] = acc;
+  delta[along_rows ? (ulong)r * width + (c - c0) : (ulong)(c - c0) * rows + r] = acc;
 }
 #endif

@@ -105,6 +105,13 @@ smacof = {
     "smacof_npy_symmetrize": {
         "data": {"kind": "dissimilarities", "path": os.path.join(out, "noisy.npy"), "symmetrize": True},
         "params": {"eps": 1e-4, "random_state": 6, "kernel": {"variant": "fused_rows", "work_group_size": 8}}},
+    # Cut into several buffers when mpi_test.sh caps an allocation (slices that fit the cap).
+    "smacof_split_vectors": {"data": dict(vectors, kind="vectors"),
+                             "params": {"random_state": 7, "max_iter": 40, "kernel": {"variant": "fused", "slices": 16}}},
+    "smacof_split_npy_double": {
+        "precision": "double",
+        "data": {"kind": "dissimilarities", "path": os.path.join(out, "noisy.npy"), "symmetrize": True},
+        "params": {"random_state": 8, "max_iter": 40, "kernel": {"variant": "fused_rows", "slices": 16}}},
     "smacof_npy_empty_rank": {
         "precision": "double", "data": {"kind": "dissimilarities", "path": os.path.join(out, "two.npy")},
         "params": {"init": [[0, 0], [1, 1]], "max_iter": 5}},
@@ -178,7 +185,7 @@ for name, params in pairwise.items():
     with open(os.path.join(out, "configs", name + ".json"), "w") as f:
         json.dump(config, f, indent=1)
 
-# A rank's block of the dissimilarities larger than one allocation: refused before anything is allocated.
+# A rank's block of the dissimilarities larger than the device: refused before anything is allocated.
 with open(os.path.join(out, "configs", "smacof_huge_block.json.txt"), "w") as f:
     json.dump({"algorithm": "smacof", "device": "cpu",
                "data": {"kind": "vectors", "generator": "blobs", "n_samples": 400000, "n_features": 2},

@@ -66,6 +66,32 @@ for run in blobs_kmeanspp:ITERCL_DEVICE_MEMORY=16000:streamed blobs_kmeanspp_dev
     fail "$name: -np 2, $how, differs from the resident run"
 done
 
+# delta cut into several buffers, each within 50,001 bytes (no whole number of rows): the one-buffer plain
+# run's embedding, iterations and stress bit for bit on one process, within tolerance::ranks_stress over
+# ranks, as above.
+export ITERCL_MAX_ALLOCATION=50001
+buffers() {  # results file, the fewest buffers its rank 0 must have cut delta into
+  "$python" -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["kernel"]["delta_buffers"] < int(sys.argv[2]))' "$@"
+}
+for config in "$tmp"/configs/smacof_split_*.json; do
+  name=$(basename "$config" .json)
+  if "$itercl" run "$config" --quiet --out "$tmp/$name.cut.json" >/dev/null; then
+    "$python" "$here/compare.py" "$tmp/$name.plain.json" "$tmp/$name.cut.json" 1 || fail "$name: cut differs"
+    buffers "$tmp/$name.cut.json" 3 || fail "$name: not cut into 3 buffers or more"
+  else
+    fail "$name: plain run, cut"
+  fi
+  for p in 2 3; do
+    if ! mpirun "$p" -x ITERCL_MAX_ALLOCATION "$itercl" run "$config" --quiet --out "$tmp/$name.cut.np$p.json" \
+      >"$tmp/$name.cut.np$p.log" 2>&1; then
+      fail "$name: cut, -np $p exited $?"; cat "$tmp/$name.cut.np$p.log"; continue
+    fi
+    "$python" "$here/compare.py" "$tmp/$name.plain.json" "$tmp/$name.cut.np$p.json" "$p" || fail "$name: cut, -np $p differs"
+    buffers "$tmp/$name.cut.np$p.json" 2 || fail "$name: -np $p, rank 0's block not cut"
+  done
+done
+unset ITERCL_MAX_ALLOCATION
+
 # One device spec per rank: a list in the config, or --device with commas.
 if mpirun 2 "$itercl" run "$tmp/configs/device_list.json.txt" --quiet --out "$tmp/listed.np2.json" >/dev/null; then
   "$python" "$here/compare.py" "$tmp/blobs_kmeanspp.plain.json" "$tmp/listed.np2.json" 2 || fail "device list differs"
@@ -108,8 +134,13 @@ expect_error "K-Means, a NaN in the last rank's rows of a .npy file" "rank 2: er
   3 "$itercl" run "$tmp/configs/kmeans_bad_row.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF, a bad value in the last rank's rows" "rank 2: error: .*(156, 0) is -1" \
   3 "$itercl" run "$tmp/configs/smacof_bad_row.json.txt" --quiet --out "$tmp/error.json"
-expect_error "SMACOF, a rank's block beyond one allocation" "block of 200000 x 400000 dissimilarities needs" \
+expect_error "SMACOF, a rank's block of 400,000 points" "block of 200000 x 400000 dissimilarities needs" \
   2 "$itercl" run "$tmp/configs/smacof_huge_block.json.txt" --quiet --out "$tmp/error.json"
+# 180,000 bytes of device memory hold 128 of the 301 rows (and the embedding): 2 ranks are too few.
+export ITERCL_DEVICE_MEMORY=180000
+expect_error "SMACOF, a rank's block beyond the device's memory" "Run on at least 3 ranks (101 rows each)" \
+  2 -x ITERCL_DEVICE_MEMORY "$itercl" run "$tmp/configs/smacof_split_vectors.json" --quiet --out "$tmp/error.json"
+unset ITERCL_DEVICE_MEMORY
 expect_error "SMACOF weights over two ranks" "params.weights: weighted SMACOF" \
   2 "$itercl" run "$tmp/configs/smacof_weights.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF classical start from dissimilarities over two ranks" "params.init: the classical start" \

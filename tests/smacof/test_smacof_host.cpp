@@ -12,8 +12,8 @@
 #include "reference/smacof_reference.hpp"
 #include "smacof/smacof_description.hpp"
 #include "smacof/smacof_kernel.hpp"
-#include "smacof/smacof_ranks.hpp"
 #include "smacof/smacof_steps.hpp"
+#include "smacof/smacof_test_data.hpp"
 #include "test_support.hpp"
 
 using itercl::InputError;
@@ -84,29 +84,6 @@ TEST_CASE("load_labelled_matrix: plain numbers, a header of names, quoted names,
   CHECK_THROWS_WITH_AS(itercl::load_labelled_matrix(write("open.csv", "\"a,0\n")),
                        doctest::Contains("open.csv:1: a quoted field is not closed"), InputError);
   CHECK_THROWS_WITH_AS(itercl::load_labelled_matrix(write("empty.csv", "a,b\n")), doctest::Contains("no data"),
-                       InputError);
-}
-
-TEST_CASE("a rank's rows of the dissimilarities are checked and averaged as the whole matrix's") {
-  // Every split of a random asymmetric 7 x 7 matrix (the rows a rank holds, the same columns it reads)
-  // gives exactly the rows of checked_dissimilarities' (D + D^T) / 2, and any_positive of its rows.
-  Matrix d = Matrix::Random(7, 7).cwiseAbs();
-  d.diagonal().setZero();
-  const Matrix whole = itercl::checked_dissimilarities(d, true);
-  for (Eigen::Index first = 0; first < 7; ++first)
-    for (Eigen::Index rows = 0; first + rows <= 7; ++rows) {
-      CAPTURE(first);
-      CAPTURE(rows);
-      bool any = false;
-      const Matrix mine = smacof::checked_dissimilarity_rows(d.middleRows(first, rows), d.middleCols(first, rows),
-                                                             first, true, {}, any);
-      CHECK(mine == whole.middleRows(first, rows));
-      CHECK(any == (rows > 0));
-    }
-  // Without symmetrize the asymmetry is found from either row of the pair, named as the row holds it.
-  bool any = false;
-  CHECK_THROWS_WITH_AS(smacof::checked_dissimilarity_rows(d.middleRows(5, 2), d.middleCols(5, 2), 5, false, {}, any),
-                       doctest::Contains(("(5, 0) is " + itercl::number_text(d(5, 0)) + " but (0, 5) is").c_str()),
                        InputError);
 }
 
@@ -335,26 +312,11 @@ TEST_CASE("running out of host memory says what was being allocated, how much, a
       itercl::RuntimeError);
 }
 
-namespace smacof_host_tests {
-
-// The H200 as its OpenCL driver describes it: the database's devices/NVIDIA H200 entry applies.
-itercl::DeviceInfo h200() {
-  itercl::DeviceInfo info;
-  info.name = "NVIDIA H200";
-  info.type = "gpu";
-  info.vendor = "NVIDIA Corporation";
-  info.compute_units = 132;
-  info.max_work_group_size = 1024;
-  return info;
-}
-
-}  // namespace smacof_host_tests
-
 TEST_CASE("auto slices: a power of two that fills the compute units, none shorter than 64 columns") {
   // The configuration the slices were measured with (fused, full storage, 128 work-items, one row each,
   // 16 groups per compute unit): the unrounded rule gave 64, 17, 9 and 5 slices, the powers of two
   // measured fastest are these.
-  const itercl::DeviceInfo info = smacof_host_tests::h200();
+  const itercl::DeviceInfo info = smacof_test_data::h200();
   const std::pair<Eigen::Index, int> want[] = {{4096, 64}, {16384, 32}, {32768, 16}, {65536, 8}};
   const itercl::SmacofKernel measured{
       .variant = "fused", .packed = false, .work_group_size = 128, .groups_per_unit = 16, .rows_per_item = 1};
@@ -394,7 +356,7 @@ TEST_CASE("auto slices: a power of two that fills the compute units, none shorte
 }
 
 TEST_CASE("auto storage: packed from the device's packed_from on, unless asked otherwise or read along the rows") {
-  const itercl::DeviceInfo info = smacof_host_tests::h200();
+  const itercl::DeviceInfo info = smacof_test_data::h200();
   std::vector<std::string> sources;
   auto resolved = [&](itercl::SmacofKernel k, Eigen::Index n) {
     return smacof::resolve(std::move(k), info, {.n = n, .dim = 2, .precision = itercl::Precision::f32}, sources);

@@ -95,8 +95,9 @@ struct SmacofResult {
   SmacofKernel kernel;                      // resolved
   std::vector<std::string> tuning_sources;  // the tuning database entries used
   std::string build_options;
-  Timings upload;  // dissimilarities and weights to the device (or built there), once
-  Timings total;   // everything after the upload, all runs
+  std::size_t delta_buffers = 1;  // device buffers the dissimilarities are cut into (over ranks: this rank's)
+  Timings upload;                 // dissimilarities and weights to the device (or built there), once
+  Timings total;                  // everything after the upload, all runs
 };
 
 class Smacof {

@@ -14,18 +14,20 @@
 namespace itercl {
 namespace smacof {
 
-// The input: a dissimilarity matrix (checked here, before any device work) or vectors.
+// The input: a dissimilarity matrix (checked here, before any device work) or vectors; over several ranks,
+// the shape of a .npy matrix, its rows read later by each rank straight to its device (read_rows).
 struct Input {
   bool vectors = false;
-  Matrix values;  // dissimilarities (N x N, symmetric; over ranks, this rank's rows) or vectors (N x features)
+  Matrix values;  // dissimilarities (N x N, symmetric; not over ranks) or vectors (N x features)
   std::vector<std::string> names;
   Metric metric = Metric::euclidean;
-  Eigen::Index n = 0, first = 0;  // points, and over ranks the first of this rank's rows
+  Eigen::Index n = 0, first = 0, rows = 0;  // points, and over ranks this rank's rows
+  std::filesystem::path path;               // over ranks, the .npy dissimilarities
+  bool symmetrize = false;
 };
 
-// Over several ranks: this rank's rows of a .npy dissimilarity matrix, and the same columns (its rows of
-// D^T) to check the symmetry and average as one process does; only those values are read.
-void read_rows(Input& in, const std::filesystem::path& path, bool symmetrize) {
+// Over several ranks: the .npy dissimilarity matrix's shape, and this rank's rows of it.
+void block_of(Input& in, const std::filesystem::path& path, bool symmetrize) {
   core::Comm& comm = core::world();
   io::NpyShape shape;
   try {
@@ -40,16 +42,29 @@ void read_rows(Input& in, const std::filesystem::path& path, bool symmetrize) {
                      std::to_string(shape.cols));
   if (shape.rows < 2) throw InputError("dissimilarities: need at least 2 points, got " + std::to_string(shape.rows));
   const std::size_t n = shape.rows, first = core::first_row(n, comm.rank(), comm.size());
-  const std::size_t rows = core::first_row(n, comm.rank() + 1, comm.size()) - first;
-  const Matrix mine = io::read_npy_block(path, first, rows, 0, n);
-  const Matrix columns = io::read_npy_block(path, 0, n, first, rows);
-  bool any_positive = false;
-  in.values = checked_dissimilarity_rows(mine, columns, static_cast<Eigen::Index>(first), symmetrize, {}, any_positive);
-  std::int64_t positive = any_positive;
-  comm.allreduce_sum(std::span<std::int64_t>(&positive, 1));
-  if (!positive) throw InputError("dissimilarities: all zero, nothing to embed");
   in.n = static_cast<Eigen::Index>(n);
   in.first = static_cast<Eigen::Index>(first);
+  in.rows = static_cast<Eigen::Index>(core::first_row(n, comm.rank() + 1, comm.size()) - first);
+  in.path = path;
+  in.symmetrize = symmetrize;
+}
+
+// A rectangle of this rank's rows (from its block's row r0) of the .npy matrix, and the same columns (the
+// transposed rectangle) to check the symmetry and average as one process does; only those values are read.
+smacof::Rectangle read_rows(const Input& in, const ConfigObject& data) {
+  return [&in, &data](Eigen::Index r0, Eigen::Index rows, Eigen::Index c0, Eigen::Index columns) {
+    try {
+      const auto at = static_cast<std::size_t>(in.first + r0);
+      const Matrix mine = io::read_npy_block(in.path, at, static_cast<std::size_t>(rows), static_cast<std::size_t>(c0),
+                                             static_cast<std::size_t>(columns));
+      const Matrix theirs = io::read_npy_block(in.path, static_cast<std::size_t>(c0), static_cast<std::size_t>(columns),
+                                               at, static_cast<std::size_t>(rows));
+      bool any_positive = false;
+      return checked_dissimilarity_rows(mine, theirs, in.first + r0, c0, in.symmetrize, {}, any_positive);
+    } catch (const InputError& e) {
+      data.fail("path", e.what());
+    }
+  };
 }
 
 Input read_input(ExperimentContext& c, nlohmann::json& description) {
@@ -87,7 +102,7 @@ Input read_input(ExperimentContext& c, nlohmann::json& description) {
                             "\" must be parsed whole in one place (convert it to .npy, or run on one rank)");
   try {
     if (several) {
-      read_rows(in, *path, symmetrize);
+      block_of(in, *path, symmetrize);
     } else {
       LabelledMatrix m = load_labelled_matrix(*path, options);
       in.values = checked_dissimilarities(m.values, symmetrize, m.names);
@@ -179,7 +194,8 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
     r = with_field_prefix(c.params.source(), "params", [&] {
       if (comm.several())
         return in.vectors ? smacof::fit_vectors_over_ranks(comm, c.device(), params, in.values, in.metric)
-                          : smacof::fit_rows_over_ranks(comm, c.device(), params, in.values, in.first, n);
+                          : smacof::fit_rows_over_ranks(comm, c.device(), params, smacof::read_rows(in, c.data),
+                                                        in.first, in.rows, n);
       return in.vectors ? solver.fit_vectors(in.values, in.metric, weights) : solver.fit(in.values, weights);
     });
     repeat_wall_ms.push_back(wall.seconds() * 1e3);
@@ -209,7 +225,8 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
   report.kernel = {{"file", "smacof.cl"},
                    {"tuning", r.kernel},
                    {"tuning_sources", r.tuning_sources},
-                   {"build_options", r.build_options}};
+                   {"build_options", r.build_options},
+                   {"delta_buffers", r.delta_buffers}};
   const Timings typical = median(per_iteration);
   report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
   report.gflops = {{"flops_per_iteration", flops},

@@ -71,6 +71,7 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
   best.kernel = device.kernel();
   best.tuning_sources = device.tuning_sources();
   best.build_options = device.build_options();
+  best.delta_buffers = device.delta_buffers();
   Rng rng(p.random_state);
   const Stopwatch fit_clock;
   for (int r = 0; r < p.n_init; ++r) {
@@ -155,17 +156,23 @@ void check_ranks_params(const SmacofParams& p, bool from_vectors, Metric metric)
                      "their principal components); use \"random\" or a given start, or run on one rank");
 }
 
-SmacofResult fit_rows_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p, const Matrix& rows,
-                                 Eigen::Index first, Eigen::Index n) {
+SmacofResult fit_rows_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p, const Rectangle& read,
+                                 Eigen::Index first, Eigen::Index rows, Eigen::Index n) {
   check_ranks_params(p, false, Metric::euclidean);
   check_init(p, n);
-  double largest = rows.size() ? rows.maxCoeff() : 0;
+  SmacofDevice blocks(device, p.kernel, {.n = n, .dim = p.n_components, .precision = p.precision},
+                      {.comm = &comm, .first = first, .rows = rows});
+  // The values are non-negative once checked: the largest is positive unless all are 0.
+  double largest = 0;
+  blocks.upload_dissimilarities([&](Eigen::Index r0, Eigen::Index count, Eigen::Index c0, Eigen::Index columns) {
+    Matrix values = read(r0, count, c0, columns);
+    if (values.size()) largest = std::max(largest, values.maxCoeff());
+    return values;
+  });
   for (double theirs : comm.allgatherv<double>(std::span<const double>(&largest, 1)))
     largest = std::max(largest, theirs);
+  if (!(largest > 0)) throw InputError("dissimilarities: all zero, nothing to embed");
   check_range(largest, n, p.precision, "dissimilarities");
-  SmacofDevice blocks(device, p.kernel, {.n = n, .dim = p.n_components, .precision = p.precision},
-                      {.comm = &comm, .first = first, .rows = rows.rows()});
-  blocks.upload_dissimilarities(rows);
   return fit_on(blocks, p, n, Matrix());
 }
 

@@ -10,45 +10,81 @@
 #include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
 #include "smacof/smacof_device_impl.hpp"
+#include "smacof/smacof_parts.hpp"
 #include "smacof/smacof_steps.hpp"
 #include "tuning/kernel_checks.hpp"
 
 namespace itercl::smacof {
 
-// delta's storage (cl/smacof.cl's banner): full N x N, or each pair (i, i + k mod N) at (k - 1) N + i.
-template <class T>
-void pack_pairs(const Matrix& m, bool packed, T* out) {
-  const Eigen::Index n = m.rows();
-  if (!packed) {
-    for (Eigen::Index k = 0; k < m.size(); ++k) out[k] = static_cast<T>(m.data()[k]);
-    return;
-  }
-  for (Eigen::Index k = 1; k <= n / 2; ++k)
-    for (Eigen::Index i = 0; i < n; ++i) out[(k - 1) * n + i] = static_cast<T>(m(i, (i + k) % n));
-}
-
-// Ordinary memory for the one-time transfers: pinning N^2 values could fail, and would save little once.
+// Ordinary memory for the one-time transfers: pinning them could fail, and would save little once.
 std::vector<unsigned char> staging(std::string_view what, std::size_t bytes) {
   return allocate_host(what, bytes, [&] { return std::vector<unsigned char>(bytes); });
 }
 
-// Over ranks, what the block's buffers need: refused with the number of ranks that would fit, when one
-// allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE) or the device's memory is too small for them.
+// A one-time transfer's staging copy holds at most this much, so that the host never holds delta whole in
+// the device's precision beside the caller's values.
+constexpr std::size_t kStagingBytes = 64 << 20;
+
+// Writes `buffers`, cut as s.layout says, a bounded chunk at a time: rect(r0, rows, c0, columns) gives the
+// layout's rows [r0, r0 + rows) (the block's rows in full storage, i packed) x columns [c0, c0 + columns)
+// (delta's j, or k - 1 packed). A chunk is whole lines of a buffer (its rows when read along the rows, else
+// its columns), which lie one after another. Adds the transfers' time to s.upload.
+template <class Rect>
+void SmacofDevice::Impl::write_parts(const std::vector<cl::Buffer>& buffers, const Rect& rect) {
+  const DeltaLayout& l = layout;
+  for (std::size_t b = 0; b < l.parts.size(); ++b) {
+    const DeltaPart& part = l.parts[b];
+    const std::uint64_t lines = l.along_rows ? l.column_values : part.columns;
+    const std::uint64_t length = l.along_rows ? part.columns : l.column_values;
+    if (lines == 0 || length == 0) continue;
+    const std::uint64_t per_chunk = std::max<std::uint64_t>(kStagingBytes / (length * real()), 1);
+    std::vector<unsigned char> values =
+        staging("the dissimilarities' staging copy", std::min(per_chunk, lines) * length * real());
+    for (std::uint64_t first = 0; first < lines; first += per_chunk) {
+      const auto count = static_cast<Eigen::Index>(std::min(per_chunk, lines - first));
+      const auto whole = static_cast<Eigen::Index>(length), at = static_cast<Eigen::Index>(first);
+      const auto c0 = static_cast<Eigen::Index>(part.column_first);
+      // Along the rows: rows [first, first + count) of the part's columns, row-major; else columns
+      // [first, first + count) of the part, all rows, column-major.
+      if (l.along_rows)
+        pack_row_major(rect(at, count, c0, whole), problem.precision, values.data());
+      else
+        pack_column_major(rect(0, whole, c0 + at, count), problem.precision, values.data());
+      cl::Event e;
+      device.queue().enqueueWriteBuffer(buffers[b], CL_TRUE, first * length * real(),
+                                        static_cast<std::uint64_t>(count) * length * real(), values.data(), nullptr,
+                                        &e);
+      upload.transfer_s += event_seconds(e);
+    }
+  }
+}
+
+// The rectangle rect(r0, rows, c0, columns) of the layout's values from the whole matrix m: full storage,
+// m's own; packed, value (i, k - 1) is the pair (i, i + k mod N).
+Matrix layout_rectangle(const Matrix& m, bool packed, Eigen::Index r0, Eigen::Index rows, Eigen::Index c0,
+                        Eigen::Index columns) {
+  if (!packed) return m.block(r0, c0, rows, columns);
+  const Eigen::Index n = m.rows();
+  Matrix out(rows, columns);
+  for (Eigen::Index c = 0; c < columns; ++c)
+    for (Eigen::Index r = 0; r < rows; ++r) out(r, c) = m(r0 + r, (r0 + r + c0 + c + 1) % n);
+  return out;
+}
+
+// Over ranks, the block's buffers must fit the device's memory (one allocation holds a slice, which
+// resolve ensures for a whole column): refused with the number of ranks that would fit.
 void check_block_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem, const RowBlock& b) {
   const auto n = static_cast<std::uint64_t>(problem.n), rows = static_cast<std::uint64_t>(b.rows);
-  const std::uint64_t real = real_size(problem.precision), dim = static_cast<std::uint64_t>(problem.dim);
-  const std::uint64_t block = rows * n * real;
-  const std::uint64_t total = block + (n + rows * (1 + static_cast<std::uint64_t>(k.slices))) * dim * real +
-                              n * static_cast<std::uint64_t>(problem.features) * real;
-  if (block <= info.max_allocation && total <= info.global_memory) return;
-  const std::uint64_t fits_rows = std::max<std::uint64_t>(
-      std::min(info.max_allocation, info.global_memory / 2) / std::max<std::uint64_t>(n * real, 1), 1);
+  const std::uint64_t real = real_size(problem.precision), total = block_bytes(k, problem, rows);
+  if (total <= info.global_memory && least_slices(n, n, real, info.max_allocation) > 0) return;
+  const std::uint64_t ranks = least_slices(n, n, real, info.max_allocation) > 0 ? ranks_that_fit(info, k, problem) : 0;
   throw InputError("data: rank " + std::to_string(b.comm->rank()) + "'s block of " + std::to_string(rows) + " x " +
-                   std::to_string(n) + " dissimilarities needs " + gib(block) + " in one buffer and " + gib(total) +
-                   " in all; device '" + info.name + "' allocates at most " + gib(info.max_allocation) +
-                   " in one buffer and has " + gib(info.global_memory) + ". Run on at least " +
-                   std::to_string((n + fits_rows - 1) / fits_rows) + " ranks (" + std::to_string(fits_rows) +
-                   " rows each)");
+                   std::to_string(n) + " dissimilarities needs " + gib(total) + " on the device; device '" + info.name +
+                   "' has " + gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
+                   " in one buffer. " +
+                   (ranks ? "Run on at least " + std::to_string(ranks) + " ranks (" +
+                                std::to_string((n + ranks - 1) / ranks) + " rows each)"
+                          : std::string("Not even one row of delta fits a device like this")));
 }
 
 SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, const Problem& problem, RowBlock block) {
@@ -105,7 +141,13 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
       s.pinv_kernel = device.kernel("smacof.cl", s.options, "apply_pinv");
       s.bx = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     }
-    s.delta = cl::Buffer(device.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(s.pair_values(), 1) * s.real());
+    // delta in buffers of whole slices, each within one allocation; the seed variants' one slice is all.
+    s.layout =
+        delta_layout(static_cast<std::uint64_t>(s.packed() ? n / 2 : n), s.packed() ? n : rows,
+                     is_fused(k.variant) ? k.slices : 1, s.real(), info.max_allocation, k.variant == "fused_rows");
+    for (const DeltaPart& part : s.layout.parts)
+      s.delta.emplace_back(device.context(), CL_MEM_READ_WRITE,
+                           std::max<std::size_t>(s.layout.values(part), 1) * s.real());
     // Over ranks x[1] receives the block's rows only.
     s.x[0] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     s.x[1] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(rows, 1) * dim * s.real());
@@ -124,22 +166,17 @@ SmacofDevice::~SmacofDevice() = default;
 SmacofDevice::SmacofDevice(SmacofDevice&&) noexcept = default;
 
 void SmacofDevice::upload_dissimilarities(const Matrix& delta) {
+  const bool packed = impl_->packed();
+  upload_dissimilarities([&](Eigen::Index r0, Eigen::Index rows, Eigen::Index c0, Eigen::Index columns) {
+    return layout_rectangle(delta, packed, r0, rows, c0, columns);
+  });
+}
+
+void SmacofDevice::upload_dissimilarities(const Rectangle& read) {
   Impl& s = *impl_;
   try {
     Stopwatch wall;
-    std::vector<unsigned char> values = staging("the dissimilarities' staging copy", s.pair_values() * s.real());
-    // A block of rows is laid out as its variant reads it (cl/smacof.cl's banner).
-    if (s.over_ranks() && s.k.variant == "fused_rows")
-      pack_row_major(delta, s.problem.precision, values.data());
-    else if (s.over_ranks())
-      pack_column_major(delta, s.problem.precision, values.data());
-    else
-      with_real(s.problem.precision,
-                [&](auto zero) { pack_pairs(delta, s.packed(), reinterpret_cast<decltype(zero)*>(values.data())); });
-    cl::Event e;
-    if (!values.empty())
-      s.device.queue().enqueueWriteBuffer(s.delta, CL_TRUE, 0, values.size(), values.data(), nullptr, &e);
-    s.upload.transfer_s += values.empty() ? 0 : event_seconds(e);
+    s.write_parts(s.delta, read);
     s.upload.wall_s += wall.seconds();
   } catch (...) {
     rethrow_as_itercl_error();
@@ -172,15 +209,20 @@ void SmacofDevice::build_dissimilarities(const cl::Buffer& v, Eigen::Index featu
     cl::Kernel build = s.device.kernel("smacof.cl", s.options, "build_delta");
     cl::Event run;
     cl::CommandQueue& q = s.device.queue();
-    const cl_int along_rows = s.over_ranks() && s.k.variant == "fused_rows";
-    set_args(build, v, static_cast<cl_int>(s.problem.n), static_cast<cl_int>(features),
-             static_cast<cl_int>(s.block.first), static_cast<cl_int>(s.rows()), along_rows, s.delta);
-    const auto columns = static_cast<std::size_t>(s.packed() ? s.problem.n / 2 : s.problem.n);
-    if (columns > 0 && s.rows() > 0)
-      q.enqueueNDRangeKernel(build, cl::NullRange, cl::NDRange(s.rows_global, columns),
+    std::vector<cl::Event> runs;
+    for (std::size_t b = 0; b < s.layout.parts.size(); ++b) {
+      const DeltaPart& part = s.layout.parts[b];
+      if (part.columns == 0 || s.rows() == 0) continue;
+      set_args(build, v, static_cast<cl_int>(s.problem.n), static_cast<cl_int>(features),
+               static_cast<cl_int>(s.block.first), static_cast<cl_int>(s.rows()),
+               static_cast<cl_int>(part.column_first), static_cast<cl_int>(part.columns),
+               static_cast<cl_int>(s.layout.along_rows), s.delta[b]);
+      q.enqueueNDRangeKernel(build, cl::NullRange, cl::NDRange(s.rows_global, part.columns),
                              cl::NDRange(static_cast<std::size_t>(s.k.work_group_size), 1), nullptr, &run);
+      runs.push_back(run);
+    }
     q.finish();
-    s.upload.kernel_s += columns > 0 && s.rows() > 0 ? event_seconds(run) : 0;
+    for (const cl::Event& e : runs) s.upload.kernel_s += event_seconds(e);
     s.upload.wall_s += wall.seconds();
   } catch (...) {
     rethrow_as_itercl_error();
@@ -190,20 +232,28 @@ void SmacofDevice::build_dissimilarities(const cl::Buffer& v, Eigen::Index featu
 Matrix SmacofDevice::read_dissimilarities() const {
   const Impl& s = *impl_;
   const Eigen::Index n = s.problem.n;
+  const DeltaLayout& l = s.layout;
   try {
     Matrix d =
         allocate_host("the dissimilarities read back", square_bytes(n), [&] { return Matrix(Matrix::Zero(n, n)); });
-    std::vector<unsigned char> values = staging("the dissimilarities' staging copy", s.pair_values() * s.real());
-    if (!values.empty()) s.device.queue().enqueueReadBuffer(s.delta, CL_TRUE, 0, values.size(), values.data());
-    with_real(s.problem.precision, [&](auto zero) {
-      const auto* v = reinterpret_cast<const decltype(zero)*>(values.data());
-      if (!s.packed()) {
-        for (Eigen::Index k = 0; k < d.size(); ++k) d.data()[k] = v[k];
-        return;
-      }
-      for (Eigen::Index k = 1; k <= n / 2; ++k)
-        for (Eigen::Index i = 0; i < n; ++i) d(i, (i + k) % n) = d((i + k) % n, i) = v[(k - 1) * n + i];
-    });
+    for (std::size_t b = 0; b < l.parts.size(); ++b) {
+      const DeltaPart& part = l.parts[b];
+      std::vector<unsigned char> values = staging("the dissimilarities' staging copy", l.values(part) * s.real());
+      if (values.empty()) continue;
+      s.device.queue().enqueueReadBuffer(s.delta[b], CL_TRUE, 0, values.size(), values.data());
+      with_real(s.problem.precision, [&](auto zero) {
+        const auto* v = reinterpret_cast<const decltype(zero)*>(values.data());
+        for (std::uint64_t c = part.column_first; c < part.column_first + part.columns; ++c)
+          for (std::uint64_t r = 0; r < l.column_values; ++r) {
+            const double value = v[l.offset(part, r, c)];
+            const auto i = static_cast<Eigen::Index>(r), j = static_cast<Eigen::Index>(c);
+            if (s.packed())  // (i, k - 1): the pair (i, i + k mod N)
+              d(i, (i + j + 1) % n) = d((i + j + 1) % n, i) = value;
+            else
+              d(i, j) = value;
+          }
+      });
+    }
     return d;
   } catch (...) {
     rethrow_as_itercl_error();
@@ -215,20 +265,19 @@ void SmacofDevice::upload_weights(const Matrix& weights, const Matrix& pinv) {
   try {
     Stopwatch wall;
     cl::CommandQueue& q = s.device.queue();
-    std::vector<unsigned char> w = staging("the weights' staging copy", s.pair_values() * s.real());
-    std::vector<unsigned char> p = staging("V+'s staging copy", static_cast<std::size_t>(pinv.size()) * s.real());
-    with_real(s.problem.precision, [&](auto zero) {
-      using T = decltype(zero);
-      pack_pairs(weights, s.packed(), reinterpret_cast<T*>(w.data()));
-      pack_pairs(pinv, false, reinterpret_cast<T*>(p.data()));
+    for (const DeltaPart& part : s.layout.parts)
+      s.weights.emplace_back(s.device.context(), CL_MEM_READ_ONLY,
+                             std::max<std::size_t>(s.layout.values(part), 1) * s.real());
+    s.write_parts(s.weights, [&](Eigen::Index r0, Eigen::Index rows, Eigen::Index c0, Eigen::Index columns) {
+      return layout_rectangle(weights, s.packed(), r0, rows, c0, columns);
     });
-    s.weights = cl::Buffer(s.device.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(w.size(), 1));
+    // V+ is symmetric: row-major is its layout.
+    std::vector<unsigned char> p = staging("V+'s staging copy", static_cast<std::size_t>(pinv.size()) * s.real());
+    pack_row_major(pinv, s.problem.precision, p.data());
     s.pinv = cl::Buffer(s.device.context(), CL_MEM_READ_ONLY, p.size());
-    cl::Event ew, ep;
-    if (!w.empty()) q.enqueueWriteBuffer(s.weights, CL_FALSE, 0, w.size(), w.data(), nullptr, &ew);
+    cl::Event ep;
     q.enqueueWriteBuffer(s.pinv, CL_TRUE, 0, p.size(), p.data(), nullptr, &ep);
-    q.finish();
-    s.upload.transfer_s += (w.empty() ? 0 : event_seconds(ew)) + event_seconds(ep);
+    s.upload.transfer_s += event_seconds(ep);
     s.upload.wall_s += wall.seconds();
   } catch (...) {
     rethrow_as_itercl_error();
@@ -240,6 +289,7 @@ bool SmacofDevice::ahead_pays() const {
 }
 
 const SmacofKernel& SmacofDevice::kernel() const { return impl_->k; }
+std::size_t SmacofDevice::delta_buffers() const { return impl_->delta.size(); }
 const std::string& SmacofDevice::build_options() const { return impl_->options; }
 const std::vector<std::string>& SmacofDevice::tuning_sources() const { return impl_->tuning_sources; }
 Timings SmacofDevice::upload_timings() const { return impl_->upload; }

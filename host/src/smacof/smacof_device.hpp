@@ -4,6 +4,7 @@
 // embedding and its part of the stress, and the ranks gather both (one allgather).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ struct StressSums {
   double squared_distances = 0;
 };
 
+// Rows [row, row + rows) (of a block: within it) x columns [column, column + columns) of the dissimilarities,
+// checked: how a block too large for the host arrives, a bounded rectangle at a time.
+using Rectangle = std::function<Matrix(Eigen::Index row, Eigen::Index rows, Eigen::Index column, Eigen::Index columns)>;
+
 // The rows [first, first + rows) of delta one rank holds, and the communicator of the ranks (a fused
 // variant, full storage, unweighted). The default, no communicator, is the whole matrix on one device.
 struct RowBlock {
@@ -35,7 +40,8 @@ class SmacofDevice {
   ~SmacofDevice();
   SmacofDevice(SmacofDevice&&) noexcept;
 
-  void upload_dissimilarities(const Matrix& delta);  // N x N (a block: its rows x N), checked
+  void upload_dissimilarities(const Matrix& delta);    // N x N (a block: its rows x N), checked
+  void upload_dissimilarities(const Rectangle& read);  // full storage, a bounded rectangle at a time
   void build_dissimilarities(const RowsView& vectors);
   // From vectors already packed on the device: N x features, column-major, in the device's precision.
   void build_dissimilarities(const cl::Buffer& vectors,
@@ -59,6 +65,7 @@ class SmacofDevice {
   Matrix embedding() const;  // X_m of the last iterate()
 
   const SmacofKernel& kernel() const;
+  std::size_t delta_buffers() const;  // the buffers delta is cut into (smacof_parts.hpp)
   const std::string& build_options() const;
   const std::vector<std::string>& tuning_sources() const;  // the database entries the defaults came from
   Timings upload_timings() const;

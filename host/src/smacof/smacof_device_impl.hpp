@@ -9,6 +9,7 @@
 #include "core/pinned_buffer.hpp"
 #include "itercl/opencl.hpp"
 #include "smacof/smacof_device.hpp"
+#include "smacof/smacof_parts.hpp"
 
 namespace itercl::smacof {
 
@@ -27,7 +28,11 @@ struct SmacofDevice::Impl {
   std::vector<std::string> tuning_sources;
   std::string options;
   cl::Kernel bccalc, stress, fused, finish, pinv_kernel;
-  cl::Buffer delta, weights, pinv, bx, partial_bx;
+  // delta and the weights (empty unless weighted) in the buffers `layout` cuts them into; the seed
+  // variants read one buffer.
+  DeltaLayout layout;
+  std::vector<cl::Buffer> delta, weights;
+  cl::Buffer pinv, bx, partial_bx;
   cl::Buffer partial_stress[2];  // two slots: a pass enqueued ahead writes the one not being read
   // The embeddings: x[0] and x[1] swapped each iteration; a fused pass on one device also uses x[2], so
   // that the pass one iteration ahead writes neither the iterate returned nor the one it reads.
@@ -54,13 +59,14 @@ struct SmacofDevice::Impl {
   std::size_t stress_bytes() const { return 2 * stress_pairs * real(); }
   bool over_ranks() const { return block.comm != nullptr; }
   std::size_t rows() const { return static_cast<std::size_t>(block.rows); }
-  std::size_t pair_values() const {
-    const auto n = static_cast<std::size_t>(problem.n);
-    return packed() ? n * (n / 2) : rows() * n;
-  }
   cl::NDRange local() const { return cl::NDRange(static_cast<std::size_t>(k.work_group_size)); }
-  // The buffer of weights the kernels take: delta itself when unweighted (WEIGHTED 0 never reads it).
-  const cl::Buffer& weights_or_delta() const { return weights() ? weights : delta; }
+  // Part p's buffer of weights the kernels take: delta's itself when unweighted (WEIGHTED 0 never reads it).
+  const cl::Buffer& weights_or_delta(std::size_t p) const { return weights.empty() ? delta[p] : weights[p]; }
+  // Writes `buffers` as `layout` cuts them, a bounded rectangle of values at a time from rect(r0, rows, c0,
+  // columns) (smacof_device.cpp, which alone calls it).
+  template <class Rect>
+  void write_parts(const std::vector<cl::Buffer>& buffers, const Rect& rect);
+
   // B(X) X's scale: 1/N unweighted; weighted, 1 (V+ is applied after).
   double transform_scale() const { return problem.weighted ? 1.0 : 1.0 / static_cast<double>(problem.n); }
 

@@ -61,20 +61,21 @@ Matrix checked_dissimilarities(const Matrix& d, bool symmetrize, const std::vect
                      std::to_string(d.cols()));
   if (n < 2) throw InputError("dissimilarities: need at least 2 points, got " + std::to_string(n));
   bool any_positive = false;
-  Matrix sym = smacof::checked_dissimilarity_rows(d, d, 0, symmetrize, names, any_positive);
+  Matrix sym = smacof::checked_dissimilarity_rows(d, d, 0, 0, symmetrize, names, any_positive);
   if (!any_positive) throw InputError("dissimilarities: all zero, nothing to embed");
   return sym;
 }
 
 namespace smacof {
 
-Matrix checked_dissimilarity_rows(const Matrix& rows, const Matrix& columns, Eigen::Index first, bool symmetrize,
-                                  const std::vector<std::string>& names, bool& any_positive) {
+Matrix checked_dissimilarity_rows(const Matrix& rows, const Matrix& columns, Eigen::Index first,
+                                  Eigen::Index first_column, bool symmetrize, const std::vector<std::string>& names,
+                                  bool& any_positive) {
   const Eigen::Index m = rows.rows(), n = rows.cols();
   for (Eigen::Index r = 0; r < m; ++r) {
-    for (Eigen::Index j = 0; j < n; ++j) {
-      const Eigen::Index i = first + r;
-      const double v = rows(r, j);
+    for (Eigen::Index c = 0; c < n; ++c) {
+      const Eigen::Index i = first + r, j = first_column + c;
+      const double v = rows(r, c);
       const std::string at = "dissimilarities: " + pair_name(i, j, names);
       if (!std::isfinite(v)) throw InputError(at + " is " + number_text(v) + "; values must be finite");
       if (v < 0) throw InputError(at + " is " + number_text(v) + "; dissimilarities must be non-negative");
@@ -84,13 +85,13 @@ Matrix checked_dissimilarity_rows(const Matrix& rows, const Matrix& columns, Eig
   }
   // Each pair once on one device (j > i); over ranks a pair's two rows may lie on two ranks, so each
   // checks all of its own (a non-finite transposed value is reported by the rank that holds its row).
-  const bool whole = m == n && first == 0;
+  const bool whole = m == n && first == 0 && first_column == 0;
   for (Eigen::Index r = 0; r < m && !symmetrize; ++r)
-    for (Eigen::Index j = whole ? r + 1 : 0; j < n; ++j) {
-      const Eigen::Index i = first + r;
-      const double t = columns(j, r);
-      if (std::isfinite(t) && !symmetric_enough(rows(r, j), t))
-        throw InputError("dissimilarities: " + pair_name(i, j, names) + " is " + number_text(rows(r, j)) + " but " +
+    for (Eigen::Index c = whole ? r + 1 : 0; c < n; ++c) {
+      const Eigen::Index i = first + r, j = first_column + c;
+      const double t = columns(c, r);
+      if (std::isfinite(t) && !symmetric_enough(rows(r, c), t))
+        throw InputError("dissimilarities: " + pair_name(i, j, names) + " is " + number_text(rows(r, c)) + " but " +
                          pair_name(j, i, names) + " is " + number_text(t) +
                          ": the matrix is not symmetric (set data.symmetrize to use (D + D^T) / 2)");
     }

@@ -25,15 +25,20 @@ void SmacofDevice::Impl::transform_tail(int dst, std::vector<cl::Event>& events)
 
 void SmacofDevice::Impl::fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events) {
   cl::CommandQueue& q = device.queue();
-  const std::size_t columns = static_cast<std::size_t>(packed() ? problem.n / 2 : problem.n);
-  const auto per_slice = static_cast<cl_int>((columns + k.slices - 1) / k.slices);
-  set_args(fused, delta, weights_or_delta(), x[src], static_cast<cl_int>(problem.n), static_cast<cl_int>(block.first),
-           static_cast<cl_int>(rows()), per_slice, partial_bx, partial_stress[slot]);
   if (rows() == 0) return;  // a rank without rows (more ranks than points) computes nothing
-  cl::Event run, tail;
-  q.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(fused_global, static_cast<std::size_t>(k.slices)),
-                         cl::NDRange(static_cast<std::size_t>(k.work_group_size), 1), nullptr, &run);
-  events.push_back(run);
+  // One launch per buffer of delta, over its slices: each slice is computed as one buffer would.
+  for (std::size_t b = 0; b < layout.parts.size(); ++b) {
+    const DeltaPart& part = layout.parts[b];
+    set_args(fused, delta[b], weights_or_delta(b), x[src], static_cast<cl_int>(problem.n),
+             static_cast<cl_int>(block.first), static_cast<cl_int>(rows()), static_cast<cl_int>(layout.per_slice),
+             static_cast<cl_int>(part.slice_first), static_cast<cl_int>(part.columns), partial_bx,
+             partial_stress[slot]);
+    cl::Event run;
+    q.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(fused_global, static_cast<std::size_t>(part.slices)),
+                           cl::NDRange(static_cast<std::size_t>(k.work_group_size), 1), nullptr, &run);
+    events.push_back(run);
+  }
+  cl::Event tail;
   const std::size_t values = rows() * static_cast<std::size_t>(problem.dim);
   with_real(problem.precision, [&](auto zero) {
     set_args(finish, partial_bx, static_cast<cl_int>(k.slices), static_cast<cl_int>(rows()),
@@ -179,14 +184,14 @@ StressSums SmacofDevice::iterate(Timings* timings, bool ahead) {
     cl::CommandQueue& q = s.device.queue();
     const auto n = static_cast<cl_int>(s.problem.n);
     with_real(s.problem.precision, [&](auto zero) {
-      set_args(s.bccalc, s.delta, s.weights_or_delta(), s.x[src], n, static_cast<decltype(zero)>(s.transform_scale()),
-               s.problem.weighted ? s.bx : s.x[dst]);
+      set_args(s.bccalc, s.delta[0], s.weights_or_delta(0), s.x[src], n,
+               static_cast<decltype(zero)>(s.transform_scale()), s.problem.weighted ? s.bx : s.x[dst]);
     });
     cl::Event run, stress;
     q.enqueueNDRangeKernel(s.bccalc, cl::NullRange, cl::NDRange(s.rows_global), s.local(), nullptr, &run);
     events.push_back(run);
     s.transform_tail(dst, events);
-    set_args(s.stress, s.delta, s.weights_or_delta(), s.x[dst], n, s.partial_stress[0]);
+    set_args(s.stress, s.delta[0], s.weights_or_delta(0), s.x[dst], n, s.partial_stress[0]);
     q.enqueueNDRangeKernel(s.stress, cl::NullRange, cl::NDRange(s.rows_global), s.local(), nullptr, &stress);
     events.push_back(stress);
     s.current = dst;

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "itercl/error.hpp"
+#include "smacof/smacof_parts.hpp"
 #include "smacof/smacof_steps.hpp"
 #include "tuning/kernel_checks.hpp"
 #include "tuning/tuned_kernel.hpp"
@@ -34,11 +35,14 @@ struct Need {
   std::uint64_t total = 0, largest = 0;  // bytes in all, and in the largest buffer
 };
 
-Need need_for(Precision p, bool packed, int slices, const Problem& s, std::uint64_t n) {
+// The fused variants cut delta (and the weights) into buffers of whole slices (smacof_parts.hpp), which
+// resolve keeps within one allocation: their largest buffer need only hold one column. The seed variants
+// read delta whole from one buffer.
+Need need_for(Precision p, bool packed, bool fused, int slices, const Problem& s, std::uint64_t n) {
   const std::uint64_t real = real_size(p), pairs = pair_values(n, packed) * real;
   const std::uint64_t rows = n * static_cast<std::uint64_t>(s.dim) * real;
   Need need;
-  need.largest = pairs;
+  need.largest = fused ? n * real : pairs;
   need.total = pairs + (2 + static_cast<std::uint64_t>(std::max(slices, 1))) * rows;
   if (s.weighted) {
     need.total += pairs + n * n * real + rows;  // weights, V+ (always full) and B(X) X
@@ -53,14 +57,21 @@ bool fits(const DeviceInfo& info, const Need& need) {
 }
 
 // The largest N that fits with these settings (binary search; the need grows with N).
-std::uint64_t largest_n(const DeviceInfo& info, Precision p, bool packed, int slices, const Problem& s) {
+std::uint64_t largest_n(const DeviceInfo& info, Precision p, bool packed, bool fused, int slices, const Problem& s) {
   std::uint64_t lo = 0, hi = 1;
-  while (fits(info, need_for(p, packed, slices, s, hi))) hi *= 2;
+  while (fits(info, need_for(p, packed, fused, slices, s, hi))) hi *= 2;
   while (hi - lo > 1) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
-    (fits(info, need_for(p, packed, slices, s, mid)) ? lo : hi) = mid;
+    (fits(info, need_for(p, packed, fused, slices, s, mid)) ? lo : hi) = mid;
   }
   return lo;
+}
+
+// The power of two at or above n.
+std::uint64_t power_of_two_from(std::uint64_t n) {
+  std::uint64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
 }
 
 // Enough slices to give every compute unit groups_per_unit work-groups, rounded up to a power of two,
@@ -161,7 +172,23 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
   const Eigen::Index columns = *k.packed ? n / 2 : n;
   const Eigen::Index row_groups = fused_row_groups(n, k);
   if (!k.groups_per_unit) k.groups_per_unit = db.groups_per_unit;
-  if (k.slices == 0) k.slices = auto_slices(info.compute_units, k.groups_per_unit, row_groups, columns);
+  // Every slice within one allocation, so that delta can be cut into buffers of whole slices
+  // (smacof_parts.hpp); resolved for the whole matrix (N values a column), as every rank resolves.
+  const std::uint64_t least = least_slices(static_cast<std::uint64_t>(columns), static_cast<std::uint64_t>(n),
+                                           real_size(problem.precision), info.max_allocation);
+  if (k.slices == 0) {
+    k.slices = auto_slices(info.compute_units, k.groups_per_unit, row_groups, columns);
+    // Raised as a power of two, as auto_slices measured them (0: not even a column fits; check_memory says so).
+    if (static_cast<std::uint64_t>(k.slices) < least)
+      k.slices = static_cast<int>(std::min<std::uint64_t>(power_of_two_from(least), columns));
+  } else if (static_cast<std::uint64_t>(k.slices) < least) {
+    throw ParamError("kernel.slices",
+                     std::to_string(k.slices) + " slices of delta's " + std::to_string(columns) + " columns hold " +
+                         gib(static_cast<std::uint64_t>((columns + k.slices - 1) / k.slices) *
+                             static_cast<std::uint64_t>(n) * real_size(problem.precision)) +
+                         " each, more than device '" + info.name + "' allocates in one buffer (" +
+                         gib(info.max_allocation) + "): at least " + std::to_string(least) + " (or leave it unset)");
+  }
   k.slices = static_cast<int>(std::min<Eigen::Index>(k.slices, std::max<Eigen::Index>(columns, 1)));
   return k;
 }
@@ -182,23 +209,47 @@ std::string defines(const SmacofKernel& k, const Problem& problem) {
   return d.str();
 }
 
+std::uint64_t block_bytes(const SmacofKernel& k, const Problem& problem, std::uint64_t rows) {
+  const auto n = static_cast<std::uint64_t>(problem.n);
+  const std::uint64_t real = real_size(problem.precision), dim = static_cast<std::uint64_t>(problem.dim);
+  return rows * n * real + (n + rows * (1 + static_cast<std::uint64_t>(std::max(k.slices, 1)))) * dim * real +
+         n * static_cast<std::uint64_t>(problem.features) * real;
+}
+
+std::uint64_t ranks_that_fit(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem) {
+  const auto n = static_cast<std::uint64_t>(problem.n);
+  const std::uint64_t fixed = block_bytes(k, problem, 0), per_row = block_bytes(k, problem, 1) - fixed;
+  if (info.global_memory < fixed + per_row) return 0;
+  // Balanced blocks hold at most ceil(N / P) rows, which is at most `rows` for P = ceil(N / rows).
+  const std::uint64_t rows = std::min((info.global_memory - fixed) / per_row, std::max<std::uint64_t>(n, 1));
+  return (n + rows - 1) / rows;
+}
+
 void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& s) {
   const auto n = static_cast<std::uint64_t>(s.n);
   const Precision p = s.precision;
-  const bool packed = k.packed.value_or(false);
-  const Need need = need_for(p, packed, k.slices, s, n);
+  const bool packed = k.packed.value_or(false), fused = is_fused(k.variant);
+  const Need need = need_for(p, packed, fused, k.slices, s, n);
   if (fits(info, need)) return;
   std::string message =
       "N = " + std::to_string(n) + " points need " + gib(need.total) + " on the device (" +
       std::string(precision_name(p)) + ", " + (packed ? "packed" : "full") + " storage" +
-      (s.weighted ? ", weights and V+" : "") + "), the largest buffer " + gib(need.largest) + "; device '" + info.name +
-      "' has " + gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
-      " in one buffer. At most N = " + std::to_string(largest_n(info, p, packed, k.slices, s)) + " fits like this";
+      (s.weighted ? ", weights and V+" : "") + "), the largest buffer " + gib(need.largest) +
+      (fused ? " (delta is cut into buffers of whole slices)" : "") + "; device '" + info.name + "' has " +
+      gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
+      " in one buffer. At most N = " + std::to_string(largest_n(info, p, packed, fused, k.slices, s)) +
+      " fits like this";
+  if (!fused && need.total <= info.global_memory) message += ", more with variant fused (several buffers)";
   if (!packed)
-    message += ", N = " + std::to_string(largest_n(info, p, true, k.slices, s)) +
+    message += ", N = " + std::to_string(largest_n(info, p, true, fused, k.slices, s)) +
                " with packed storage (params.kernel.packed = true)";
   if (p == Precision::f64)
-    message += ", N = " + std::to_string(largest_n(info, Precision::f32, packed, k.slices, s)) + " in precision float";
+    message +=
+        ", N = " + std::to_string(largest_n(info, Precision::f32, packed, fused, k.slices, s)) + " in precision float";
+  if (!s.weighted)
+    if (const std::uint64_t ranks = ranks_that_fit(info, k, s))
+      message += "; over MPI ranks (full storage, one device each like this one) it needs at least " +
+                 std::to_string(ranks) + " ranks";
   throw InputError("data: " + message);
 }
 

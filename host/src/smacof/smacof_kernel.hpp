@@ -54,7 +54,14 @@ std::string defines(const SmacofKernel& k, const Problem& problem);
 const std::vector<KernelField<SmacofKernel>>& fields();
 
 // Throws InputError if the problem's buffers exceed the device's global memory or largest allocation,
-// saying which N would fit, and with packed storage or float.
+// saying which N would fit, with packed storage or float, and over how many MPI ranks.
 void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem);
+
+// Bytes on its device of a rank holding `rows` rows of delta over MPI ranks (full storage): the rows, the
+// embedding, the block's rows of the next one and its slices' partial rows, and the vectors if given.
+std::uint64_t block_bytes(const SmacofKernel& k, const Problem& problem, std::uint64_t rows);
+
+// The fewest MPI ranks whose balanced blocks fit devices like `info` (0: not even one row each does).
+std::uint64_t ranks_that_fit(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem);
 
 }  // namespace itercl::smacof

@@ -10,26 +10,30 @@
 
 #include "core/comm.hpp"
 #include "itercl/smacof.hpp"
+#include "smacof/smacof_device.hpp"
 
 namespace itercl::smacof {
 
 // The parameters that cannot run over ranks: a classical start unless from euclidean vectors.
 void check_ranks_params(const SmacofParams& p, bool from_vectors, Metric metric);
 
-// `rows`: this rank's rows [first, first + rows.rows()) of the N x N dissimilarities, checked and
-// symmetric (checked_dissimilarity_rows). Every rank calls it.
-SmacofResult fit_rows_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p, const Matrix& rows,
-                                 Eigen::Index first, Eigen::Index n);
+// This rank's rows [first, first + rows) of the N x N dissimilarities, read by `read` a bounded rectangle at a
+// time straight to the device (never the block whole on the host), checked and symmetric
+// (checked_dissimilarity_rows). Every rank calls it.
+SmacofResult fit_rows_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p, const Rectangle& read,
+                                 Eigen::Index first, Eigen::Index rows, Eigen::Index n);
 
 // Every rank passes all the vectors and builds its rows of delta from them.
 SmacofResult fit_vectors_over_ranks(core::Comm& comm, const Device& device, const SmacofParams& p,
                                     const RowsView& vectors, Metric metric);
 
-// Rows [first, first + rows.rows()) of an N x N dissimilarity matrix checked as checked_dissimilarities
-// checks the whole, given `columns`, the matrix's columns [first, first + rows.rows()) (N x rows): returns
-// (rows + columns^T) / 2, the same values as the whole matrix's (D + D^T) / 2. `any_positive` is set when
-// the rows hold a positive value (the whole matrix must have one).
-Matrix checked_dissimilarity_rows(const Matrix& rows, const Matrix& columns, Eigen::Index first, bool symmetrize,
-                                  const std::vector<std::string>& names, bool& any_positive);
+// Rows [first, first + rows.rows()) x columns [first_column, first_column + rows.cols()) of an N x N
+// dissimilarity matrix checked as checked_dissimilarities checks the whole, given `columns`, the
+// transposed rectangle (its rows [first_column, ...) x columns [first, ...)): returns (rows + columns^T) / 2,
+// the same values as the whole matrix's (D + D^T) / 2. `any_positive` is set when the rows hold a positive
+// value (the whole matrix must have one).
+Matrix checked_dissimilarity_rows(const Matrix& rows, const Matrix& columns, Eigen::Index first,
+                                  Eigen::Index first_column, bool symmetrize, const std::vector<std::string>& names,
+                                  bool& any_positive);
 
 }  // namespace itercl::smacof
