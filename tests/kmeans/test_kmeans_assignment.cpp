@@ -289,150 +289,149 @@ TEST_CASE("point_blocks: blocks past N, centroids in chunks, exact ties to the l
   CHECK_THROWS_WITH_AS(
       KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "point_blocks", .update = "device"}),
       doctest::Contains("kernel.update"), itercl::ParamError);
-  TEST_CASE(
-      "gemm: N not a multiple of the tile, K below and past a tile, D odd and 1, exact ties to the lowest index") {
-    // {n, d, k}: K = 3 below every tile, K = 301 leaving a partial tile, D = 1 and odd, 32 as in issue 13.
-    const Shape shapes[] = {{1001, 5, 3}, {777, 4, 301}, {999, 1, 7}, {515, 32, 200}};
-    std::uint64_t seed = 91;
-    for (const Shape& s : shapes) {
-      const auto [X, C] = with_ties(s, seed);
-      seed += 2;
-      for (Precision p : test::kPrecisions) {
-        // The default tiles (256 work-items of 8 x 8: 128 points by 128 centroids) and the smallest (128 of 4 x 4).
-        for (const int per_item : {0, 4}) {
-          CAPTURE(s.n);
-          CAPTURE(s.d);
-          CAPTURE(s.k);
-          CAPTURE(per_item);
-          CAPTURE(itercl::precision_name(p));
-          KMeansAssignment a(test::device(), X, p,
-                             KMeansKernel{.variant = "gemm",
-                                          .work_group_size = per_item ? 128 : 0,
-                                          .points_per_item = per_item,
-                                          .centroids_per_item = per_item});
-          CHECK(a.kernel().points_per_item == (per_item ? 4 : 8));
-          CHECK(a.kernel().centroids_per_chunk == 16 * a.kernel().centroids_per_item);
-          check_tied_labels(a, X, C, p);
-        }
-      }
-    }
-    // The device update with gemm: the same sums as the double reference, weighted, with an empty cluster,
-    // and with K = N (every point its own cluster) over a partial tile of points.
-    const Shape sums_shapes[] = {{1237, 3, 15}, {200, 5, 200}};
-    for (const Shape& s : sums_shapes) {
-      const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 10.0);
-      Matrix C = s.k == s.n ? X : test::random_matrix(s.k, s.d, seed++, 3.0, 10.0);
-      if (s.k < s.n) C.row(s.k - 1).setConstant(1e3);  // nearest to no point: an empty cluster
-      std::vector<double> w(static_cast<std::size_t>(s.n));
-      for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(i % 4);
-      for (Precision p : test::kPrecisions) {
+}
+
+TEST_CASE("gemm: N not a multiple of the tile, K below and past a tile, D odd and 1, exact ties to the lowest index") {
+  // {n, d, k}: K = 3 below every tile, K = 301 leaving a partial tile, D = 1 and odd, 32 as in issue 13.
+  const Shape shapes[] = {{1001, 5, 3}, {777, 4, 301}, {999, 1, 7}, {515, 32, 200}};
+  std::uint64_t seed = 91;
+  for (const Shape& s : shapes) {
+    const auto [X, C] = with_ties(s, seed);
+    seed += 2;
+    for (Precision p : test::kPrecisions) {
+      // The default tiles (256 work-items of 8 x 8: 128 points by 128 centroids) and the smallest (128 of 4 x 4).
+      for (const int per_item : {0, 4}) {
+        CAPTURE(s.n);
+        CAPTURE(s.d);
         CAPTURE(s.k);
+        CAPTURE(per_item);
         CAPTURE(itercl::precision_name(p));
-        KMeansAssignment a(test::device(), X, p, KMeansKernel{.variant = "gemm", .update = "device"});
-        check_sums(a, X, {}, C, p, s.n);
-        a.set_sample_weight(w);
-        check_sums(a, X, w, C, p, 0);
+        KMeansAssignment a(test::device(), X, p,
+                           KMeansKernel{.variant = "gemm",
+                                        .work_group_size = per_item ? 128 : 0,
+                                        .points_per_item = per_item,
+                                        .centroids_per_item = per_item});
+        CHECK(a.kernel().points_per_item == (per_item ? 4 : 8));
+        CHECK(a.kernel().centroids_per_chunk == 16 * a.kernel().centroids_per_item);
+        check_tied_labels(a, X, C, p);
       }
     }
   }
-
-  TEST_CASE("gemm: shapes it cannot take are refused with the field named") {
-    const Matrix X = test::random_matrix(100, 3, 101);
-    CHECK_THROWS_WITH_AS(
-        KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "gemm", .work_group_size = 64}),
-        doctest::Contains("kernel.work_group_size: variant gemm takes a multiple of 128 work-items"),
-        itercl::ParamError);
-    CHECK_THROWS_WITH_AS(
-        KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "gemm", .points_per_item = 6}),
-        doctest::Contains("multiples of 4"), itercl::ParamError);
-    CHECK_THROWS_WITH_AS(
-        KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "gemm", .register_values = 32}),
-        doctest::Contains("gemm stages tiles of its own shape"), itercl::ParamError);
-    // Tiles larger than local memory, even shrunk to 4 x 4 per work-item: 32 points and 64 centroids of
-    // local_memory / 400 features.
-    const auto features = static_cast<Eigen::Index>(test::device().info().local_memory / (100 * sizeof(float))) + 1;
-    const Matrix wide = test::random_matrix(10, features, 102);
-    CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), wide, Precision::f32, KMeansKernel{.variant = "gemm"}),
-                         doctest::Contains("bytes of local memory"), itercl::ParamError);
-  }
-
-  TEST_CASE("the device update is refused where it cannot run, and assign_and_sum without it") {
-    const Matrix X = test::random_matrix(100, 3, 61);
-    CHECK_THROWS_WITH_AS(
-        KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "naive", .update = "device"}),
-        doctest::Contains("kernel.update"), itercl::ParamError);
-    KMeansAssignment host(test::device(), X, Precision::f32, KMeansKernel{.update = "host"});
-    CHECK_THROWS_WITH_AS(host.assign_and_sum(X.topRows(2)), doctest::Contains("kernel.update"), itercl::ParamError);
-    CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.update = "gpu"}),
-                         doctest::Contains("kernel.update"), itercl::ParamError);
-    KMeansAssignment device(test::device(), X, Precision::f32, KMeansKernel{.variant = "expanded", .update = "device"});
-    CHECK_THROWS_WITH_AS(device.set_sample_weight(std::vector<double>(99, 1.0)),
-                         doctest::Contains("sample_weight: has 99 weights for 100 samples"), itercl::ParamError);
-  }
-
-  TEST_CASE("invalid centroids, data and tuning are rejected with the field named") {
-    const Matrix X = test::random_matrix(100, 3, 41);
-    KMeansAssignment a(test::device(), X, Precision::f32);
-    CHECK_THROWS_WITH_AS(a.assign(Matrix(2, 4)), doctest::Contains("centroids: have 4 features, the points 3"),
-                         itercl::ParamError);
-    CHECK_THROWS_AS(a.assign(Matrix(0, 3)), itercl::ParamError);
-
-    Matrix huge = X;
-    huge(5, 1) = 1e30;  // its squared distances overflow float
-    CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), huge, Precision::f32),
-                         doctest::Contains("overflow squared distances in float"), itercl::InputError);
-    CHECK_NOTHROW(KMeansAssignment(test::device(), huge, Precision::f64));
-
-    CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "fast"}),
-                         doctest::Contains("kernel.variant"), itercl::ParamError);
-    CHECK_THROWS_WITH_AS(
-        KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "naive", .points_per_item = 4}),
-        doctest::Contains("naive takes one point per work-item"), itercl::ParamError);
-    CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32,
-                                          KMeansKernel{.variant = "expanded", .centroids_per_item = 4}),
-                         doctest::Contains("kernel.centroids_per_item: applies to variants tiled and gemm only"),
-                         itercl::ParamError);
-    CHECK_THROWS_WITH_AS(
-        KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "tiled", .centroids_per_item = 17}),
-        doctest::Contains("kernel.centroids_per_item"), itercl::ParamError);
-    CHECK_THROWS_WITH_AS(
-        KMeansAssignment(test::device(), X, Precision::f32,
-                         KMeansKernel{.variant = "tiled", .centroids_per_chunk = 6, .centroids_per_item = 4}),
-        doctest::Contains("kernel.centroids_per_chunk: 6 is not a multiple of centroids_per_item (4)"),
-        itercl::ParamError);
-    const auto too_big = static_cast<int>(test::device().info().max_work_group_size) * 2;
-    CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.work_group_size = too_big}),
-                         doctest::Contains("kernel.work_group_size"), itercl::ParamError);
-  }
-
-  TEST_CASE("tuning sweeps the declared space, checks every candidate and proposes the fastest correct one") {
-    itercl::TuneOptions options;
-    // 64 features: every register budget of the space means one point per work-item, as the naive kernel
-    // (point_blocks' larger ones 1, 2 and 4), so the sweep builds few programs per work-group size (the
-    // builds dominate the test's time on PoCL).
-    options.problem = {{"n_samples", 3000}, {"n_features", 64}, {"n_clusters", 20}};
-    options.repeats = 1;
-    const itercl::TuneReport r = itercl::tune("kmeans", test::device(), options);
-    CHECK(r.problem["n_samples"] == 3000);
-    REQUIRE(r.candidates.size() > 10);
-    for (const auto& c : r.candidates) {
-      CAPTURE(c.parameters.dump());
-      if (c.rejected.empty()) CHECK(c.median_ms > 0);
-      CHECK(c.rejected.find("label") == std::string::npos);  // every variant is correct on this device
+  // The device update with gemm: the same sums as the double reference, weighted, with an empty cluster,
+  // and with K = N (every point its own cluster) over a partial tile of points.
+  const Shape sums_shapes[] = {{1237, 3, 15}, {200, 5, 200}};
+  for (const Shape& s : sums_shapes) {
+    const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 10.0);
+    Matrix C = s.k == s.n ? X : test::random_matrix(s.k, s.d, seed++, 3.0, 10.0);
+    if (s.k < s.n) C.row(s.k - 1).setConstant(1e3);  // nearest to no point: an empty cluster
+    std::vector<double> w(static_cast<std::size_t>(s.n));
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(i % 4);
+    for (Precision p : test::kPrecisions) {
+      CAPTURE(s.k);
+      CAPTURE(itercl::precision_name(p));
+      KMeansAssignment a(test::device(), X, p, KMeansKernel{.variant = "gemm", .update = "device"});
+      check_sums(a, X, {}, C, p, s.n);
+      a.set_sample_weight(w);
+      check_sums(a, X, w, C, p, 0);
     }
-    const auto& best = r.candidates[r.best];
-    for (const auto& c : r.candidates)
-      if (c.rejected.empty()) CHECK(best.median_ms <= c.median_ms);
-    CHECK(r.entry["variant"] == best.parameters["variant"]);
-    CHECK(r.entry["tuned"]["candidates"] == r.candidates.size());
-
-    options.problem = {{"n_samples", 10}, {"n_clusters", 20}};
-    CHECK_THROWS_WITH_AS(itercl::tune("kmeans", test::device(), options), doctest::Contains("n_clusters"),
-                         itercl::InputError);
-    options.problem = {{"n_sample", 10}};
-    CHECK_THROWS_WITH_AS(itercl::tune("kmeans", test::device(), options), doctest::Contains("n_sample: unknown field"),
-                         itercl::InputError);
-    CHECK_THROWS_AS(itercl::tune("bogus", test::device(), options), itercl::InputError);
   }
+}
+
+TEST_CASE("gemm: shapes it cannot take are refused with the field named") {
+  const Matrix X = test::random_matrix(100, 3, 101);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "gemm", .work_group_size = 64}),
+      doctest::Contains("kernel.work_group_size: variant gemm takes a multiple of 128 work-items"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "gemm", .points_per_item = 6}),
+      doctest::Contains("multiples of 4"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "gemm", .register_values = 32}),
+      doctest::Contains("gemm stages tiles of its own shape"), itercl::ParamError);
+  // Tiles larger than local memory, even shrunk to 4 x 4 per work-item: 32 points and 64 centroids of
+  // local_memory / 400 features.
+  const auto features = static_cast<Eigen::Index>(test::device().info().local_memory / (100 * sizeof(float))) + 1;
+  const Matrix wide = test::random_matrix(10, features, 102);
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), wide, Precision::f32, KMeansKernel{.variant = "gemm"}),
+                       doctest::Contains("bytes of local memory"), itercl::ParamError);
+}
+
+TEST_CASE("the device update is refused where it cannot run, and assign_and_sum without it") {
+  const Matrix X = test::random_matrix(100, 3, 61);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "naive", .update = "device"}),
+      doctest::Contains("kernel.update"), itercl::ParamError);
+  KMeansAssignment host(test::device(), X, Precision::f32, KMeansKernel{.update = "host"});
+  CHECK_THROWS_WITH_AS(host.assign_and_sum(X.topRows(2)), doctest::Contains("kernel.update"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.update = "gpu"}),
+                       doctest::Contains("kernel.update"), itercl::ParamError);
+  KMeansAssignment device(test::device(), X, Precision::f32, KMeansKernel{.variant = "expanded", .update = "device"});
+  CHECK_THROWS_WITH_AS(device.set_sample_weight(std::vector<double>(99, 1.0)),
+                       doctest::Contains("sample_weight: has 99 weights for 100 samples"), itercl::ParamError);
+}
+
+TEST_CASE("invalid centroids, data and tuning are rejected with the field named") {
+  const Matrix X = test::random_matrix(100, 3, 41);
+  KMeansAssignment a(test::device(), X, Precision::f32);
+  CHECK_THROWS_WITH_AS(a.assign(Matrix(2, 4)), doctest::Contains("centroids: have 4 features, the points 3"),
+                       itercl::ParamError);
+  CHECK_THROWS_AS(a.assign(Matrix(0, 3)), itercl::ParamError);
+
+  Matrix huge = X;
+  huge(5, 1) = 1e30;  // its squared distances overflow float
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), huge, Precision::f32),
+                       doctest::Contains("overflow squared distances in float"), itercl::InputError);
+  CHECK_NOTHROW(KMeansAssignment(test::device(), huge, Precision::f64));
+
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "fast"}),
+                       doctest::Contains("kernel.variant"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "naive", .points_per_item = 4}),
+      doctest::Contains("naive takes one point per work-item"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "expanded", .centroids_per_item = 4}),
+      doctest::Contains("kernel.centroids_per_item: applies to variants tiled and gemm only"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "tiled", .centroids_per_item = 17}),
+      doctest::Contains("kernel.centroids_per_item"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32,
+                       KMeansKernel{.variant = "tiled", .centroids_per_chunk = 6, .centroids_per_item = 4}),
+      doctest::Contains("kernel.centroids_per_chunk: 6 is not a multiple of centroids_per_item (4)"),
+      itercl::ParamError);
+  const auto too_big = static_cast<int>(test::device().info().max_work_group_size) * 2;
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.work_group_size = too_big}),
+                       doctest::Contains("kernel.work_group_size"), itercl::ParamError);
+}
+
+TEST_CASE("tuning sweeps the declared space, checks every candidate and proposes the fastest correct one") {
+  itercl::TuneOptions options;
+  // 64 features: every register budget of the space means one point per work-item, as the naive kernel
+  // (point_blocks' larger ones 1, 2 and 4), so the sweep builds few programs per work-group size (the
+  // builds dominate the test's time on PoCL).
+  options.problem = {{"n_samples", 3000}, {"n_features", 64}, {"n_clusters", 20}};
+  options.repeats = 1;
+  const itercl::TuneReport r = itercl::tune("kmeans", test::device(), options);
+  CHECK(r.problem["n_samples"] == 3000);
+  REQUIRE(r.candidates.size() > 10);
+  for (const auto& c : r.candidates) {
+    CAPTURE(c.parameters.dump());
+    if (c.rejected.empty()) CHECK(c.median_ms > 0);
+    CHECK(c.rejected.find("label") == std::string::npos);  // every variant is correct on this device
+  }
+  const auto& best = r.candidates[r.best];
+  for (const auto& c : r.candidates)
+    if (c.rejected.empty()) CHECK(best.median_ms <= c.median_ms);
+  CHECK(r.entry["variant"] == best.parameters["variant"]);
+  CHECK(r.entry["tuned"]["candidates"] == r.candidates.size());
+
+  options.problem = {{"n_samples", 10}, {"n_clusters", 20}};
+  CHECK_THROWS_WITH_AS(itercl::tune("kmeans", test::device(), options), doctest::Contains("n_clusters"),
+                       itercl::InputError);
+  options.problem = {{"n_sample", 10}};
+  CHECK_THROWS_WITH_AS(itercl::tune("kmeans", test::device(), options), doctest::Contains("n_sample: unknown field"),
+                       itercl::InputError);
+  CHECK_THROWS_AS(itercl::tune("bogus", test::device(), options), itercl::InputError);
+}
 
 }  // namespace kmeans_tests
