@@ -78,6 +78,9 @@ TEST_CASE("streamed points give the resident run's labels, centroids, inertia an
         params.precision = p;
         params.kernel.update = update;
         params.kernel.variant = "expanded";
+        // A chunk is whole work-groups: the same 192 points on every device, whatever its tuning.
+        params.kernel.work_group_size = 64;
+        params.kernel.points_per_item = 3;
         const auto resident = KMeans(test::device(), params).fit(floats, w);
         check_identical(KMeans(small, params).fit(floats, w), resident);
         check_identical(KMeans(split, params).fit(floats, w), resident, false);
@@ -108,6 +111,8 @@ TEST_CASE("streamed: an empty cluster is relocated as in the resident run, on ei
       params.precision = p;
       params.kernel.update = update;
       params.kernel.variant = "expanded";
+      params.kernel.work_group_size = 64;  // work-groups of 320 points on every device
+      params.kernel.points_per_item = 5;
       const auto resident = KMeans(test::device(), params).fit(X);
       CHECK(resident.n_relocated >= 1);
       check_identical(KMeans(small, params).fit(X), resident);
@@ -124,8 +129,12 @@ TEST_CASE("the assignment in chunks, kept or streamed: every variant's labels, f
   const Device small = limited_device("ITERCL_DEVICE_MEMORY", 20000);
   for (const char* variant : test::kVariants) {
     CAPTURE(variant);
-    itercl::KMeansKernel k;
-    k.variant = variant;
+    // A chunk is whole work-groups: 32 points each on every device, whatever its tuning.
+    itercl::KMeansKernel k{.variant = variant};
+    if (k.variant == "gemm")
+      k.work_group_size = 128, k.points_per_item = 4, k.centroids_per_item = 4;
+    else
+      k.work_group_size = 16, k.points_per_item = k.variant == "naive" ? 0 : 2;
     itercl::KMeansAssignment resident(test::device(), X, Precision::f32, k);
     for (const Device* device : {&split, &small}) {
       itercl::KMeansAssignment chunked(*device, X, Precision::f32, k);
@@ -154,7 +163,9 @@ TEST_CASE("streamed chunks of about 10,000 points, each packed by several thread
   const Device small = limited_device("ITERCL_DEVICE_MEMORY", 480000);
   for (Precision p : test::kPrecisions) {
     CAPTURE(itercl::precision_name(p));
-    itercl::KMeansAssignment streamed(small, floats, p), resident(test::device(), floats, p);
+    // Work-groups of 256 points on every device (a chunk is whole work-groups).
+    const itercl::KMeansKernel k{.variant = "expanded", .work_group_size = 64, .points_per_item = 4};
+    itercl::KMeansAssignment streamed(small, floats, p, k), resident(test::device(), floats, p, k);
     const Matrix C = test::random_matrix(40, 4, 5, 1.0, -7.0);
     const auto a = streamed.assign(C);
     const std::vector<std::int32_t> got(a.begin(), a.end());
