@@ -217,6 +217,15 @@ TEST_CASE("auto: the device's tiled variant up to tiled_up_to_dim features, expa
   CHECK(variant({}, 32) == "expanded");
   CHECK(variant({.tiled_up_to_dim = 64}, 32) == "tiled");  // a config's threshold replaces the device's
   CHECK(variant({.variant = "tiled"}, 32) == "tiled");     // a variant asked for is kept
+  // register_values / D points per work-item: at most 16 in the GPU-shaped variants (the H200's 128
+  // register values at D = 4), up to 64 in point_blocks.
+  const auto resolved = [&](itercl::KMeansKernel k, Eigen::Index dim) {
+    return itercl::kmeans::resolve(std::move(k), h200, {.dim = dim, .precision = itercl::Precision::f32}, sources);
+  };
+  CHECK(resolved({}, 4).points_per_item == 16);
+  CHECK(resolved({.variant = "expanded", .register_values = 256}, 4).points_per_item == 16);
+  CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 4).points_per_item == 64);
+  CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 32).points_per_item == 8);
   CHECK_THROWS_WITH_AS(itercl::KMeansKernel{.tiled_up_to_dim = -1}.validate(),
                        doctest::Contains("kernel.tiled_up_to_dim"), itercl::ParamError);
 

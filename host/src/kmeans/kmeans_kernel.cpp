@@ -22,6 +22,14 @@ namespace kmeans {
 // D = 4: 16 vector registers). A bound, not a measurement.
 constexpr int kMaxPointsPerItem = 64;
 
+// The points a work-item keeps when register_values decides: at most 16 in the GPU-shaped variants
+// (each point's values in registers of its own; the H200's tiled entry measured 16 the best), up to
+// kMaxPointsPerItem in point_blocks (a CPU's vector registers hold 16 points each).
+int default_points_per_item(const KMeansKernel& k, Eigen::Index dim) {
+  const Eigen::Index most = k.variant == "point_blocks" ? kMaxPointsPerItem : 16;
+  return static_cast<int>(std::clamp<Eigen::Index>(k.register_values / dim, 1, most));
+}
+
 // The most centroids one work-item compares at once (CPI): tiled keeps PPI x CPI distances in registers.
 // A bound, not a measurement.
 constexpr int kMaxCentroidsPerItem = 16;
@@ -163,8 +171,7 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
     if (!k.local_memory_bytes) k.local_memory_bytes = db.local_memory_bytes;
     // Short vectors: several points per work-item, so each staged centroid is reused from registers;
     // long ones: one, the registers being better spent on the vector itself.
-    if (!k.points_per_item)
-      k.points_per_item = static_cast<int>(std::clamp<Eigen::Index>(k.register_values / dim, 1, kMaxPointsPerItem));
+    if (!k.points_per_item) k.points_per_item = default_points_per_item(k, dim);
   }
   if (k.variant != "tiled") {
     k.centroids_per_item = 1;
