@@ -226,6 +226,14 @@ TEST_CASE("auto: the device's tiled variant up to tiled_up_to_dim features, expa
   CHECK(resolved({.variant = "expanded", .register_values = 256}, 4).points_per_item == 16);
   CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 4).points_per_item == 64);
   CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 32).points_per_item == 8);
+  // A CPU's point_blocks cannot fuse the device update: asked for, auto takes expanded there.
+  itercl::DeviceInfo cpu = h200;
+  cpu.name = "Some CPU", cpu.type = "cpu", cpu.fp64 = true;
+  const itercl::kmeans::Problem on_cpu{.dim = 4, .precision = itercl::Precision::f32, .int64_atomics = true};
+  CHECK(itercl::kmeans::resolve({}, cpu, on_cpu, sources).variant == "point_blocks");
+  const itercl::KMeansKernel fused = itercl::kmeans::resolve({.update = "device"}, cpu, on_cpu, sources);
+  CHECK(fused.variant == "expanded");
+  CHECK(fused.update == "device");
   CHECK_THROWS_WITH_AS(itercl::KMeansKernel{.tiled_up_to_dim = -1}.validate(),
                        doctest::Contains("kernel.tiled_up_to_dim"), itercl::ParamError);
 

@@ -61,9 +61,16 @@ for name, c in configs.items():
         json.dump(config, f, indent=1)
 
 # The runs mpi_test.sh puts in chunks on the devices, with labels of their own (outside the *.json every P runs).
+# A chunk is whole work-groups: these configs (and so their resident runs) pin the work-groups that
+# mpi_test.sh's memory caps are sized for (64 work-items of 16 register values), whatever the CPU's tuning.
 for name, how in (("blobs_kmeanspp", "streamed"), ("blobs_kmeanspp_device", "streamed"),
                   ("npy_kmeanspp_weighted", "kept")):
-    chunked = json.load(open(os.path.join(out, "configs", name + ".json")))
+    path = os.path.join(out, "configs", name + ".json")
+    base = json.load(open(path))
+    base["params"].setdefault("kernel", {}).update(variant="expanded", work_group_size=64, register_values=16)
+    with open(path, "w") as f:
+        json.dump(base, f, indent=1)
+    chunked = json.load(open(path))
     chunked["output"] = {"path": os.path.join(out, f"{name}.{how}.json"),
                          "labels": os.path.join(out, f"{name}.{how}.labels.txt")}
     with open(os.path.join(out, "configs", f"{name}.{how}.json.txt"), "w") as f:

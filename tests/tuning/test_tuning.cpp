@@ -40,9 +40,10 @@ struct TuningDir {
 
 TEST_CASE("tuned parameters merge default, type, vendor and device entries") {
   const auto cpu = itercl::tuned_parameters("kmeans", fake("cpu", "Some CPU"));
-  CHECK(cpu.sources == std::vector<std::string>{"default"});
-  CHECK(cpu.values["variant"] == "expanded");
-  CHECK(cpu.values["work_group_size"] == 64);
+  CHECK(cpu.sources == std::vector<std::string>{"default", "types/cpu"});
+  CHECK(cpu.values["variant"] == "point_blocks");  // the type's values win
+  CHECK(cpu.values["work_group_size"] == 256);
+  CHECK(cpu.values["update"] == "host");  // the default's stays where the type is silent
 
   const auto gpu = itercl::tuned_parameters("kmeans", fake("gpu", "Some GPU"));
   CHECK(gpu.sources == std::vector<std::string>{"default", "types/gpu"});

@@ -142,6 +142,8 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
     const bool gemm = k.gemm_from_dim > 0 && dim >= k.gemm_from_dim &&
                       gemm_problem(gemm_shape(k, info, problem), info, problem).first.empty();
     k.variant = gemm ? "gemm" : db.variant == "tiled" && too_long ? "expanded" : db.variant;
+    // The device update asked for: a variant that fuses it (a CPU's point_blocks does not).
+    if (k.update == "device" && !fuses_update(k)) k.variant = "expanded";
   }
   if (k.variant != "tiled" && k.variant != "gemm" && k.centroids_per_item > 1)
     throw ParamError("kernel.centroids_per_item", "applies to variants tiled and gemm only (variant " + k.variant +
