@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "core/device_data.hpp"
 #include "core/host_memory.hpp"
@@ -163,11 +164,18 @@ class EngineOf final : public Engine {
     return static_cast<double>(static_cast<const T*>(totals_host_->data())[1]);
   }
 
+  // Only the other ranks' rows go up: this engine's rows of z are on the device already (the update wrote
+  // them), and z[n] stays 0.
   void set_z(double dangling_mass, Timings& timings) override {
-    cl::Event wrote;
-    device_.queue().enqueueWriteBuffer(z_, CL_TRUE, 0, static_cast<std::size_t>(n_) * sizeof(T), host_z().values,
-                                       nullptr, &wrote);  // z[n] stays 0
-    timings.transfer_s += event_seconds(wrote);
+    const auto* values = static_cast<const char*>(host_z().values);
+    for (const auto [from, to] : {std::pair{0, first_}, std::pair{last_, n_}}) {
+      if (to <= from) continue;
+      const std::size_t at = static_cast<std::size_t>(from) * sizeof(T);
+      cl::Event wrote;
+      device_.queue().enqueueWriteBuffer(z_, CL_TRUE, at, static_cast<std::size_t>(to - from) * sizeof(T), values + at,
+                                         nullptr, &wrote);
+      timings.transfer_s += event_seconds(wrote);
+    }
     write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, timings);
   }
 
