@@ -89,6 +89,16 @@ inline double ranks_stress(Precision p, Eigen::Index n) {
   return 2.0 * (static_cast<double>(n) + 16.0) * eps;
 }
 
+// SMACOF with packed storage over P MPI ranks against one process, the same iterations: each rank adds
+// its range of the S slices' partial rows in precision p, and the ranks' sums are added in double and
+// scaled once, where one process adds all S in p and scales in p. Every iterate's coordinates so move by
+// a few ulps of p of the pair terms' magnitudes, and the next transform carries that on without
+// amplifying it (the Guttman transform is a majorization step, not an expansion). Bound on the embedding,
+// relative in the Frobenius norm: (S + 16) eps(p); the stress within ranks_stress plus twice that (the
+// distances move with the coordinates). Measured 1.2e-7 to 2.8e-7 in float (1 to 2.4 eps) and 2.4e-16 to
+// 3.0e-16 in double, N = 300 and 301, 16 slices, 30 and 40 iterations, over 2 and 3 ranks (tests/mpi).
+inline double ranks_packed(Precision p, int slices) { return (static_cast<double>(slices) + 16.0) * epsilon(p); }
+
 }  // namespace itercl::tolerance
 
 namespace itercl::tolerance {
