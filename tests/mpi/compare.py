@@ -5,8 +5,7 @@ tolerance::ranks_objective (1e-11 relative, host/src/tuning/tolerances.hpp).
 SMACOF: iterations and embedding identical; stress, its trace and the normalized stress within
 tolerance::ranks_stress (2 (N + 16) eps of the precision, relative). Packed storage over ranks (the ranks
 add their slices' parts of every row): iterations identical, the embedding within tolerance::ranks_packed
-((S + 16) eps, S the slices, relative in the Frobenius norm), the stress within ranks_stress plus twice
-that.
+(2 (N + 16) eps, relative in the Frobenius norm), the stress within ranks_stress plus twice that.
 Distance histogram, pair counts: counts (and g(r)) identical.
 Pairwise distances: the matrix (dense or condensed, one .npy written by every rank) identical; min, max,
 k nearest, pairs within a threshold identical; row sums within ranks_objective.
@@ -85,8 +84,8 @@ def ranks_stress(precision, n):  # tolerance::ranks_stress()
     return 2.0 * (n + 16) * float(eps)
 
 
-def ranks_packed(precision, slices):  # tolerance::ranks_packed()
-    return (slices + 16) * eps_of(precision)
+def ranks_packed(precision, n):  # tolerance::ranks_packed()
+    return ranks_stress(precision, n)
 
 
 plain, ranks, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
@@ -135,13 +134,12 @@ elif plain["algorithm"] == "smacof":
     ea, eb = matrix(a, "embedding"), matrix(b, "embedding")
     tuning = ranks["kernel"]["tuning"]
     if p > 1 and tuning["packed"]:
-        slices = max(tuning["slices"], plain["kernel"]["tuning"]["slices"])
+        bound = ranks_packed(plain["precision"], n)
         off = np.linalg.norm(ea - eb) / np.linalg.norm(ea)
-        print(f"{sys.argv[2]}: packed over {p} ranks, embedding within {off:.2g} relative "
-              f"(tolerance {ranks_packed(plain['precision'], slices):.2g})")
-        if not off <= ranks_packed(plain["precision"], slices):
+        print(f"{sys.argv[2]}: packed over {p} ranks, embedding within {off:.2g} relative (tolerance {bound:.2g})")
+        if not off <= bound:
             problems.append(f"embeddings {off:.3g} apart")
-        tol += 2 * ranks_packed(plain["precision"], slices)
+        tol += 2 * bound
     elif not np.array_equal(ea, eb):
         problems.append("embeddings differ")
     worst = 0.0

@@ -165,7 +165,7 @@ TEST_CASE("SMACOF over ranks with packed storage: a rank's slices pass answers a
     rank.upload_dissimilarities(delta);
     one.start(x0, nullptr);
     rank.start(x0, nullptr);
-    const double bound = itercl::tolerance::ranks_packed(p, 3);
+    const double bound = itercl::tolerance::ranks_packed(p, n);
     for (int it = 0; it < 5; ++it) {
       const smacof::StressSums a = one.iterate(nullptr), b = rank.iterate(nullptr);
       CHECK(std::abs(b.stress - a.stress) <= (itercl::tolerance::ranks_stress(p, n) + 2 * bound) * a.stress);

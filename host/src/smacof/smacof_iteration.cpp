@@ -137,6 +137,7 @@ StressSums SmacofDevice::Impl::slices_pass(Timings* timings) {
   x_gathered.resize(values * real());
   cl::Event read_rows;
   device.queue().enqueueReadBuffer(x[1], CL_FALSE, 0, x_gathered.size(), x_gathered.data(), nullptr, &read_rows);
+  read_rows.wait();  // after the pass's kernels (one in-order queue): their times can be read
   Timings t;
   StressSums own;
   if (stress_pairs > 0) {
@@ -144,7 +145,6 @@ StressSums SmacofDevice::Impl::slices_pass(Timings* timings) {
   } else {  // a rank without slices: its sums are 0, the finish's zeros
     for (const cl::Event& e : events) t.kernel_s += event_seconds(e);
   }
-  read_rows.wait();
   t.transfer_s += event_seconds(read_rows);
   // The ranks' sums and stress partials, added in double in one allreduce (the order of its additions is
   // MPI's: tolerance::ranks_packed bounds what that moves against one process).
