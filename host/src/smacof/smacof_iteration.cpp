@@ -148,6 +148,7 @@ StressSums SmacofDevice::Impl::slices_pass(Timings* timings) {
   t.transfer_s += event_seconds(read_rows);
   // The ranks' sums and stress partials, added in double in one allreduce (the order of its additions is
   // MPI's: tolerance::ranks_packed bounds what that moves against one process).
+  Stopwatch widen;
   std::vector<double> sums(values + 2);
   with_real(problem.precision, [&](auto zero) {
     const auto* v = reinterpret_cast<const decltype(zero)*>(x_gathered.data());
@@ -155,15 +156,18 @@ StressSums SmacofDevice::Impl::slices_pass(Timings* timings) {
   });
   sums[values] = own.stress;
   sums[values + 1] = own.squared_distances;
+  t.host_s += widen.seconds();
   core::Comm& comm = *block.comm;
   const double comm_before = comm.seconds();
   comm.allreduce_sum(sums);
   t.comm_s += comm.seconds() - comm_before;
+  Stopwatch scaled;
   const double scale = 1.0 / static_cast<double>(problem.n);
   with_real(problem.precision, [&](auto zero) {
     auto* v = reinterpret_cast<decltype(zero)*>(x_gathered.data());
     for (std::size_t at = 0; at < values; ++at) v[at] = static_cast<decltype(zero)>(sums[at] * scale);
   });
+  t.host_s += scaled.seconds();
   cl::Event write;
   device.queue().enqueueWriteBuffer(x[0], CL_TRUE, 0, x_gathered.size(), x_gathered.data(), nullptr, &write);
   t.transfer_s += event_seconds(write);
