@@ -152,6 +152,10 @@ if mpirun 2 -x ITERCL_DEVICE_MEMORY "$itercl" run "$tmp/configs/smacof_split_vec
 else
   fail "SMACOF, packed automatically over 2 small devices"; cat "$tmp/small.log"
 fi
+# 60,000 bytes: not even packed storage's 8 slices a rank (80 of the 150 columns) fit 2 ranks.
+export ITERCL_DEVICE_MEMORY=60000
+expect_error "SMACOF, packed slices beyond the device's memory" "8 of the 16 slices of packed delta (80 of its 150 .*or 4 with packed" \
+  2 -x ITERCL_DEVICE_MEMORY "$itercl" run "$tmp/configs/smacof_split_packed.json" --quiet --out "$tmp/error.json"
 unset ITERCL_DEVICE_MEMORY
 expect_error "SMACOF weights over two ranks" "params.weights: weighted SMACOF" \
   2 "$itercl" run "$tmp/configs/smacof_weights.json.txt" --quiet --out "$tmp/error.json"

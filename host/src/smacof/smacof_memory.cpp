@@ -117,7 +117,8 @@ std::string over_ranks_advice(const DeviceInfo& info, const SmacofKernel& k, con
   if (full && packed) advice += ", or ";
   if (packed)
     advice += std::to_string(packed) + (full ? "" : " ranks") +
-              " with packed storage (params.kernel.packed true or \"auto\", delta built from vectors)";
+              " with packed storage (params.kernel.packed true or \"auto\", delta built from vectors, slices left to "
+              "the rule)";
   return advice;
 }
 
@@ -159,8 +160,10 @@ void check_rank_memory(const DeviceInfo& info, const SmacofKernel& k, const Prob
   if (packed) {
     const auto slices = static_cast<std::uint64_t>(std::max(k.slices, 1));
     const auto ranks = static_cast<std::uint64_t>(problem.ranks);
-    share = "the largest rank's " + std::to_string((slices + ranks - 1) / ranks) + " of " + std::to_string(slices) +
-            " slices of packed delta (" + std::to_string(columns) + " columns of " + std::to_string(n) + " values)";
+    const std::uint64_t most = (slices + ranks - 1) / ranks;
+    share = "the largest rank's " + std::to_string(most) + " of the " + std::to_string(slices) +
+            " slices of packed delta (" + std::to_string(std::min(columns, most * ((columns + slices - 1) / slices))) +
+            " of its " + std::to_string(columns) + " columns of " + std::to_string(n) + " values)";
   } else {
     share = "rank " + std::to_string(rank) + "'s block of " + std::to_string(rows) + " x " + std::to_string(n) +
             " dissimilarities";
