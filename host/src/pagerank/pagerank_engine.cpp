@@ -168,7 +168,7 @@ class EngineOf final : public Engine {
   // them), and z[n] stays 0.
   void set_z(double dangling_mass, Timings& timings) override {
     const auto* values = static_cast<const char*>(host_z().values);
-    for (const auto [from, to] : {std::pair{0, first_}, std::pair{last_, n_}}) {
+    for (const auto& [from, to] : {std::pair{0, first_}, std::pair{last_, n_}}) {
       if (to <= from) continue;
       const std::size_t at = static_cast<std::size_t>(from) * sizeof(T);
       cl::Event wrote;

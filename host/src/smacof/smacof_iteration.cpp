@@ -4,8 +4,7 @@
 // summed over the ranks). On one device a fused iteration can enqueue the
 // next one's pass before it waits for its own stress, so that the device never idles while the host
 // reads and adds the stress.
-#include <cstring>
-#include <string>
+#include <array>
 #include <vector>
 
 #include "core/device_data.hpp"
@@ -97,29 +96,26 @@ StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
   Stopwatch wall;
   std::vector<cl::Event> events;
   fused_pass(0, 1, 0, events);
-  const std::size_t row_bytes = rows() * static_cast<std::size_t>(problem.dim) * real();
-  // What this rank sends: its stress sums (two doubles), then its rows of X_{m+1}.
-  std::string mine(2 * sizeof(double) + row_bytes, '\0');
+  // This rank's rows of X_{m+1} go to their place in x_gathered, and the ranks fill in the others in place.
+  core::Comm& comm = *block.comm;
+  const std::size_t row_bytes = static_cast<std::size_t>(problem.dim) * real();
+  const auto n = static_cast<std::size_t>(problem.n);
+  x_gathered.resize(n * row_bytes);
   cl::Event read_rows;
-  if (row_bytes > 0)
-    device.queue().enqueueReadBuffer(x[1], CL_FALSE, 0, row_bytes, mine.data() + 2 * sizeof(double), nullptr,
+  if (rows() > 0)
+    device.queue().enqueueReadBuffer(x[1], CL_FALSE, 0, rows() * row_bytes,
+                                     x_gathered.data() + static_cast<std::size_t>(block.first) * row_bytes, nullptr,
                                      &read_rows);
   Timings t;
   const StressSums own = rows() > 0 ? read_stress(events, &t, wall) : StressSums{};
-  std::memcpy(mine.data(), &own, sizeof own);
-  if (row_bytes > 0) t.transfer_s += event_seconds(read_rows);
-  core::Comm& comm = *block.comm;
+  if (rows() > 0) t.transfer_s += event_seconds(read_rows);
+  std::vector<std::size_t> counts;
+  for (int r = 0; r < comm.size(); ++r)
+    counts.push_back(core::first_row(n, r + 1, comm.size()) - core::first_row(n, r, comm.size()));
   const double comm_before = comm.seconds();
-  const std::vector<std::string> parts = comm.allgather_bytes(mine);
-  StressSums sums;
-  x_gathered.clear();
-  for (const std::string& part : parts) {
-    StressSums theirs;
-    std::memcpy(&theirs, part.data(), sizeof theirs);
-    sums.stress += theirs.stress;
-    sums.squared_distances += theirs.squared_distances;
-    x_gathered.insert(x_gathered.end(), part.begin() + 2 * sizeof(double), part.end());
-  }
+  comm.allgather_in_place(x_gathered.data(), row_bytes, counts);
+  const std::vector<double> total = comm.sum_in_rank_order(std::array{own.stress, own.squared_distances});
+  const StressSums sums{total[0], total[1]};
   t.comm_s += comm.seconds() - comm_before;
   cl::Event write;
   device.queue().enqueueWriteBuffer(x[0], CL_TRUE, 0, x_gathered.size(), x_gathered.data(), nullptr, &write);
