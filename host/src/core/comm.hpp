@@ -28,7 +28,8 @@ class Comm {
   void allreduce_sum(std::span<std::int32_t> values);
   // Every rank's bytes, in rank order, on every rank.
   std::vector<std::string> allgather_bytes(const std::string& mine);
-  // Every rank's bytes, in rank order, on `root` (the other ranks get none).
+  // Every rank's bytes, in rank order, on `root` (the other ranks get none); in rounds past what one MPI
+  // call moves.
   std::vector<std::string> gather_bytes(const std::string& mine, int root = 0);
   // Rank `root`'s bytes to every rank (`bytes` has the same size everywhere).
   void broadcast_bytes(void* bytes, std::size_t size, int root = 0);
