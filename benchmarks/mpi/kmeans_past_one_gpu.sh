@@ -60,9 +60,9 @@ print(f'  the fit {t["repeat_wall_ms"][0] / 1e3:.1f} s, of which iterations {t["
 loads = data.get("load_s_ranks", [data.get("load_s", float("nan"))])  # nan: a binary that does not time it
 for rank, s in enumerate(res["streaming"].get("ranks", [res["streaming"]])):
     rss = int(open(f"{sys.argv[2]}.rank{rank}.txt").read()) * 1024
-    how = "streamed" if s["streamed"] else "kept in chunks" if s.get("chunks") else "resident, one buffer"
+    how = (f'{"streamed" if s["streamed"] else "kept"} in {s["chunks"]} chunks of {s["chunk_rows"]} rows'
+           if s.get("chunks") else "resident in one buffer")
     load = loads[rank] if rank < len(loads) else float("nan")
-    print(f'  rank {rank}: points drawn in {load:.1f} s; {how}: {s.get("chunks", 1)} chunks of '
-          f'{s.get("chunk_rows", 0)} rows; peak resident memory {rss / 1e9:.2f} GB')
+    print(f'  rank {rank}: points drawn in {load:.1f} s; {how}; peak resident memory {rss / 1e9:.2f} GB')
 PY
 done
