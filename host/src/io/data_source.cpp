@@ -7,6 +7,7 @@
 #include "core/comm.hpp"
 #include "core/device_data.hpp"
 #include "io/datagen_rows.hpp"
+#include "io/io_limits.hpp"
 #include "io/io_npy.hpp"
 #include "io/output_set.hpp"
 #include "itercl/datagen.hpp"
@@ -66,6 +67,8 @@ VectorRows read_vector_rows(ConfigObject& data, const std::filesystem::path& bas
         const io::NpyShape shape = io::npy_shape(*path);
         const Eigen::Index rows = part(static_cast<Eigen::Index>(shape.rows));
         const auto cols = static_cast<Eigen::Index>(shape.cols);
+        io::check_declared_memory(*path, "this rank's values", static_cast<std::uint64_t>(rows * cols),
+                                  static_cast<double>(real_size(shape.dtype)));
         core::HostRows X(shape.dtype, rows, cols,
                          path->string() + ": rows " + std::to_string(out.first) + " to " +
                              std::to_string(out.first + rows) + " of " + std::to_string(cols) + " values");
