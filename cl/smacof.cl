@@ -18,6 +18,10 @@
 //                   [first, first + rows) of delta: row i at (i - first) * N + j when read along the rows
 //                   (fused_rows), at j * rows + (i - first) when read down the columns (fused). rows = N,
 //                   first = 0 is the whole matrix, the layout above.
+//   slices over ranks  packed storage over several ranks: a rank holds a range of whole slices (every
+//                   row's values of its k's), the fused pass runs over them only, and its partial rows and
+//                   stress partials are numbered from its first slice (slice_base); fused_finish adds its
+//                   slices' rows, and the ranks add theirs (the host, in double).
 //   buffers         the fused variants take delta (and the weights) in several buffers, each holding whole
 //                   slices of its columns (full storage: the block's values of columns j, which for the
 //                   whole matrix are rows j; packed: the values of each k): buffer b holds the columns
@@ -228,23 +232,24 @@ SEED_KERNELS(colmajor, true, true)
   } while (0)
 
 // One pass over a slice of the columns for every row of the block [first, first + rows): the partial
-// B(X) X of the slice's columns goes to partial_bx[slice][i - first][:], the slice's stress partials to
-// partial_stress[slice][group][:]. Range: (rows / ROWS_PER_ITEM rounded up to WG_SIZE) x slices; a
+// B(X) X of the slice's columns goes to partial_bx[slice - slice_base][i - first][:], the slice's stress
+// partials to partial_stress[slice - slice_base][group][:] (slice_base: the first slice this device holds,
+// 0 but for packed storage over ranks). Range: (rows / ROWS_PER_ITEM rounded up to WG_SIZE) x slices; a
 // work-group takes WG_SIZE * ROWS_PER_ITEM consecutive rows, each work-item ROWS_PER_ITEM of them WG_SIZE
 // apart (so each of its reads still coalesces across the group), their delta reads independent of each
 // other: more loads in flight per work-item, and x_j loaded once for all of them. A row past the block is
 // computed as the block's last row and its sums dropped at the end (each row keeps its own stress sums, so
 // the loop multiplies nothing by a "live" flag). along_rows (full storage only; a constant, so each
 // kernel below gets its own loop): read delta along row i, each work-item streaming its own rows (what
-// CPUs want), instead of down column i (what GPUs coalesce). Packed storage holds the whole matrix only
-// (first 0, rows n). rows >= 1: the host launches nothing for an empty block. delta and weights hold the
+// CPUs want), instead of down column i (what GPUs coalesce). Packed storage holds every row (first 0,
+// rows n), of all the slices or, over ranks, of a range of them. rows >= 1: the host launches nothing for an empty block. delta and weights hold the
 // slices [slice_first, slice_first + global size 1), width columns (the banner's buffers).
 inline void fused_pass(__global const real* restrict delta, __global const real* restrict weights,
                        __global const real* restrict x, const int n, const int first, const int rows,
-                       const int per_slice, const int slice_first, const int width,
+                       const int per_slice, const int slice_first, const int width, const int slice_base,
                        __global real* restrict partial_bx, __global real* restrict partial_stress,
                        __local real* scratch, const bool along_rows) {
-  const int slice = slice_first + get_global_id(1);
+  const int slice = slice_first + get_global_id(1), held = slice - slice_base;
   const int c0 = slice_first * per_slice;  // the buffer's first column
   const int group_first = get_group_id(0) * (WG_SIZE * ROWS_PER_ITEM) + get_local_id(0);
   int r[ROWS_PER_ITEM];
@@ -307,29 +312,29 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
   for (int t = 0; t < ROWS_PER_ITEM; ++t)
     if (live[t]) {
 #pragma unroll
-      for (int d = 0; d < DIM; ++d) partial_bx[((ulong)slice * rows + r[t]) * DIM + d] = acc[t][d];
+      for (int d = 0; d < DIM; ++d) partial_bx[((ulong)held * rows + r[t]) * DIM + d] = acc[t][d];
       sigma_sum += sigma[t];
       eta_sum += eta[t];
     }
-  reduce_pair(sigma_sum, eta_sum, scratch, partial_stress + 2 * (slice * get_num_groups(0) + get_group_id(0)));
+  reduce_pair(sigma_sum, eta_sum, scratch, partial_stress + 2 * (held * get_num_groups(0) + get_group_id(0)));
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused(
     __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
     const int n, const int first, const int rows, const int per_slice, const int slice_first, const int width,
-    __global real* restrict partial_bx, __global real* restrict partial_stress) {
+    const int slice_base, __global real* restrict partial_bx, __global real* restrict partial_stress) {
   __local real scratch[2 * WG_SIZE];
-  fused_pass(delta, weights, x, n, first, rows, per_slice, slice_first, width, partial_bx, partial_stress, scratch,
-             false);
+  fused_pass(delta, weights, x, n, first, rows, per_slice, slice_first, width, slice_base, partial_bx,
+             partial_stress, scratch, false);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused_rows(
     __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
     const int n, const int first, const int rows, const int per_slice, const int slice_first, const int width,
-    __global real* restrict partial_bx, __global real* restrict partial_stress) {
+    const int slice_base, __global real* restrict partial_bx, __global real* restrict partial_stress) {
   __local real scratch[2 * WG_SIZE];
-  fused_pass(delta, weights, x, n, first, rows, per_slice, slice_first, width, partial_bx, partial_stress, scratch,
-             true);
+  fused_pass(delta, weights, x, n, first, rows, per_slice, slice_first, width, slice_base, partial_bx,
+             partial_stress, scratch, true);
 }
 
 // x_new = scale * (sum of the slices' partial rows), one value per work-item.

@@ -179,19 +179,43 @@ smacof = {
     "smacof_npy_empty_rank": {
         "precision": "double", "data": {"kind": "dissimilarities", "path": os.path.join(out, "two.npy")},
         "params": {"init": [[0, 0], [1, 1]], "max_iter": 5}},
+    # Packed storage over ranks: each rank builds and runs a range of the slices. Slices left to the rule
+    # (one process and P ranks resolve their own), 5 slices (uneven ranges: 3 and 2, 2, 2 and 1), and 2
+    # slices of 20 columns, which leave a rank of 3 without any.
+    "smacof_packed_vectors": {"data": dict(vectors, kind="vectors"),
+                              "params": {"random_state": 9, "max_iter": 40, "kernel": {"packed": True}}},
+    "smacof_packed_vectors_double": {
+        "precision": "double", "data": dict(vectors, kind="vectors", n_samples=300),
+        "params": {"n_components": 3, "random_state": 10, "max_iter": 30,
+                   "kernel": {"packed": True, "slices": 5, "work_group_size": 16}}},
+    "smacof_packed_empty_rank_double": {
+        "precision": "double", "data": dict(vectors, kind="vectors", metric="cityblock", n_samples=41),
+        "params": {"random_state": 11, "max_iter": 20, "kernel": {"packed": True, "slices": 2}}},
+    # smacof_split_vectors in packed storage (its plain run is what the ranks' automatic storage is compared
+    # with when full storage does not fit them).
+    "smacof_split_packed": {"data": dict(vectors, kind="vectors"),
+                            "params": {"random_state": 7, "max_iter": 40,
+                                       "kernel": {"variant": "fused", "slices": 16, "packed": True}}},
 }
+# The embeddings inline in the results (N x n_components within the inline limit), so that every run's
+# results hold its own.
 for name, c in smacof.items():
     config = {"algorithm": "smacof", "device": "cpu", "precision": c.get("precision", "float"),
-              "data": c["data"], "params": c["params"],
-              "output": {"path": os.path.join(out, name + ".json"),
-                         "embedding": os.path.join(out, name + ".embedding.npy")}}
+              "data": c["data"], "params": c["params"], "output": {"path": os.path.join(out, name + ".json")}}
     with open(os.path.join(out, "configs", name + ".json"), "w") as f:
         json.dump(config, f, indent=1)
+# smacof_split_vectors in full storage, pinned: the block of -np 2 beyond a small device is refused.
+full = json.load(open(os.path.join(out, "configs", "smacof_split_vectors.json")))
+full["params"]["kernel"]["packed"] = False
+with open(os.path.join(out, "configs", "smacof_split_full.json.txt"), "w") as f:
+    json.dump(full, f)
 
-# SMACOF's refusals over several ranks (for -np 2 only): weights, a classical start from dissimilarities.
+# SMACOF's refusals over several ranks (for -np 2 only): weights, a classical start from dissimilarities,
+# packed storage of a file.
 three = {"kind": "dissimilarities", "path": os.path.join(out, "three.npy")}
 for name, params in {"smacof_weights": {"weights": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]},
-                     "smacof_classical_npy": {"init": "classical"}}.items():
+                     "smacof_classical_npy": {"init": "classical"},
+                     "smacof_packed_npy": {"kernel": {"packed": True}}}.items():
     with open(os.path.join(out, "configs", name + ".json.txt"), "w") as f:
         json.dump({"algorithm": "smacof", "device": "cpu", "data": three, "params": params}, f)
 

@@ -2,7 +2,8 @@
 # K-Means, SMACOF, PageRank, the distance histogram, pair counts and pairwise distances (the matrix, one
 # .npy written by every rank, and its reductions) over 1, 2 and 3 MPI ranks against the plain run of the
 # same config: identical labels, embeddings, iterations and counts, inertia, centroids, stress and
-# PageRank's ranks within tolerance::ranks_objective, ranks_stress and ranks_pagerank, and PageRank's ranks
+# PageRank's ranks within tolerance::ranks_objective, ranks_stress and ranks_pagerank (SMACOF's packed
+# storage, the embedding within ranks_packed), and PageRank's ranks
 # against the reference iteration (tests/mpi/compare.py), also with MPI messages cut to 64 bytes (the
 # collectives' rounds); K-Means over 2 ranks with its points in chunks, streamed through each rank's
 # device or kept there, against the resident run (every value identical); then errors on one rank or
@@ -94,7 +95,7 @@ done
 
 # delta cut into several buffers, each within 50,001 bytes (no whole number of rows): the one-buffer plain
 # run's embedding, iterations and stress bit for bit on one process, within tolerance::ranks_stress over
-# ranks, as above.
+# ranks (packed: tolerance::ranks_packed), as above; packed, each rank cuts its slices into buffers.
 export ITERCL_MAX_ALLOCATION=50001
 buffers() {  # results file, the fewest buffers its rank 0 must have cut delta into
   "$python" -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["kernel"]["delta_buffers"] < int(sys.argv[2]))' "$@"
@@ -162,15 +163,32 @@ expect_error "SMACOF, a bad value in the last rank's rows" "rank 2: error: .*(15
   3 "$itercl" run "$tmp/configs/smacof_bad_row.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF, a rank's block of 400,000 points" "block of 200000 x 400000 dissimilarities needs" \
   2 "$itercl" run "$tmp/configs/smacof_huge_block.json.txt" --quiet --out "$tmp/error.json"
-# 180,000 bytes of device memory hold 128 of the 301 rows (and the embedding): 2 ranks are too few.
+# 180,000 bytes of device memory hold 128 of the 301 rows (and the embedding): 2 ranks are too few in full
+# storage, pinned; left "auto", the storage is packed (8 of the 16 slices a rank, 126,000 bytes), as
+# smacof_split_packed's plain run.
 export ITERCL_DEVICE_MEMORY=180000
 expect_error "SMACOF, a rank's block beyond the device's memory" "Run on at least 3 ranks (101 rows each)" \
-  2 -x ITERCL_DEVICE_MEMORY "$itercl" run "$tmp/configs/smacof_split_vectors.json" --quiet --out "$tmp/error.json"
+  2 -x ITERCL_DEVICE_MEMORY "$itercl" run "$tmp/configs/smacof_split_full.json.txt" --quiet --out "$tmp/error.json"
+if mpirun 2 -x ITERCL_DEVICE_MEMORY "$itercl" run "$tmp/configs/smacof_split_vectors.json" --quiet \
+  --out "$tmp/smacof_split_vectors.small.json" >"$tmp/small.log" 2>&1; then
+  "$python" "$here/compare.py" "$tmp/smacof_split_packed.plain.json" "$tmp/smacof_split_vectors.small.json" 2 ||
+    fail "SMACOF, packed automatically over 2 small devices, differs"
+  "$python" -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["kernel"]["tuning"]["packed"])' \
+    "$tmp/smacof_split_vectors.small.json" || fail "SMACOF over 2 small devices: storage not packed"
+else
+  fail "SMACOF, packed automatically over 2 small devices"; cat "$tmp/small.log"
+fi
+# 60,000 bytes: not even packed storage's 8 slices a rank (80 of the 150 columns) fit 2 ranks.
+export ITERCL_DEVICE_MEMORY=60000
+expect_error "SMACOF, packed slices beyond the device's memory" "8 of the 16 slices of packed delta (80 of its 150 .*or 4 with packed" \
+  2 -x ITERCL_DEVICE_MEMORY "$itercl" run "$tmp/configs/smacof_split_packed.json" --quiet --out "$tmp/error.json"
 unset ITERCL_DEVICE_MEMORY
 expect_error "SMACOF weights over two ranks" "params.weights: weighted SMACOF" \
   2 "$itercl" run "$tmp/configs/smacof_weights.json.txt" --quiet --out "$tmp/error.json"
 expect_error "SMACOF classical start from dissimilarities over two ranks" "params.init: the classical start" \
   2 "$itercl" run "$tmp/configs/smacof_classical_npy.json.txt" --quiet --out "$tmp/error.json"
+expect_error "SMACOF packed storage of a file over two ranks" "params.kernel.packed: over several MPI ranks packed" \
+  2 "$itercl" run "$tmp/configs/smacof_packed_npy.json.txt" --quiet --out "$tmp/error.json"
 # A failure while running (the results folder cannot be made): exit code 1 from every rank.
 code=1 expect_error "results folder impossible" "rank 0: failed: " \
   2 "$itercl" run "$blobs" --quiet --out /proc/no-such-folder/error.json

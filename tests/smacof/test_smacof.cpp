@@ -10,10 +10,12 @@
 #include "smacof/smacof_description.hpp"
 #include "smacof/smacof_device.hpp"
 #include "smacof/smacof_kernel.hpp"
+#include "smacof/smacof_ranks.hpp"
 #include "smacof/smacof_steps.hpp"
 #include "smacof/smacof_test_data.hpp"
 #include "test_support.hpp"
 #include "tune_checks.hpp"
+#include "tuning/tolerances.hpp"
 
 using itercl::Matrix;
 using itercl::Precision;
@@ -143,20 +145,43 @@ TEST_CASE("SMACOF: several rows per work-item, and a pass enqueued one iteration
   }
 }
 
-TEST_CASE("SMACOF over ranks keeps full storage where the device would pack, and refuses packed asked for") {
-  // One process's world: a block of every row, as a single rank of mpirun holds it.
+TEST_CASE("SMACOF over ranks with packed storage: a rank's slices pass answers as one device; a file is not packed") {
+  // One process's world: a single rank of mpirun, whose range of the slices is all of them. Its pass adds
+  // them on the device, then (the allreduce) scales their sum on the host: within ranks_packed of one
+  // device's iterates, which the storage rule packs alike.
   itercl::core::Comm& comm = itercl::core::world();
-  const Eigen::Index n = 20;
-  const smacof::Problem problem{.n = n, .dim = 2, .precision = Precision::f64};
-  const smacof::RowBlock block{.comm = &comm, .first = 0, .rows = n};
-  smacof::SmacofDevice device(test::device(), {.variant = "fused", .packed_from = 2}, problem, block);
-  CHECK(device.kernel().packed == false);
-  // On one device the same kernel packs.
-  std::vector<std::string> sources;
-  CHECK(smacof::resolve({.variant = "fused", .packed_from = 2}, test::device().info(), problem, sources).packed ==
-        true);
-  CHECK_THROWS_WITH_AS(smacof::SmacofDevice(test::device(), {.variant = "fused", .packed = true}, problem, block),
-                       doctest::Contains("kernel.packed: over several MPI ranks"), itercl::ParamError);
+  const Eigen::Index n = 37;
+  const Matrix delta = smacof_test_data::noisy_delta(n, 41);
+  const Matrix x0 = test::random_matrix(n, 2, 42);
+  const SmacofKernel kernel{.variant = "fused", .packed_from = 2, .slices = 3};
+  for (Precision p : test::kPrecisions) {
+    CAPTURE(p);
+    const smacof::Problem problem{.n = n, .dim = 2, .precision = p};
+    smacof::SmacofDevice one(test::device(), kernel, problem);
+    smacof::SmacofDevice rank(test::device(), kernel, problem, {.comm = &comm, .first = 0, .rows = n});
+    REQUIRE(*one.kernel().packed);
+    REQUIRE(*rank.kernel().packed);
+    one.upload_dissimilarities(delta);
+    rank.upload_dissimilarities(delta);
+    one.start(x0, nullptr);
+    rank.start(x0, nullptr);
+    const double bound = itercl::tolerance::ranks_packed(p, n);
+    for (int it = 0; it < 5; ++it) {
+      const smacof::StressSums a = one.iterate(nullptr), b = rank.iterate(nullptr);
+      CHECK(std::abs(b.stress - a.stress) <= (itercl::tolerance::ranks_stress(p, n) + 2 * bound) * a.stress);
+      const Matrix ea = one.embedding(), eb = rank.embedding();
+      CHECK((ea - eb).norm() <= bound * ea.norm());
+    }
+  }
+  // A file is read as each rank's rows, in full storage: packed asked for is refused, naming the field.
+  SmacofParams params;
+  params.kernel.packed = true;
+  const smacof::Rectangle read = [&](Eigen::Index r0, Eigen::Index rows, Eigen::Index c0, Eigen::Index columns) {
+    return Matrix(delta.block(r0, c0, rows, columns));
+  };
+  CHECK_THROWS_WITH_AS(smacof::fit_rows_over_ranks(comm, test::device(), params, read, 0, n, n),
+                       doctest::Contains("kernel.packed: over several MPI ranks packed storage is built"),
+                       itercl::ParamError);
 }
 
 TEST_CASE("SMACOF: Borg & Groenen's example (scikit-learn's test_smacof): one iteration to 3 decimals") {

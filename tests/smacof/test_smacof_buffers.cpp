@@ -115,8 +115,8 @@ TEST_CASE("SMACOF: delta larger than the device's memory is refused with the ran
   p.kernel.packed = false;
   p.max_iter = 1;
   CHECK_THROWS_WITH_AS(itercl::Smacof(small, p).fit(smacof_test_data::noisy_delta(301, 35)),
-                       doctest::Contains("over MPI ranks (full storage, one device each like this one) it needs at "
-                                         "least 3 ranks"),
+                       doctest::Contains("over MPI ranks, one device each like this one, it needs at least 3 ranks "
+                                         "(101 rows each) with full storage, or 2 with packed storage"),
                        itercl::InputError);
 }
 

@@ -12,6 +12,7 @@
 #include "reference/smacof_reference.hpp"
 #include "smacof/smacof_description.hpp"
 #include "smacof/smacof_kernel.hpp"
+#include "smacof/smacof_memory.hpp"
 #include "smacof/smacof_steps.hpp"
 #include "smacof/smacof_test_data.hpp"
 #include "test_support.hpp"

@@ -1,7 +1,8 @@
 // delta cut into device buffers of whole slices (smacof_parts.hpp): the cut's arithmetic on small random
 // cases, and at N = 300,000 on the H200 as its driver describes it, where every buffer's offsets pass 2^31
 // (no such run fits this machine); the memory check that then refuses only what exceeds the device's
-// memory, naming the ranks that would fit; the rectangles of a rank's rows read to its buffers.
+// memory, naming the ranks that would fit; packed storage cut over ranks (whole slices a rank), and chosen
+// where full storage does not fit; the rectangles of a rank's rows read to its buffers.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "itercl/error.hpp"
 #include "itercl/smacof.hpp"
 #include "smacof/smacof_kernel.hpp"
+#include "smacof/smacof_memory.hpp"
 #include "smacof/smacof_parts.hpp"
 #include "smacof/smacof_ranks.hpp"
 #include "smacof/smacof_test_data.hpp"
@@ -155,6 +157,118 @@ TEST_CASE("the memory check refuses only what exceeds the device's memory, and n
   CHECK_THROWS_WITH_AS(
       smacof::resolve({.variant = "fused", .packed = false, .slices = 2}, info, problem(150000), sources),
       doctest::Contains("at least 3"), ParamError);
+}
+
+TEST_CASE("packed storage over ranks: balanced ranges of whole slices, each cut as one process cuts them") {
+  std::mt19937_64 rng(12);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int slices = 1 + static_cast<int>(rng() % 40), ranks = 1 + static_cast<int>(rng() % 8);
+    const std::uint64_t columns = static_cast<std::uint64_t>(slices) + rng() % 300, column_values = 1 + rng() % 300;
+    const std::uint64_t real = rng() % 2 ? 4 : 8, per_slice = (columns + slices - 1) / slices;
+    const std::uint64_t cap = per_slice * column_values * real * (1 + rng() % 4) + rng() % 100;
+    CAPTURE(slices);
+    CAPTURE(ranks);
+    CAPTURE(columns);
+    CAPTURE(cap);
+    const smacof::DeltaLayout whole = smacof::delta_layout(columns, column_values, slices, real, cap, false);
+    int next_slice = 0;
+    std::uint64_t next_column = 0;
+    for (int r = 0; r < ranks; ++r) {
+      const smacof::SliceRange share = smacof::rank_slices(slices, r, ranks);
+      // In rank order, whole slices, as equal as can be: a rank has none only when slices < ranks.
+      CHECK(share.first == next_slice);
+      CHECK(share.count >= slices / ranks);
+      CHECK(share.count <= (slices + ranks - 1) / ranks);
+      const smacof::DeltaLayout mine = smacof::delta_layout(columns, column_values, slices, real, cap, false, share);
+      CHECK(mine.per_slice == whole.per_slice);
+      int held = 0;
+      for (const smacof::DeltaPart& part : mine.parts) {
+        CHECK(part.slice_first == share.first + held);
+        CHECK(part.column_first == next_column);
+        CHECK(mine.values(part) * real <= cap);
+        held += part.slices;
+        next_column += part.columns;
+      }
+      CHECK(held == share.count);
+      next_slice += share.count;
+    }
+    CHECK(next_slice == slices);
+    CHECK(next_column == columns);  // the ranks' columns are the whole storage's, once each
+  }
+  CHECK(smacof::rank_slices(2, 0, 3).count == 0);
+}
+
+TEST_CASE("the slices' rule over ranks: one rank's is the rule of one device, P ranks' an equal share each") {
+  std::mt19937_64 rng(13);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const unsigned units = 1 + rng() % 200;
+    const int groups = 1 + static_cast<int>(rng() % 32), ranks = 1 + static_cast<int>(rng() % 8);
+    const Eigen::Index row_groups = 1 + static_cast<Eigen::Index>(rng() % 2000);
+    const Eigen::Index columns = 1 + static_cast<Eigen::Index>(rng() % 200000);
+    const std::uint64_t least = rng() % 3 ? 1 + rng() % 64 : 0;
+    CAPTURE(units);
+    CAPTURE(groups);
+    CAPTURE(ranks);
+    CAPTURE(row_groups);
+    CAPTURE(columns);
+    CAPTURE(least);
+    const int one = smacof::auto_slices(units, groups, row_groups, columns);
+    std::uint64_t raised = 1;
+    while (raised < least) raised *= 2;
+    CHECK(smacof::auto_slices_over(units, groups, row_groups, columns, least, 1) ==
+          (static_cast<std::uint64_t>(one) < least ? std::min<Eigen::Index>(raised, columns) : one));
+    const int over = smacof::auto_slices_over(units, groups, row_groups, columns, least, ranks);
+    if (over < columns) CHECK(over % ranks == 0);
+    if (least <= static_cast<std::uint64_t>(columns)) CHECK(static_cast<std::uint64_t>(over) >= least);
+  }
+}
+
+TEST_CASE("N = 300,000 in float over 2 H200s: packed storage by default, each rank holding half of it") {
+  const itercl::DeviceInfo info = smacof_test_data::h200();
+  const std::uint64_t n = 300000, real = 4, int_max = std::numeric_limits<std::int32_t>::max();
+  std::vector<std::string> sources;
+  smacof::Problem problem{.n = 300000, .dim = 2, .precision = itercl::Precision::f32, .features = 4};
+  // One H200: neither storage fits (360 GB full, 180 GB packed); the message names the ranks of each.
+  const itercl::SmacofKernel one = smacof::resolve({}, info, problem, sources);
+  CHECK_FALSE(*one.packed);
+  CHECK_THROWS_WITH_AS(smacof::check_memory(info, one, problem),
+                       doctest::Contains("at least 3 ranks (100000 rows each) with full storage, or 2 with packed"),
+                       InputError);
+  CHECK(smacof::packed_ranks_that_fit(info, one, problem) == 2);
+  // Two: full storage's 150,000 rows do not fit a rank, so "auto" storage is packed: 8 slices, 4 a rank.
+  problem.ranks = 2;
+  const itercl::SmacofKernel k = smacof::resolve({}, info, problem, sources);
+  CHECK(*k.packed);
+  CHECK(k.variant == "fused");
+  CHECK(k.slices == 8);
+  CHECK(smacof::packed_rank_bytes(k, problem) <= info.global_memory);
+  CHECK_NOTHROW(smacof::check_rank_memory(info, k, problem, 1, 0));
+  const std::uint64_t packed_bytes = n * (n / 2) * real;
+  for (int r = 0; r < 2; ++r) {
+    const smacof::DeltaLayout l =
+        smacof::delta_layout(n / 2, n, k.slices, real, info.max_allocation, false, smacof::rank_slices(k.slices, r, 2));
+    std::uint64_t held = 0;
+    for (const smacof::DeltaPart& p : l.parts) {
+      CHECK(l.values(p) * real <= info.max_allocation);
+      CHECK(l.values(p) - 1 > int_max);  // the kernel's offsets are ulong
+      held += l.values(p) * real;
+    }
+    CHECK(held == packed_bytes / 2);  // 90 GB of the 180
+  }
+  // Three: full storage fits (100,000 rows a rank) and stays, as the database measured it; pinned full on
+  // two it is refused, naming both storages.
+  problem.ranks = 3;
+  CHECK_FALSE(*smacof::resolve({}, info, problem, sources).packed);
+  problem.ranks = 2;
+  const itercl::SmacofKernel full = smacof::resolve({.packed = false}, info, problem, sources);
+  CHECK_THROWS_WITH_AS(smacof::check_rank_memory(info, full, problem, 0, 150000),
+                       doctest::Contains("Run on at least 3 ranks (100000 rows each) with full storage, or 2 with"),
+                       InputError);
+  // One H200 at N = 250,000: full storage (250 GB) does not fit, packed (125 GB) does, and "auto" takes it.
+  problem = {.n = 250000, .dim = 2, .precision = itercl::Precision::f32};
+  const itercl::SmacofKernel single = smacof::resolve({}, info, problem, sources);
+  CHECK(*single.packed);
+  CHECK_NOTHROW(smacof::check_memory(info, single, problem));
 }
 
 TEST_CASE("a rank's rows of the dissimilarities are checked and averaged as the whole matrix's") {

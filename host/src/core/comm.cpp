@@ -106,6 +106,29 @@ std::vector<std::string> Comm::allgather_bytes(const std::string& mine) {
   return parts;
 }
 
+void Comm::allgather_in_place([[maybe_unused]] void* all, [[maybe_unused]] std::size_t value_bytes,
+                              [[maybe_unused]] std::span<const std::size_t> counts) {
+  if (!mpi_ || size_ == 1) return;
+#ifdef ITERCL_HAVE_MPI
+  CommClock t{*this, {}};
+  // Counted in values of one contiguous type, so that a part may pass 2^31 bytes.
+  MPI_Datatype value = MPI_DATATYPE_NULL;
+  check(MPI_Type_contiguous(as_count(value_bytes, "allgather"), MPI_BYTE, &value), "MPI_Type_contiguous");
+  check(MPI_Type_commit(&value), "MPI_Type_commit");
+  std::vector<int> values(counts.size()), offsets(counts.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    values[r] = as_count(counts[r], "allgather");
+    offsets[r] = as_count(total, "allgather");
+    total += counts[r];
+  }
+  const int code =
+      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, values.data(), offsets.data(), value, MPI_COMM_WORLD);
+  MPI_Type_free(&value);
+  check(code, "MPI_Allgatherv");
+#endif
+}
+
 std::vector<std::string> Comm::gather_bytes(const std::string& mine, [[maybe_unused]] int root) {
   if (!mpi_ || size_ == 1) return {mine};
   std::vector<std::string> parts;

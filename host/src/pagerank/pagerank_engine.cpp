@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "core/device_data.hpp"
 #include "core/host_memory.hpp"
@@ -146,34 +147,48 @@ class EngineOf final : public Engine {
     return {ranks.begin(), ranks.end()};
   }
 
-  RowsOfIterate read_rows(Timings& timings) const override {
-    const Stopwatch wall;
-    const auto rows = static_cast<std::size_t>(last_ - first_);
-    std::vector<T> x = host_array<T>(rows, 0, "a rank's rows of the ranks");
-    std::vector<T> z = host_array<T>(rows, 0, "a rank's rows of the ranks over out-degrees");
-    RowsOfIterate out;
-    if (rows > 0) {
-      cl::Event read_x, read_z;
-      const std::size_t at = static_cast<std::size_t>(first_) * sizeof(T);
-      device_.queue().enqueueReadBuffer(x_[current_], CL_FALSE, at, rows * sizeof(T), x.data(), nullptr, &read_x);
-      device_.queue().enqueueReadBuffer(z_, CL_TRUE, at, rows * sizeof(T), z.data(), nullptr, &read_z);
-      read_x.wait();
-      timings.transfer_s += event_seconds(read_x) + event_seconds(read_z);
-    }
-    out.x.assign(x.begin(), x.end());
-    out.z.assign(z.begin(), z.end());
-    out.dangling_mass = static_cast<double>(static_cast<const T*>(totals_host_->data())[1]);
-    timings.wall_s += wall.seconds();
-    return out;
+  HostZ host_z() override {
+    if (!host_z_) host_z_ = std::make_unique<PinnedHostBuffer>(device_, static_cast<std::size_t>(n_) * sizeof(T));
+    return {host_z_->data(), sizeof(T)};
   }
 
-  void set_iterate(const std::vector<double>& x, const std::vector<double>& z, double dangling_mass,
-                   Timings& timings) override {
-    const Stopwatch wall;
-    if (!x.empty()) write(x_[current_], std::vector<T>(x.begin(), x.end()), timings);
-    write(z_, std::vector<T>(z.begin(), z.end()), timings);  // z[n] stays 0
+  double read_rows(Timings& timings) override {
+    const auto rows = static_cast<std::size_t>(last_ - first_);
+    if (rows > 0) {
+      const std::size_t at = static_cast<std::size_t>(first_) * sizeof(T);
+      cl::Event read;
+      device_.queue().enqueueReadBuffer(z_, CL_TRUE, at, rows * sizeof(T), static_cast<char*>(host_z().values) + at,
+                                        nullptr, &read);
+      timings.transfer_s += event_seconds(read);
+    }
+    return static_cast<double>(static_cast<const T*>(totals_host_->data())[1]);
+  }
+
+  // Only the other ranks' rows go up: this engine's rows of z are on the device already (the update wrote
+  // them), and z[n] stays 0.
+  void set_z(double dangling_mass, Timings& timings) override {
+    const auto* values = static_cast<const char*>(host_z().values);
+    for (const auto [from, to] : {std::pair{0, first_}, std::pair{last_, n_}}) {
+      if (to <= from) continue;
+      const std::size_t at = static_cast<std::size_t>(from) * sizeof(T);
+      cl::Event wrote;
+      device_.queue().enqueueWriteBuffer(z_, CL_TRUE, at, static_cast<std::size_t>(to - from) * sizeof(T), values + at,
+                                         nullptr, &wrote);
+      timings.transfer_s += event_seconds(wrote);
+    }
     write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, timings);
-    timings.wall_s += wall.seconds();
+  }
+
+  std::vector<double> rows_of_ranks(Timings& timings) const override {
+    const auto rows = static_cast<std::size_t>(last_ - first_);
+    std::vector<T> x = host_array<T>(rows, 0, "a rank's rows of the ranks");
+    if (rows > 0) {
+      cl::Event read;
+      device_.queue().enqueueReadBuffer(x_[current_], CL_TRUE, static_cast<std::size_t>(first_) * sizeof(T),
+                                        rows * sizeof(T), x.data(), nullptr, &read);
+      timings.transfer_s += event_seconds(read);
+    }
+    return {x.begin(), x.end()};
   }
 
  private:
@@ -191,7 +206,7 @@ class EngineOf final : public Engine {
   std::size_t wg_, block_ = 0, groups_ = 0, reduce_wg_ = 0;
   std::unique_ptr<SpmvFormat> format_;
   cl::Buffer outdeg_, dangling_, personalization_, s_, x_[2], z_, totals_, group_sums_;
-  std::unique_ptr<PinnedHostBuffer> totals_host_;
+  std::unique_ptr<PinnedHostBuffer> totals_host_, host_z_;
   cl::Kernel update_, reduce_;
   int current_ = 0;
 };

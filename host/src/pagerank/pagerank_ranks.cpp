@@ -1,7 +1,8 @@
 // PageRank over MPI ranks: rank 0's plan (kernel, node order, cut), the scatter of the rows' in-links,
-// and the power iteration with one gather of z per step.
+// and the power iteration with one gather of z per step, in place.
 #include "pagerank/pagerank_ranks.hpp"
 
+#include <array>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -82,35 +83,6 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
   return share;
 }
 
-// z of every rank's rows, and the sums over ranks of their L1 changes and dangling masses.
-struct Gathered {
-  std::vector<double> z;
-  double change = 0, dangling_mass = 0;
-};
-
-// One allgather of each rank's rows of z, its L1 change and its dangling mass, in T (they are T on the
-// device, so nothing is rounded); the sums are taken in rank order: the same bits on every rank.
-template <class T>
-Gathered gather_iterate(core::Comm& comm, const RowsOfIterate& mine, double change,
-                        const std::vector<std::int32_t>& bounds) {
-  std::vector<T> packed(mine.z.begin(), mine.z.end());
-  packed.push_back(static_cast<T>(change));
-  packed.push_back(static_cast<T>(mine.dangling_mass));
-  const std::vector<T> all = comm.allgatherv<T>(packed);
-  Gathered g;
-  g.z.reserve(static_cast<std::size_t>(bounds.back()));
-  std::size_t at = 0;
-  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
-    const auto rows = static_cast<std::size_t>(bounds[q + 1] - bounds[q]);
-    g.z.insert(g.z.end(), all.begin() + static_cast<std::ptrdiff_t>(at),
-               all.begin() + static_cast<std::ptrdiff_t>(at + rows));
-    g.change += static_cast<double>(all[at + rows]);
-    g.dangling_mass += static_cast<double>(all[at + rows + 1]);
-    at += rows + 2;
-  }
-  return g;
-}
-
 }  // namespace
 
 void resolve_on_rank0(core::Comm& comm, const Device& device, const PageRankParams& p,
@@ -171,26 +143,29 @@ PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankP
   engine->start(p.personalization, p.nstart, r.upload);
 
   const Stopwatch fit_clock;
-  std::vector<double> x;  // this rank's rows of the last iterate
+  const Engine::HostZ z = engine->host_z();
+  std::vector<std::size_t> counts;
+  for (std::size_t q = 0; q + 1 < share.bounds.size(); ++q)
+    counts.push_back(static_cast<std::size_t>(share.bounds[q + 1] - share.bounds[q]));
   for (int it = 0; it < p.max_iter; ++it) {
     const Stopwatch wall;
     const double comm_before = comm.seconds();
     PageRankIteration step = engine->step();
-    RowsOfIterate mine = engine->read_rows(step.timings);
-    const Gathered g = with_real(p.precision, [&](auto zero) {
-      return gather_iterate<decltype(zero)>(comm, mine, step.residual, share.bounds);
-    });
-    step.residual = g.change;
-    // The next step's input, unless this one is the last (the same decision on every rank).
-    if (it + 1 < p.max_iter && std::isfinite(g.change) && !(g.change < n * p.tol))
-      engine->set_iterate({}, g.z, g.dangling_mass, step.timings);
-    x = std::move(mine.x);
+    const double dangling_mass = engine->read_rows(step.timings);
+    comm.allgather_in_place(z.values, z.value_bytes, counts);
+    // The changes and dangling masses are T on the device, exact in double: summed in rank order, the same
+    // bits on every rank, so that every rank takes the same decision below.
+    const std::vector<double> sums = comm.sum_in_rank_order(std::array{step.residual, dangling_mass});
+    step.residual = sums[0];
+    // The next step's input, unless this one is the last.
+    if (it + 1 < p.max_iter && std::isfinite(sums[0]) && !(sums[0] < n * p.tol)) engine->set_z(sums[1], step.timings);
     step.timings.comm_s = comm.seconds() - comm_before;
     step.timings.wall_s = wall.seconds();
     if (record_step(r, step, p, n, fit_clock)) break;
   }
   // The ranks come to rank 0, which maps them back to the input's ids.
   const Stopwatch wall;
+  const std::vector<double> x = engine->rows_of_ranks(r.total);
   const double comm_before = comm.seconds();
   r.ranks = comm.gatherv<double>(x);
   if (root && !share.order.empty()) r.ranks = to_old(r.ranks, share.order);

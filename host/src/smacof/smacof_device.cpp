@@ -10,6 +10,7 @@
 #include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
 #include "smacof/smacof_device_impl.hpp"
+#include "smacof/smacof_memory.hpp"
 #include "smacof/smacof_parts.hpp"
 #include "smacof/smacof_steps.hpp"
 #include "tuning/kernel_checks.hpp"
@@ -71,41 +72,27 @@ Matrix layout_rectangle(const Matrix& m, bool packed, Eigen::Index r0, Eigen::In
   return out;
 }
 
-// Over ranks, the block's buffers must fit the device's memory (one allocation holds a slice, which
-// resolve ensures for a whole column): refused with the number of ranks that would fit.
-void check_block_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem, const RowBlock& b) {
-  const auto n = static_cast<std::uint64_t>(problem.n), rows = static_cast<std::uint64_t>(b.rows);
-  const std::uint64_t real = real_size(problem.precision), total = block_bytes(k, problem, rows);
-  if (total <= info.global_memory && least_slices(n, n, real, info.max_allocation) > 0) return;
-  const std::uint64_t ranks = least_slices(n, n, real, info.max_allocation) > 0 ? ranks_that_fit(info, k, problem) : 0;
-  throw InputError("data: rank " + std::to_string(b.comm->rank()) + "'s block of " + std::to_string(rows) + " x " +
-                   std::to_string(n) + " dissimilarities needs " + gib(total) + " on the device; device '" + info.name +
-                   "' has " + gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
-                   " in one buffer. " +
-                   (ranks ? "Run on at least " + std::to_string(ranks) + " ranks (" +
-                                std::to_string((n + ranks - 1) / ranks) + " rows each)"
-                          : std::string("Not even one row of delta fits a device like this")));
-}
-
-SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, const Problem& problem, RowBlock block) {
-  device.require(problem.precision);
+SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, const Problem& given, RowBlock block) {
+  device.require(given.precision);
   const DeviceInfo& info = device.info();
   std::vector<std::string> sources;
-  SmacofKernel requested = kernel;
-  if (block.comm && !requested.packed) requested.packed = false;  // over ranks, storage left open is full
-  const SmacofKernel k = resolve(requested, info, problem, sources);
+  Problem problem = given;
+  problem.ranks = block.comm ? block.comm->size() : 1;
+  const SmacofKernel k = resolve(kernel, info, problem, sources);
+  SliceRange share{0, -1};  // all the slices
   if (block.comm) {
-    // The seed's variants read whole rows and columns of the square, packed storage holds it whole.
+    // The seed's variants read whole rows and columns of the square.
     if (!is_fused(k.variant))
       throw ParamError("kernel.variant",
                        "over several MPI ranks SMACOF runs the fused variants (fused, fused_rows), "
-                       "each rank reading its block of rows in one pass; got \"" +
+                       "each rank reading its share of delta in one pass; got \"" +
                            k.variant + "\"");
-    if (*k.packed)
-      throw ParamError("kernel.packed",
-                       "over several MPI ranks each rank holds a block of full rows; packed storage "
-                       "keeps the whole matrix on one device (leave it false)");
-    check_block_memory(info, k, problem, block);
+    if (*k.packed) {  // every row of the rank's range of the slices
+      block.first = 0;
+      block.rows = problem.n;
+      share = rank_slices(k.slices, block.comm->rank(), block.comm->size());
+    }
+    check_rank_memory(info, k, problem, block.comm->rank(), static_cast<std::uint64_t>(block.rows));
   } else {
     check_memory(info, k, problem);
   }
@@ -115,6 +102,8 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
   try {
     impl_ = std::make_unique<Impl>(device, k, problem, block);
     Impl& s = *impl_;
+    s.slice_base = share.first;
+    s.slices_held = share.count < 0 ? k.slices : share.count;
     s.tuning_sources = std::move(sources);
     s.options = defines(k, problem);
     const std::size_t rows = s.rows();
@@ -125,9 +114,10 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
       s.finish = device.kernel("smacof.cl", s.options, "fused_finish");
       const auto fused_groups = static_cast<std::size_t>(fused_row_groups(static_cast<Eigen::Index>(rows), k));
       s.fused_global = fused_groups * k.work_group_size;
-      s.stress_pairs = fused_groups * static_cast<std::size_t>(k.slices);
-      s.partial_bx = cl::Buffer(device.context(), CL_MEM_READ_WRITE,
-                                std::max<std::size_t>(static_cast<std::size_t>(k.slices) * rows * dim, 1) * s.real());
+      s.stress_pairs = fused_groups * static_cast<std::size_t>(s.slices_held);
+      s.partial_bx =
+          cl::Buffer(device.context(), CL_MEM_READ_WRITE,
+                     std::max<std::size_t>(static_cast<std::size_t>(s.slices_held) * rows * dim, 1) * s.real());
     } else {
       s.bccalc = device.kernel("smacof.cl", s.options, ("bccalc_" + k.variant).c_str());
       s.stress = device.kernel("smacof.cl", s.options, ("stress_" + k.variant).c_str());
@@ -142,13 +132,13 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
       s.bx = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     }
     // delta in buffers of whole slices, each within one allocation; the seed variants' one slice is all.
-    s.layout =
-        delta_layout(static_cast<std::uint64_t>(s.packed() ? n / 2 : n), s.packed() ? n : rows,
-                     is_fused(k.variant) ? k.slices : 1, s.real(), info.max_allocation, k.variant == "fused_rows");
+    s.layout = delta_layout(static_cast<std::uint64_t>(s.packed() ? n / 2 : n), s.packed() ? n : rows,
+                            is_fused(k.variant) ? k.slices : 1, s.real(), info.max_allocation,
+                            k.variant == "fused_rows", share);
     for (const DeltaPart& part : s.layout.parts)
       s.delta.emplace_back(device.context(), CL_MEM_READ_WRITE,
                            std::max<std::size_t>(s.layout.values(part), 1) * s.real());
-    // Over ranks x[1] receives the block's rows only.
+    // Over ranks x[1] receives the block's rows only (packed: every row, the rank's slices' sum).
     s.x[0] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     s.x[1] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(rows, 1) * dim * s.real());
     if (is_fused(k.variant) && !block.comm)

@@ -1,7 +1,9 @@
 // The SMACOF iteration on a device (internal): dissimilarities (and weights) resident, the embedding in
 // two device buffers swapped each iteration, only the stress partials read back. Over several MPI ranks
 // the device holds a block of delta's rows: each iteration computes the block's rows of the next
-// embedding and its part of the stress, and the ranks gather both (one allgather).
+// embedding and its part of the stress, and the ranks gather both (one allgather). With packed storage it
+// holds a range of the slices (every row's values of some k's): each iteration computes their part of
+// every row of the next embedding, and the ranks add the parts and the stress (one allreduce).
 #pragma once
 
 #include <functional>
@@ -26,7 +28,8 @@ struct StressSums {
 using Rectangle = std::function<Matrix(Eigen::Index row, Eigen::Index rows, Eigen::Index column, Eigen::Index columns)>;
 
 // The rows [first, first + rows) of delta one rank holds, and the communicator of the ranks (a fused
-// variant, full storage, unweighted). The default, no communicator, is the whole matrix on one device.
+// variant, unweighted). The default, no communicator, is the whole matrix on one device. With packed storage
+// the rows are ignored: each rank holds every row of a balanced range of the slices (rank_slices).
 struct RowBlock {
   core::Comm* comm = nullptr;
   Eigen::Index first = 0, rows = 0;

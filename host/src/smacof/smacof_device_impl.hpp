@@ -31,6 +31,9 @@ struct SmacofDevice::Impl {
   // delta and the weights (empty unless weighted) in the buffers `layout` cuts them into; the seed
   // variants read one buffer.
   DeltaLayout layout;
+  // The slices whose partial rows this device holds, from slice_base: all of them, but for packed storage
+  // over ranks (the rank's range, rank_slices; maybe none).
+  int slice_base = 0, slices_held = 0;
   std::vector<cl::Buffer> delta, weights;
   cl::Buffer pinv, bx, partial_bx;
   cl::Buffer partial_stress[2];  // two slots: a pass enqueued ahead writes the one not being read
@@ -47,8 +50,8 @@ struct SmacofDevice::Impl {
     int slot = 0, dst = 0;
   };
   std::optional<Pass> ahead;  // the next iteration's pass, enqueued before this one's stress was read
-  // Over ranks: x[0] holds the whole X_m, x[1] the block's rows of X_{m+1}; the host keeps X_m (for
-  // embedding()) and the gathered X_{m+1}, in the device's precision.
+  // Over ranks: x[0] holds the whole X_m, x[1] the block's rows of X_{m+1} (packed: the rank's part of it);
+  // the host keeps X_m (for embedding()) and the gathered X_{m+1}, in the device's precision.
   std::vector<unsigned char> x_all, x_gathered;
   std::size_t rows_global = 0, fused_global = 0, stress_pairs = 0;
   PinnedHostBuffer x_host, stress_host;
@@ -67,8 +70,11 @@ struct SmacofDevice::Impl {
   template <class Rect>
   void write_parts(const std::vector<cl::Buffer>& buffers, const Rect& rect);
 
-  // B(X) X's scale: 1/N unweighted; weighted, 1 (V+ is applied after).
-  double transform_scale() const { return problem.weighted ? 1.0 : 1.0 / static_cast<double>(problem.n); }
+  // B(X) X's scale: 1/N unweighted; weighted, 1 (V+ is applied after); 1 for packed storage over ranks,
+  // whose host scales the ranks' sum.
+  double transform_scale() const {
+    return problem.weighted || (over_ranks() && packed()) ? 1.0 : 1.0 / static_cast<double>(problem.n);
+  }
 
   // Weighted: applies V+ to B(X) X, into x[dst]; unweighted, nothing (the scale did it).
   void transform_tail(int dst, std::vector<cl::Event>& events);
@@ -87,6 +93,10 @@ struct SmacofDevice::Impl {
   // with the stress partials, gathered from every rank into x_gathered and written to x[0]; returns
   // sigma(X_m) summed over the ranks (in rank order, the same on every rank).
   StressSums block_pass(Timings* timings);
+  // Over ranks, packed: a fused pass over the rank's slices from x[0] (the whole X_m) into x[1] (their part
+  // of sum_j r_ij (x_i - x_j) for every row), read back and summed over the ranks with the stress sums in
+  // one allreduce (in double); X_{m+1}, that sum / N, into x_gathered and x[0]. Returns sigma(X_m).
+  StressSums slices_pass(Timings* timings);
 };
 
 }  // namespace itercl::smacof

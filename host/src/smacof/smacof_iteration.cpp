@@ -1,6 +1,7 @@
 // SmacofDevice's iterations: one Guttman transform and one stress per iterate(), enqueued on resident
 // data; only the stress partials, and the final embedding, come back (over ranks, also the block's rows
-// of the next embedding, gathered from every rank). On one device a fused iteration can enqueue the
+// of the next embedding, gathered from every rank, or with packed storage the rank's part of every row,
+// summed over the ranks). On one device a fused iteration can enqueue the
 // next one's pass before it waits for its own stress, so that the device never idles while the host
 // reads and adds the stress.
 #include <cstring>
@@ -31,8 +32,8 @@ void SmacofDevice::Impl::fused_pass(int src, int dst, int slot, std::vector<cl::
     const DeltaPart& part = layout.parts[b];
     set_args(fused, delta[b], weights_or_delta(b), x[src], static_cast<cl_int>(problem.n),
              static_cast<cl_int>(block.first), static_cast<cl_int>(rows()), static_cast<cl_int>(layout.per_slice),
-             static_cast<cl_int>(part.slice_first), static_cast<cl_int>(part.columns), partial_bx,
-             partial_stress[slot]);
+             static_cast<cl_int>(part.slice_first), static_cast<cl_int>(part.columns), static_cast<cl_int>(slice_base),
+             partial_bx, partial_stress[slot]);
     cl::Event run;
     q.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(fused_global, static_cast<std::size_t>(part.slices)),
                            cl::NDRange(static_cast<std::size_t>(k.work_group_size), 1), nullptr, &run);
@@ -41,7 +42,7 @@ void SmacofDevice::Impl::fused_pass(int src, int dst, int slot, std::vector<cl::
   cl::Event tail;
   const std::size_t values = rows() * static_cast<std::size_t>(problem.dim);
   with_real(problem.precision, [&](auto zero) {
-    set_args(finish, partial_bx, static_cast<cl_int>(k.slices), static_cast<cl_int>(rows()),
+    set_args(finish, partial_bx, static_cast<cl_int>(slices_held), static_cast<cl_int>(rows()),
              static_cast<decltype(zero)>(transform_scale()), problem.weighted ? bx : x[dst]);
   });
   q.enqueueNDRangeKernel(finish, cl::NullRange, cl::NDRange(round_up(values, k.work_group_size)), local(), nullptr,
@@ -92,6 +93,7 @@ StressSums SmacofDevice::Impl::stress_sums(const std::vector<cl::Event>& events,
 }
 
 StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
+  if (packed()) return slices_pass(timings);
   Stopwatch wall;
   std::vector<cl::Event> events;
   fused_pass(0, 1, 0, events);
@@ -125,6 +127,53 @@ StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
   t.wall_s = wall.seconds();
   if (timings) *timings += t;
   return sums;
+}
+
+StressSums SmacofDevice::Impl::slices_pass(Timings* timings) {
+  Stopwatch wall;
+  std::vector<cl::Event> events;
+  fused_pass(0, 1, 0, events);
+  const std::size_t values = static_cast<std::size_t>(problem.n) * static_cast<std::size_t>(problem.dim);
+  x_gathered.resize(values * real());
+  cl::Event read_rows;
+  device.queue().enqueueReadBuffer(x[1], CL_FALSE, 0, x_gathered.size(), x_gathered.data(), nullptr, &read_rows);
+  read_rows.wait();  // after the pass's kernels (one in-order queue): their times can be read
+  Timings t;
+  StressSums own;
+  if (stress_pairs > 0) {
+    own = read_stress(events, &t, wall);
+  } else {  // a rank without slices: its sums are 0, the finish's zeros
+    for (const cl::Event& e : events) t.kernel_s += event_seconds(e);
+  }
+  t.transfer_s += event_seconds(read_rows);
+  // The ranks' sums and stress partials, added in double in one allreduce (the order of its additions is
+  // MPI's: tolerance::ranks_packed bounds what that moves against one process).
+  Stopwatch widen;
+  std::vector<double> sums(values + 2);
+  with_real(problem.precision, [&](auto zero) {
+    const auto* v = reinterpret_cast<const decltype(zero)*>(x_gathered.data());
+    for (std::size_t at = 0; at < values; ++at) sums[at] = v[at];
+  });
+  sums[values] = own.stress;
+  sums[values + 1] = own.squared_distances;
+  t.host_s += widen.seconds();
+  core::Comm& comm = *block.comm;
+  const double comm_before = comm.seconds();
+  comm.allreduce_sum(sums);
+  t.comm_s += comm.seconds() - comm_before;
+  Stopwatch scaled;
+  const double scale = 1.0 / static_cast<double>(problem.n);
+  with_real(problem.precision, [&](auto zero) {
+    auto* v = reinterpret_cast<decltype(zero)*>(x_gathered.data());
+    for (std::size_t at = 0; at < values; ++at) v[at] = static_cast<decltype(zero)>(sums[at] * scale);
+  });
+  t.host_s += scaled.seconds();
+  cl::Event write;
+  device.queue().enqueueWriteBuffer(x[0], CL_TRUE, 0, x_gathered.size(), x_gathered.data(), nullptr, &write);
+  t.transfer_s += event_seconds(write);
+  t.wall_s = wall.seconds();
+  if (timings) *timings += t;
+  return {sums[values], sums[values + 1]};
 }
 
 void SmacofDevice::start(const Matrix& x0, Timings* timings) {

@@ -1,6 +1,5 @@
 // SmacofKernel: the variant, storage and tuning of cl/smacof.cl, resolved from the tuning database
-// (tuning/smacof.json), the -D options it is built with, and the memory check that runs before anything
-// is uploaded.
+// (tuning/smacof.json), and the -D options it is built with.
 #include "smacof/smacof_kernel.hpp"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <ostream>
 
 #include "itercl/error.hpp"
+#include "smacof/smacof_memory.hpp"
 #include "smacof/smacof_parts.hpp"
 #include "smacof/smacof_steps.hpp"
 #include "tuning/kernel_checks.hpp"
@@ -27,45 +27,6 @@ constexpr Eigen::Index kMinSliceColumns = 64;
 
 // Rows a fused work-item computes at most: each keeps its point and its sums in registers.
 constexpr int kMaxRowsPerItem = 16;
-
-// Values delta (or the weights) occupy on the device.
-std::uint64_t pair_values(std::uint64_t n, bool packed) { return packed ? n * (n / 2) : n * n; }
-
-struct Need {
-  std::uint64_t total = 0, largest = 0;  // bytes in all, and in the largest buffer
-};
-
-// The fused variants cut delta (and the weights) into buffers of whole slices (smacof_parts.hpp), which
-// resolve keeps within one allocation: their largest buffer need only hold one column. The seed variants
-// read delta whole from one buffer.
-Need need_for(Precision p, bool packed, bool fused, int slices, const Problem& s, std::uint64_t n) {
-  const std::uint64_t real = real_size(p), pairs = pair_values(n, packed) * real;
-  const std::uint64_t rows = n * static_cast<std::uint64_t>(s.dim) * real;
-  Need need;
-  need.largest = fused ? n * real : pairs;
-  need.total = pairs + (2 + static_cast<std::uint64_t>(std::max(slices, 1))) * rows;
-  if (s.weighted) {
-    need.total += pairs + n * n * real + rows;  // weights, V+ (always full) and B(X) X
-    need.largest = std::max(need.largest, n * n * real);
-  }
-  if (s.features > 0) need.total += n * static_cast<std::uint64_t>(s.features) * real;
-  return need;
-}
-
-bool fits(const DeviceInfo& info, const Need& need) {
-  return need.total <= info.global_memory && need.largest <= info.max_allocation;
-}
-
-// The largest N that fits with these settings (binary search; the need grows with N).
-std::uint64_t largest_n(const DeviceInfo& info, Precision p, bool packed, bool fused, int slices, const Problem& s) {
-  std::uint64_t lo = 0, hi = 1;
-  while (fits(info, need_for(p, packed, fused, slices, s, hi))) hi *= 2;
-  while (hi - lo > 1) {
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    (fits(info, need_for(p, packed, fused, slices, s, mid)) ? lo : hi) = mid;
-  }
-  return lo;
-}
 
 // The power of two at or above n.
 std::uint64_t power_of_two_from(std::uint64_t n) {
@@ -88,6 +49,17 @@ int auto_slices(unsigned compute_units, int groups_per_unit, Eigen::Index row_gr
   Eigen::Index slices = 1;
   while (slices < needed && slices * 2 <= most) slices *= 2;
   return static_cast<int>(slices);
+}
+
+// Over ranks each rank runs its own slices only: it needs as many as one device would for its share of
+// the columns (to fill its device), and equal ranges keep the ranks in step.
+int auto_slices_over(unsigned compute_units, int groups_per_unit, Eigen::Index row_groups, Eigen::Index columns,
+                     std::uint64_t least, int ranks) {
+  const auto p = static_cast<Eigen::Index>(std::max(ranks, 1));
+  Eigen::Index each = auto_slices(compute_units, groups_per_unit, row_groups, (columns + p - 1) / p);
+  const auto least_each = static_cast<Eigen::Index>((least + static_cast<std::uint64_t>(p) - 1) / p);
+  if (each < least_each) each = static_cast<Eigen::Index>(power_of_two_from(static_cast<std::uint64_t>(least_each)));
+  return static_cast<int>(std::min(each * p, std::max<Eigen::Index>(columns, 1)));
 }
 
 Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k) {
@@ -139,8 +111,9 @@ const std::vector<KernelField<SmacofKernel>>& fields() {
   return table;
 }
 
-SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& problem,
-                     std::vector<std::string>& sources) {
+// resolve for the storage asked for ("auto": the database's packed_from).
+SmacofKernel resolve_storage(SmacofKernel k, const DeviceInfo& info, const Problem& problem,
+                             std::vector<std::string>& sources) {
   k.validate();
   const auto db = tuned_kernel<SmacofKernel>("smacof", info, sources, [](const SmacofKernel& t) {
     t.validate();
@@ -177,10 +150,9 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
   const std::uint64_t least = least_slices(static_cast<std::uint64_t>(columns), static_cast<std::uint64_t>(n),
                                            real_size(problem.precision), info.max_allocation);
   if (k.slices == 0) {
-    k.slices = auto_slices(info.compute_units, k.groups_per_unit, row_groups, columns);
     // Raised as a power of two, as auto_slices measured them (0: not even a column fits; check_memory says so).
-    if (static_cast<std::uint64_t>(k.slices) < least)
-      k.slices = static_cast<int>(std::min<std::uint64_t>(power_of_two_from(least), columns));
+    k.slices = auto_slices_over(info.compute_units, k.groups_per_unit, row_groups, columns, least,
+                                *k.packed ? problem.ranks : 1);
   } else if (static_cast<std::uint64_t>(k.slices) < least) {
     throw ParamError("kernel.slices",
                      std::to_string(k.slices) + " slices of delta's " + std::to_string(columns) + " columns hold " +
@@ -191,6 +163,20 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
   }
   k.slices = static_cast<int>(std::min<Eigen::Index>(k.slices, std::max<Eigen::Index>(columns, 1)));
   return k;
+}
+
+SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& problem,
+                     std::vector<std::string>& sources) {
+  SmacofKernel chosen = resolve_storage(k, info, problem, sources);
+  // Storage left to the device, full as measured, but too large for it (or its ranks): packed, where that fits
+  // (fused_rows reads full storage only). So N = 300,000 in float runs on 2 H200s by default.
+  if (k.packed || *chosen.packed || k.variant == "fused_rows" || storage_fits(info, chosen, problem)) return chosen;
+  k.packed = true;
+  std::vector<std::string> packed_sources;
+  SmacofKernel packed = resolve_storage(k, info, problem, packed_sources);
+  if (!storage_fits(info, packed, problem)) return chosen;
+  sources = std::move(packed_sources);
+  return packed;
 }
 
 std::string defines(const SmacofKernel& k, const Problem& problem) {
@@ -207,50 +193,6 @@ std::string defines(const SmacofKernel& k, const Problem& problem) {
         .add("FINISH", problem.metric == Metric::euclidean ? "FINISH_SQRT" : "FINISH_NONE");
   }
   return d.str();
-}
-
-std::uint64_t block_bytes(const SmacofKernel& k, const Problem& problem, std::uint64_t rows) {
-  const auto n = static_cast<std::uint64_t>(problem.n);
-  const std::uint64_t real = real_size(problem.precision), dim = static_cast<std::uint64_t>(problem.dim);
-  return rows * n * real + (n + rows * (1 + static_cast<std::uint64_t>(std::max(k.slices, 1)))) * dim * real +
-         n * static_cast<std::uint64_t>(problem.features) * real;
-}
-
-std::uint64_t ranks_that_fit(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem) {
-  const auto n = static_cast<std::uint64_t>(problem.n);
-  const std::uint64_t fixed = block_bytes(k, problem, 0), per_row = block_bytes(k, problem, 1) - fixed;
-  if (info.global_memory < fixed + per_row) return 0;
-  // Balanced blocks hold at most ceil(N / P) rows, which is at most `rows` for P = ceil(N / rows).
-  const std::uint64_t rows = std::min((info.global_memory - fixed) / per_row, std::max<std::uint64_t>(n, 1));
-  return (n + rows - 1) / rows;
-}
-
-void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& s) {
-  const auto n = static_cast<std::uint64_t>(s.n);
-  const Precision p = s.precision;
-  const bool packed = k.packed.value_or(false), fused = is_fused(k.variant);
-  const Need need = need_for(p, packed, fused, k.slices, s, n);
-  if (fits(info, need)) return;
-  std::string message =
-      "N = " + std::to_string(n) + " points need " + gib(need.total) + " on the device (" +
-      std::string(precision_name(p)) + ", " + (packed ? "packed" : "full") + " storage" +
-      (s.weighted ? ", weights and V+" : "") + "), the largest buffer " + gib(need.largest) +
-      (fused ? " (delta is cut into buffers of whole slices)" : "") + "; device '" + info.name + "' has " +
-      gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
-      " in one buffer. At most N = " + std::to_string(largest_n(info, p, packed, fused, k.slices, s)) +
-      " fits like this";
-  if (!fused && need.total <= info.global_memory) message += ", more with variant fused (several buffers)";
-  if (!packed)
-    message += ", N = " + std::to_string(largest_n(info, p, true, fused, k.slices, s)) +
-               " with packed storage (params.kernel.packed = true)";
-  if (p == Precision::f64)
-    message +=
-        ", N = " + std::to_string(largest_n(info, Precision::f32, packed, fused, k.slices, s)) + " in precision float";
-  if (!s.weighted)
-    if (const std::uint64_t ranks = ranks_that_fit(info, k, s))
-      message += "; over MPI ranks (full storage, one device each like this one) it needs at least " +
-                 std::to_string(ranks) + " ranks";
-  throw InputError("data: " + message);
 }
 
 }  // namespace smacof

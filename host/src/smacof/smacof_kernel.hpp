@@ -1,8 +1,9 @@
 // SmacofKernel's parameters resolved for a device and a problem (internal): the four parts every
-// family's kernel struct has (SmacofKernel::validate, resolve, defines, fields), and the memory check
-// that decides whether the problem fits the device at all.
+// family's kernel struct has (SmacofKernel::validate, resolve, defines, fields). What the resolved kernel
+// takes on the devices, and the checks that refuse what does not fit: smacof_memory.hpp.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -33,16 +34,26 @@ struct Problem {
   bool weighted = false;
   Eigen::Index features = 0;          // > 0 while vectors are uploaded to build delta on the device
   Metric metric = Metric::euclidean;  // of delta built from vectors (features > 0)
+  int ranks = 1;                      // MPI ranks sharing delta, one device each
 };
 
 // Fills in the kernel's zero / "auto" fields from the tuning database (tuning/smacof.json) and the
-// problem, and checks the rest against the device. `sources` receives the database entries used.
+// problem, and checks the rest against the device. `sources` receives the database entries used. Storage
+// left "auto" is packed from the database's packed_from, and also where full storage does not fit the
+// problem's ranks' devices (devices like `info`) but packed storage does.
 SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& problem, std::vector<std::string>& sources);
 
 // The fused variants' slices when none are given: enough for groups_per_unit work-groups on each of
 // compute_units, as a power of two (uneven slices measured up to 1.7 times slower), none shorter than
 // 64 columns.
 int auto_slices(unsigned compute_units, int groups_per_unit, Eigen::Index row_groups, Eigen::Index columns);
+
+// The same over `ranks` ranks each holding an equal range of the slices (packed storage): each rank's
+// auto_slices for its ceil(columns / ranks) columns, raised to a power of two so that with the other
+// ranks' they keep every slice within one allocation (`least`, least_slices; 0: none fits), times ranks,
+// at most `columns`. One rank: auto_slices raised to `least`.
+int auto_slices_over(unsigned compute_units, int groups_per_unit, Eigen::Index row_groups, Eigen::Index columns,
+                     std::uint64_t least, int ranks);
 
 // Work-groups along the rows of a fused pass over `rows` rows: each takes work_group_size * rows_per_item.
 Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k);
@@ -52,16 +63,5 @@ std::string defines(const SmacofKernel& k, const Problem& problem);
 
 // SmacofKernel's JSON names, both ways.
 const std::vector<KernelField<SmacofKernel>>& fields();
-
-// Throws InputError if the problem's buffers exceed the device's global memory or largest allocation,
-// saying which N would fit, with packed storage or float, and over how many MPI ranks.
-void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem);
-
-// Bytes on its device of a rank holding `rows` rows of delta over MPI ranks (full storage): the rows, the
-// embedding, the block's rows of the next one and its slices' partial rows, and the vectors if given.
-std::uint64_t block_bytes(const SmacofKernel& k, const Problem& problem, std::uint64_t rows);
-
-// The fewest MPI ranks whose balanced blocks fit devices like `info` (0: not even one row each does).
-std::uint64_t ranks_that_fit(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem);
 
 }  // namespace itercl::smacof

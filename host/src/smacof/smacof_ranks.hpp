@@ -4,8 +4,10 @@
 // its part of the stress, and the ranks gather both (SmacofDevice, RowBlock). Every rank resolves the
 // kernel for the whole problem, so the rows of each iterate are computed by the same operations in the
 // same order as on one device: the embedding and the iterations are one process's, the stress differs
-// only by the order of its additions (tolerance::ranks_stress). Weights and a classical start from
-// dissimilarities need the whole matrix and are refused (ParamError).
+// only by the order of its additions (tolerance::ranks_stress). Packed storage (from vectors only) gives
+// each rank a range of the slices instead, every row's values of some k's: the ranks add their parts of
+// every row, so the embedding differs from one process's by that order too (tolerance::ranks_packed).
+// Weights and a classical start from dissimilarities need the whole matrix and are refused (ParamError).
 #pragma once
 
 #include "core/comm.hpp"
