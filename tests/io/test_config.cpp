@@ -153,10 +153,14 @@ TEST_CASE("the data section of a config") {
     check_config_error(c, dir.path, "cfg.json: data.n_samples: expected an integer >= 1, got 0");
   }
   SUBCASE("more samples than memory holds: refused before allocating, with the largest that fits") {
+    // K-Means holds generated points in the run's precision: 4 bytes a value in float, 8 in double.
     c["data"] = {{"generator", "uniform"}, {"n_samples", 1000000000000LL}, {"n_features", 1000}};
-    const std::string message = input_error([&] { itercl::run_experiment(c, "cfg.json", dir.path, without_device()); });
-    check_mentions(message, "cfg.json: data.n_samples: 1000000000000 x 1000 features need 8e+06 GB of memory");
+    std::string message = input_error([&] { itercl::run_experiment(c, "cfg.json", dir.path, without_device()); });
+    check_mentions(message, "cfg.json: data.n_samples: 1000000000000 x 1000 features need 4e+06 GB of memory");
     check_mentions(message, "samples of 1000 features fit");
+    c["precision"] = "double";
+    message = input_error([&] { itercl::run_experiment(c, "cfg.json", dir.path, without_device()); });
+    check_mentions(message, "cfg.json: data.n_samples: 1000000000000 x 1000 features need 8e+06 GB of memory");
   }
 }
 

@@ -15,6 +15,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/io_npy.hpp"
@@ -188,6 +189,13 @@ TEST_CASE("a block of a .npy file, C or Fortran order, reads only its values") {
     CHECK(itercl::io::read_npy_block(dir / name, 1, 2, 0, 4) == matrix(2, 4, {10, 11, 12, 13, 20, 21, 22, 23}));
     CHECK(itercl::io::read_npy_block(dir / name, 0, 3, 2, 1) == matrix(3, 1, {2, 12, 22}));
     CHECK(itercl::io::read_npy_block(dir / name, 2, 0, 0, 4).rows() == 0);
+    // As float, row-major, whole rows (one run of a C-order file) and a column.
+    CHECK(shape.dtype == (std::string_view(name) == "c.npy" ? itercl::Precision::f64 : itercl::Precision::f32));
+    std::vector<float> rows(8), column(3);
+    itercl::io::read_npy_block(dir / name, 1, 2, 0, 4, rows.data());
+    CHECK(rows == std::vector<float>{10, 11, 12, 13, 20, 21, 22, 23});
+    itercl::io::read_npy_block(dir / name, 0, 3, 2, 1, column.data());
+    CHECK(column == std::vector<float>{2, 12, 22});
     CHECK_THROWS_WITH_AS(itercl::io::read_npy_block(dir / name, 2, 2, 0, 4),
                          doctest::Contains("rows [2, 4) x columns [0, 4) lie outside its shape (3, 4)"),
                          itercl::InputError);
@@ -200,6 +208,13 @@ TEST_CASE("a block of a .npy file, C or Fortran order, reads only its values") {
                        doctest::Contains("element (0, 0) is not finite"), itercl::InputError);
   CHECK_THROWS_WITH_AS(itercl::io::npy_shape(dir / "nothing.npy"), doctest::Contains("cannot open"),
                        itercl::InputError);
+  // A NaN met inside a whole-rows read (one run of the file) is named by its row and column too.
+  CHECK_THROWS_WITH_AS(itercl::io::read_npy_block(dir / "nan.npy", 0, 3, 0, 4),
+                       doctest::Contains("element (0, 0) is not finite"), itercl::InputError);
+  c_order[0] = 0, c_order[6] = std::numeric_limits<double>::infinity();
+  write_bytes(dir / "inf.npy", npy("<f8", false, "(3, 4)", raw<double>(c_order)));
+  CHECK_THROWS_WITH_AS(itercl::io::read_npy_block(dir / "inf.npy", 0, 3, 0, 4),
+                       doctest::Contains("element (1, 2) is not finite"), itercl::InputError);
 }
 
 TEST_CASE("save_npy then load_matrix gives back the same bits") {

@@ -1,8 +1,10 @@
 // The host half of K-Means (update, relocation, inertia, initialisation, parameters), no device needed.
 #include <doctest/doctest.h>
 
+#include <random>
 #include <set>
 
+#include "io/datagen_rows.hpp"
 #include "itercl/datagen.hpp"
 #include "itercl/error.hpp"
 #include "itercl/kmeans.hpp"
@@ -190,6 +192,68 @@ TEST_CASE("a generator's rows are the same values as those rows of the whole dat
   CHECK_THROWS_WITH_AS(itercl::make_blobs(bp, 1000, 2), doctest::Contains("rows [1000, 1002) lie outside the 1001"),
                        itercl::ParamError);
   CHECK_THROWS_AS(itercl::make_uniform(up, -1, 2), itercl::ParamError);
+}
+
+// A generator's rows as double, whatever precision they are held in.
+Matrix held(const itercl::core::HostRows& rows) {
+  return rows.view().visit([](const auto& r) -> Matrix { return r.template cast<double>(); });
+}
+
+TEST_CASE("generated rows on several threads and in parts are the whole draw on one thread; float rounds it") {
+  using itercl::Precision;
+  namespace io = itercl::io;
+  // Three streams of 65,536 rows and part of a fourth.
+  const Eigen::Index n = 3 * io::kStreamRows + 12345;
+  const itercl::BlobsParams bp{.n_samples = n, .n_features = 3, .centers = 5, .cluster_std = 2, .random_state = 17};
+  const itercl::UniformParams up{.n_samples = n, .n_features = 2, .low = -3, .high = 4, .random_state = 23};
+  const Matrix B = held(io::blobs_rows(bp, 0, n, Precision::f64, 1)),
+               U = held(io::uniform_rows(up, 0, n, Precision::f64, 1));
+  CHECK(B == itercl::make_blobs(bp));
+  CHECK(U == itercl::make_uniform(up));
+
+  // The definition, drawn here on its own: stream 0 is std::mt19937_64(random_state), stream s the seed
+  // sequence (random_state, s); a uniform value is low + (high - low) times 53 random bits.
+  for (Eigen::Index s = 0; s * io::kStreamRows < n; ++s) {
+    CAPTURE(s);
+    std::seed_seq sequence{23u, 0u, static_cast<std::uint32_t>(s), 0u};
+    std::mt19937_64 rng = s == 0 ? std::mt19937_64(23) : std::mt19937_64(sequence);
+    bool same = true;
+    for (Eigen::Index i = s * io::kStreamRows; i < std::min(n, (s + 1) * io::kStreamRows); ++i)
+      for (Eigen::Index j = 0; j < 2; ++j)
+        same = same && U(i, j) == -3 + 7 * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
+    CHECK(same);
+  }
+
+  for (const int workers : {2, 3, 8}) {
+    CAPTURE(workers);
+    CHECK(held(io::blobs_rows(bp, 0, n, Precision::f64, workers)) == B);
+    CHECK(held(io::uniform_rows(up, 0, n, Precision::f64, workers)) == U);
+  }
+  // Parts that start and end inside streams, across their boundaries, and at them; float is the double
+  // values rounded once.
+  for (const auto& [first, rows] : {std::pair<Eigen::Index, Eigen::Index>{65530, 20},
+                                    {1, 2 * io::kStreamRows},
+                                    {70000, n - 70000},
+                                    {2 * io::kStreamRows, 5},
+                                    {0, io::kStreamRows},
+                                    {n - 1, 1}}) {
+    for (const int workers : {0, 1, 3}) {
+      CAPTURE(first);
+      CAPTURE(workers);
+      CHECK(held(io::blobs_rows(bp, first, rows, Precision::f64, workers)) == B.middleRows(first, rows));
+      CHECK(held(io::uniform_rows(up, first, rows, Precision::f64, workers)) == U.middleRows(first, rows));
+      const itercl::core::HostRows bf = io::blobs_rows(bp, first, rows, Precision::f32, workers);
+      const itercl::core::HostRows uf = io::uniform_rows(up, first, rows, Precision::f32, workers);
+      REQUIRE(bf.precision() == Precision::f32);
+      CHECK(held(bf) == B.middleRows(first, rows).cast<float>().cast<double>());
+      CHECK(held(uf) == U.middleRows(first, rows).cast<float>().cast<double>());
+    }
+  }
+  // Values beyond float's range are refused in float, not rounded to infinity.
+  const itercl::UniformParams wide{.n_samples = 10, .n_features = 1, .low = -1e300, .high = 1e300};
+  CHECK(held(io::uniform_rows(wide, 0, 10, Precision::f64)).allFinite());
+  CHECK_THROWS_WITH_AS(io::uniform_rows(wide, 0, 10, Precision::f32), doctest::Contains("beyond float's range"),
+                       itercl::ParamError);
 }
 
 TEST_CASE("the scaled tolerance: the variance about an origin near the mean, exact far from zero too") {

@@ -1,5 +1,7 @@
 """Writes the K-Means configs of mpi_test.sh into OUT/configs, each with its outputs in OUT."""
+import itertools
 import json
+import math
 import os
 import sys
 
@@ -21,10 +23,51 @@ blobs = {"generator": "blobs", "n_samples": 3001, "n_features": 3, "centers": 5,
 points = np.random.default_rng(9).normal(size=(1001, 4)).astype(np.float32) * [1, 2, 3, 4]
 np.save(os.path.join(out, "points.npy"), points)
 np.save(os.path.join(out, "points_weights.npy"), np.random.default_rng(10).uniform(0, 2, size=1001))
+np.save(os.path.join(out, "small.npy"), np.array(small, dtype=np.float32))
 np.save(os.path.join(out, "tiny.npy"), np.array([[0.0, 0.0], [10.0, 10.0]]))
 bad_points = points.copy()
 bad_points[990, 2] = np.nan  # in the last rank's rows
 np.save(os.path.join(out, "bad_points.npy"), bad_points)
+
+
+def mt19937_64(seed):
+    """std::mt19937_64's outputs (the C++ standard's definition), for the generated points in double."""
+    mask, n, m = (1 << 64) - 1, 312, 156
+    mt = [seed & mask]
+    for i in range(1, n):
+        mt.append((6364136223846793005 * (mt[-1] ^ (mt[-1] >> 62)) + i) & mask)
+    while True:
+        for i in range(n):
+            x = (mt[i] & 0xFFFFFFFF80000000) | (mt[(i + 1) % n] & 0x7FFFFFFF)
+            mt[i] = mt[(i + m) % n] ^ (x >> 1) ^ (0xB5026F5AA96619E9 if x & 1 else 0)
+        for y in mt:
+            y ^= (y >> 29) & 0x5555555555555555
+            y ^= (y << 17) & 0x71D67FFFEDA60000
+            y ^= (y << 37) & 0xFFF7EEE000000000
+            yield (y ^ (y >> 43)) & mask
+
+
+def generated_blobs(n_samples, n_features, centers, random_state):
+    """itercl's make_blobs of up to 65,536 rows (one stream), in double: the points a float run draws in
+    float, held in double for the run to compare with."""
+    draws = mt19937_64(random_state)
+    uniform = lambda: (next(draws) >> 11) * 2.0**-53
+    box = [-10 + 20 * uniform() for _ in range(centers * n_features)]
+    rows = []
+    for i in range(n_samples):
+        row = []
+        for j in range(n_features):
+            u, v = 1.0 - uniform(), uniform()
+            row.append(box[(i % centers) * n_features + j] + math.sqrt(-2.0 * math.log(u)) * math.cos(2.0 * math.pi * v))
+        rows.append(row)
+    return np.array(rows)
+
+
+# The standard's check of mt19937_64: the 10,000th output from the default seed.
+assert next(itertools.islice(mt19937_64(5489), 9999, None)) == 9981545732273789042
+# The double-held copies of float-held points: a float32 .npy as float64, the generated blobs in double.
+np.save(os.path.join(out, "points_f64.npy"), points.astype(np.float64))
+np.save(os.path.join(out, "blobs_f64.npy"), generated_blobs(3001, 3, 5, 1))
 configs = {
     "blobs_kmeanspp": {"data": blobs, "params": {"n_clusters": 6, "init": "k-means++", "random_state": 3}},
     "blobs_random_double": {"precision": "double", "data": dict(blobs, n_samples=2000, centers=4),
@@ -44,6 +87,11 @@ configs = {
                                          "sample_weight": os.path.join(out, "points_weights.npy")}},
     "npy_random": {"precision": "double", "data": {"path": os.path.join(out, "points.npy")},
                    "params": {"n_clusters": 5, "init": "random", "random_state": 6}},
+    # The relocation over ranks from float rows (a float32 file is held as float).
+    "npy_small_relocate_weighted": {
+        "data": {"path": os.path.join(out, "small.npy")},
+        "params": {"n_clusters": 3, "init": [[0, 0], [5, 5], [100, 100]],
+                   "sample_weight": [1, 2, 1, 1, 0.5, 1, 0], "random_state": 0}},
     "npy_tiny_empty_rank": {"data": {"path": os.path.join(out, "tiny.npy")},
                             "params": {"n_clusters": 2, "random_state": 5}},
 }
@@ -75,6 +123,15 @@ for name, how in (("blobs_kmeanspp", "streamed"), ("blobs_kmeanspp_device", "str
                          "labels": os.path.join(out, f"{name}.{how}.labels.txt")}
     with open(os.path.join(out, "configs", f"{name}.{how}.json.txt"), "w") as f:
         json.dump(chunked, f)
+
+# The same runs on the points held in double (float64 .npy files, outside the *.json every P runs): the
+# float32 file's values, and the generated blobs as make_blobs draws them in double.
+for name, copy in (("npy_kmeanspp_weighted", "points_f64.npy"), ("blobs_kmeanspp", "blobs_f64.npy")):
+    held = json.load(open(os.path.join(out, "configs", name + ".json")))
+    held["data"] = {"path": os.path.join(out, copy)}
+    held["output"] = {"path": os.path.join(out, name + ".f64.json"), "labels": os.path.join(out, name + ".f64.labels.txt")}
+    with open(os.path.join(out, "configs", name + ".f64.json.txt"), "w") as f:
+        json.dump(held, f)
 
 # One device spec per rank, as a JSON list: for -np 2 only (outside the *.json every P runs).
 listed = dict(json.load(open(os.path.join(out, "configs", "blobs_kmeanspp.json"))), device=["cpu", "0:0"])

@@ -42,12 +42,16 @@ for config in "$tmp"/configs/*.json; do
   done
 done
 
-# MPI messages cut to 64 bytes: the all to all of an R-MAT's edges, rank 0's scatter of a file's rows
-# and the broadcasts go in many rounds, with the same answers.
-for name in pagerank_rmat_simple_degree_double pagerank_bsr_degree; do
+# MPI messages cut to 64 bytes: the all to all of an R-MAT's edges, rank 0's scatter of a file's rows,
+# the gather of K-Means' labels and the broadcasts go in many rounds, with the same answers (the labels
+# file, which every run of a config writes, kept from the -np 3 run before to compare).
+cp "$tmp/text_s1.labels.txt" "$tmp/text_s1.np3.labels.txt"
+for name in pagerank_rmat_simple_degree_double pagerank_bsr_degree text_s1; do
   if ITERCL_MPI_MAX_MESSAGE=64 mpirun 3 -x ITERCL_MPI_MAX_MESSAGE "$itercl" run "$tmp/configs/$name.json" --quiet \
     --out "$tmp/$name.rounds.json" >"$tmp/$name.rounds.log" 2>&1; then
     "$python" "$here/compare.py" "$tmp/$name.plain.json" "$tmp/$name.rounds.json" 3 || fail "$name: in rounds, differs"
+    [ "$name" != text_s1 ] || cmp -s "$tmp/text_s1.labels.txt" "$tmp/text_s1.np3.labels.txt" ||
+      fail "text_s1: the labels gathered in rounds differ"
   else
     fail "$name: in rounds of 64 bytes"; cat "$tmp/$name.rounds.log"
   fi
@@ -65,6 +69,28 @@ for run in blobs_kmeanspp:ITERCL_DEVICE_MEMORY=16000:streamed blobs_kmeanspp_dev
   fi
   "$python" "$here/compare.py" "$tmp/$name.np2.json" "$tmp/$name.np2.$how.json" 2 "$how" ||
     fail "$name: -np 2, $how, differs from the resident run"
+done
+
+# Rows held as they come against the same values held in double (float64 .npy files): a float32 .npy
+# read as float gives every value of its float64 copy, on one rank, and within tolerance::ranks_objective
+# over 2 and 3 with each rank's points kept in chunks under ITERCL_MAX_ALLOCATION (chunks checked against
+# the resident run over as many ranks); a float run's generated points, drawn in float, give the labels
+# and iterations of the same points in double, inertia and centroids within tolerance::objective(float).
+for name in npy_kmeanspp_weighted blobs_kmeanspp; do
+  "$itercl" run "$tmp/configs/$name.f64.json.txt" --quiet >/dev/null || fail "$name: points held in double"
+done
+"$python" "$here/compare.py" "$tmp/npy_kmeanspp_weighted.f64.json" "$tmp/npy_kmeanspp_weighted.plain.json" 1 ||
+  fail "float32 .npy held as float differs from its float64 copy"
+"$python" "$here/compare.py" "$tmp/blobs_kmeanspp.f64.json" "$tmp/blobs_kmeanspp.plain.json" 1 held ||
+  fail "blobs drawn in float differ from the same blobs in double"
+for p in 1 2 3; do
+  kept="$tmp/npy_kmeanspp_weighted.np$p.kept.json"
+  [ "$p" = 2 ] || ITERCL_MAX_ALLOCATION=4100 mpirun "$p" -x ITERCL_MAX_ALLOCATION "$itercl" run \
+    "$tmp/configs/npy_kmeanspp_weighted.kept.json.txt" --quiet --out "$kept" >/dev/null || fail "kept, -np $p"
+  "$python" "$here/compare.py" "$tmp/npy_kmeanspp_weighted.np$p.json" "$kept" "$p" kept ||
+    fail "float32 .npy, -np $p, kept in chunks, differs from the resident run"
+  "$python" "$here/compare.py" "$tmp/npy_kmeanspp_weighted.f64.json" "$kept" "$p" ||
+    fail "float32 .npy, -np $p, kept in chunks, differs from its float64 copy on one rank"
 done
 
 # delta cut into several buffers, each within 50,001 bytes (no whole number of rows): the one-buffer plain

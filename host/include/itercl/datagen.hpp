@@ -18,8 +18,9 @@ struct BlobsParams {
 // Isotropic Gaussian blobs (scikit-learn's make_blobs): sample i belongs to cluster i % centers.
 Matrix make_blobs(const BlobsParams& p);
 // Rows [first, first + rows) of make_blobs(p), the same values, without the others (an MPI rank's part).
-// Each row takes a fixed count of draws, so the generator skips to the first (std::mt19937_64's discard:
-// a few nanoseconds per draw skipped).
+// The rows come from streams of 65,536 rows, each with a generator of its own (the first seeded with
+// random_state, stream s with the seed sequence (random_state, s)), drawn on all cores: a part starts at
+// its first row's stream and skips only the draws before it there.
 Matrix make_blobs(const BlobsParams& p, Eigen::Index first, Eigen::Index rows);
 
 struct UniformParams {

@@ -134,25 +134,34 @@ std::vector<std::string> Comm::gather_bytes(const std::string& mine, [[maybe_unu
   std::vector<std::string> parts;
 #ifdef ITERCL_HAVE_MPI
   CommClock t{*this, {}};
-  const int count = as_count(mine.size(), "gatherv");
-  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-  check(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Gather");
-  std::size_t total = 0;
-  if (rank_ == root) {
-    for (int r = 0; r < size_; ++r) {
-      offsets[static_cast<std::size_t>(r)] = as_count(total, "gatherv");
-      total += static_cast<std::size_t>(counts[static_cast<std::size_t>(r)]);
-    }
-    as_count(total, "gatherv");
-  }
-  std::string all(total, '\0');
-  check(MPI_Gatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, root,
-                    MPI_COMM_WORLD),
-        "MPI_Gatherv");
+  // Every rank's count on every rank: each takes part in as many rounds as the largest piece needs.
+  const std::uint64_t count = mine.size();
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(size_));
+  check(MPI_Allgather(&count, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  std::size_t total = 0, largest = 0;
+  for (const std::uint64_t c : counts) total += c, largest = std::max<std::size_t>(largest, c);
   if (rank_ == root)
-    for (int r = 0; r < size_; ++r)
-      parts.push_back(all.substr(static_cast<std::size_t>(offsets[static_cast<std::size_t>(r)]),
-                                 static_cast<std::size_t>(counts[static_cast<std::size_t>(r)])));
+    for (const std::uint64_t c : counts) parts.emplace_back(c, '\0');
+  // MPI counts and offsets are ints: more in all (a rank's labels of 10^9 points are 4 GB) goes in rounds
+  // of at most max_message() bytes, each carrying the next slice of every rank's piece, as scatter_bytes.
+  const std::size_t most = max_message();
+  const std::size_t slice = total <= most ? largest : std::max<std::size_t>(most / counts.size(), 1);
+  std::vector<int> sizes(counts.size()), offsets(counts.size());
+  std::vector<char> packed(rank_ == root ? std::min(total, slice * counts.size()) : 0);
+  for (std::size_t at = 0; at < largest; at += slice) {
+    std::size_t offset = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      const std::size_t n = at < counts[r] ? std::min<std::size_t>(slice, counts[r] - at) : 0;
+      sizes[r] = static_cast<int>(n), offsets[r] = static_cast<int>(offset);
+      offset += n;
+    }
+    check(MPI_Gatherv(mine.data() + std::min(at, mine.size()), sizes[static_cast<std::size_t>(rank_)], MPI_BYTE,
+                      packed.data(), sizes.data(), offsets.data(), MPI_BYTE, root, MPI_COMM_WORLD),
+          "MPI_Gatherv");
+    if (rank_ == root)
+      for (std::size_t r = 0; r < counts.size(); ++r)
+        if (sizes[r]) std::memcpy(parts[r].data() + at, packed.data() + offsets[r], static_cast<std::size_t>(sizes[r]));
+  }
 #endif
   return parts;
 }

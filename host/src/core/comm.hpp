@@ -33,7 +33,8 @@ class Comm {
   // nothing, for what moves every iteration (fresh host arrays of 100 MB cost more in page faults than
   // their copy).
   void allgather_in_place(void* all, std::size_t value_bytes, std::span<const std::size_t> counts);
-  // Every rank's bytes, in rank order, on `root` (the other ranks get none).
+  // Every rank's bytes, in rank order, on `root` (the other ranks get none); in rounds past what one MPI
+  // call moves.
   std::vector<std::string> gather_bytes(const std::string& mine, int root = 0);
   // Rank `root`'s bytes to every rank (`bytes` has the same size everywhere).
   void broadcast_bytes(void* bytes, std::size_t size, int root = 0);

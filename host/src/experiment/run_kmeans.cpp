@@ -78,9 +78,16 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   // parsed whole is read by rank 0 and its rows scattered, as are the sample weights.
   core::Comm& comm = core::world();
   const bool root = comm.rank() == 0;
-  VectorRows data = with_field_prefix(
-      c.data.source(), "data", [&] { return read_vector_rows(c.data, c.base, report.data, comm.rank(), comm.size()); });
+  // The rows stay in the precision they come in (generated in the run's), never a double copy of the whole.
+  const Stopwatch load;
+  VectorRows data = with_field_prefix(c.data.source(), "data", [&] {
+    return read_vector_rows(c.data, c.base, report.data, comm.rank(), comm.size(), c.precision);
+  });
+  const double load_s = load.seconds();
   comm.broadcast(data.n);  // a file read whole is counted on rank 0 only
+  // The time to generate or read the rows, each rank's: at 10^9 points it is a run's largest part.
+  report.data["load_s"] = load_s;
+  if (comm.several()) report.data["load_s_ranks"] = comm.allgatherv<double>(std::span<const double>(&load_s, 1));
   std::vector<double> weights;
   KMeansParams params = kmeans::read_params(c, data.n, weights, root);
   comm.broadcast(params.random_state);  // a drawn seed is rank 0's
@@ -88,7 +95,7 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   const auto labels_path = c.output_path("labels");
   auto centroids_path = c.output_path("centroids");
   c.output.finish();
-  kmeans::RankRows mine = data.whole ? kmeans::scatter_rows(comm, data.X, weights)
+  kmeans::RankRows mine = data.whole ? kmeans::scatter_rows(comm, std::move(data.X).to_matrix(), weights)
                                      : kmeans::RankRows{std::move(data.X), {}, data.first, data.n, {}};
   if (!data.whole) mine.w = kmeans::scatter_weights(comm, weights, mine.n);
   const Eigen::Index n_samples = mine.n, n_features = mine.X.cols();

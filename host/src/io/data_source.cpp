@@ -1,10 +1,15 @@
 #include "io/data_source.hpp"
 
 #include <cmath>
+#include <fstream>
 #include <limits>
 
 #include "core/comm.hpp"
+#include "core/device_data.hpp"
+#include "io/datagen_rows.hpp"
+#include "io/io_limits.hpp"
 #include "io/io_npy.hpp"
+#include "io/output_set.hpp"
 #include "itercl/datagen.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
@@ -14,7 +19,7 @@ namespace io {
 
 // Runs a file read, naming the config field that asked for the file in its errors.
 template <class F>
-Matrix with_file_prefix(ConfigObject& section, const std::string& field, F&& read) {
+decltype(auto) with_file_prefix(ConfigObject& section, const std::string& field, F&& read) {
   try {
     return read();
   } catch (const InputError& e) {
@@ -22,20 +27,28 @@ Matrix with_file_prefix(ConfigObject& section, const std::string& field, F&& rea
   }
 }
 
+// A regular file that starts with NumPy's magic: read by rows in its dtype; anything else named .npy
+// (compressed, a pipe) goes through load_matrix, which says what it is.
+bool plain_npy(const std::filesystem::path& path) {
+  if (!describe_path_kind(path).empty()) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(6, '\0');
+  return in.read(head.data(), 6) && is_npy(head);
+}
+
 }  // namespace io
 
 Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description) {
-  return read_vector_rows(data, base, description, 0, 1).X;
+  return read_vector_rows(data, base, description, 0, 1, Precision::f64).X.to_matrix();
 }
 
 VectorRows read_vector_rows(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description,
-                            int rank, int ranks) {
+                            int rank, int ranks, Precision precision) {
   const auto path = data.path("path", base);
   const auto generator = data.string("generator");
   if (path.has_value() == generator.has_value()) data.fail("path", "give exactly one of \"path\" and \"generator\"");
 
   VectorRows out;
-  Matrix& X = out.X;
   // This rank's rows of n.
   auto part = [&](Eigen::Index n) {
     const auto un = static_cast<std::size_t>(n);
@@ -48,16 +61,26 @@ VectorRows read_vector_rows(ConfigObject& data, const std::filesystem::path& bas
     options.format = data.choice("format", "auto", {"auto", "npy", "idx", "csv", "text"});
     options.header = data.boolean("header");
     const bool npy = options.format == "npy" || (options.format == "auto" && path->extension() == ".npy");
-    if (ranks > 1 && npy) {
-      X = io::with_file_prefix(data, "path", [&] {
+    if (npy && (ranks > 1 || io::plain_npy(*path))) {
+      out.X = io::with_file_prefix(data, "path", [&] {
+        if (io::OutputSet* run = io::OutputSet::active()) run->note_input(*path);
         const io::NpyShape shape = io::npy_shape(*path);
         const Eigen::Index rows = part(static_cast<Eigen::Index>(shape.rows));
-        return io::read_npy_block(*path, static_cast<std::size_t>(out.first), static_cast<std::size_t>(rows), 0,
-                                  shape.cols);
+        const auto cols = static_cast<Eigen::Index>(shape.cols);
+        io::check_declared_memory(*path, "this rank's values", static_cast<std::uint64_t>(rows * cols),
+                                  static_cast<double>(real_size(shape.dtype)));
+        core::HostRows X(shape.dtype, rows, cols,
+                         path->string() + ": rows " + std::to_string(out.first) + " to " +
+                             std::to_string(out.first + rows) + " of " + std::to_string(cols) + " values");
+        with_real(shape.dtype, [&](auto zero) {
+          io::read_npy_block(*path, static_cast<std::size_t>(out.first), static_cast<std::size_t>(rows), 0, shape.cols,
+                             X.data<decltype(zero)>());
+        });
+        return X;
       });
     } else if (rank == 0) {
-      X = io::with_file_prefix(data, "path", [&] { return load_matrix(*path, options); });
-      out.n = X.rows();
+      out.X = io::with_file_prefix(data, "path", [&] { return core::HostRows(load_matrix(*path, options)); });
+      out.n = out.X.rows();
       out.whole = ranks > 1;
     } else {
       out.whole = true;
@@ -85,7 +108,7 @@ VectorRows read_vector_rows(ConfigObject& data, const std::filesystem::path& bas
       if (!(p.cluster_std >= 0)) data.fail("cluster_std", "expected a number >= 0");
       try {
         const Eigen::Index rows = part(p.n_samples);
-        X = make_blobs(p, out.first, rows);
+        out.X = io::blobs_rows(p, out.first, rows, precision);
       } catch (const ParamError& e) {  // named as the config's field, in the config file
         data.fail(e.field(), e.detail());
       }
@@ -97,7 +120,7 @@ VectorRows read_vector_rows(ConfigObject& data, const std::filesystem::path& bas
       if (!(p.high > p.low)) data.fail("high", "expected a number greater than low");
       try {
         const Eigen::Index rows = part(p.n_samples);
-        X = make_uniform(p, out.first, rows);
+        out.X = io::uniform_rows(p, out.first, rows, precision);
       } catch (const ParamError& e) {  // named as the config's field, in the config file
         data.fail(e.field(), e.detail());
       }
@@ -108,7 +131,7 @@ VectorRows read_vector_rows(ConfigObject& data, const std::filesystem::path& bas
   }
   data.finish();
   description["n_samples"] = out.n;
-  description["n_features"] = X.cols();
+  description["n_features"] = out.X.cols();
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_rows.hpp"
 #include "io/config.hpp"
 #include "itercl/matrix.hpp"
 
@@ -19,13 +20,16 @@ Matrix read_vectors(ConfigObject& data, const std::filesystem::path& base, nlohm
 // ranks)), generated (the values read_vectors gives those rows) or read from a .npy file (only those
 // rows). A file that must be parsed whole (text, CSV, IDX, compressed) is read by rank 0 alone, whole
 // (`whole`), to be scattered; the other ranks then get no rows and n = 0.
+// The rows are held in the precision they come in, never widened whole: a generator draws them in
+// `precision` (the run's: float rounds each drawn double once), an uncompressed .npy file is read in its
+// own dtype (float32 as float, float64 as double: no value rounded on reading), a parsed format in double.
 struct VectorRows {
-  Matrix X;
+  core::HostRows X;
   Eigen::Index first = 0, n = 0;
   bool whole = false;
 };
 VectorRows read_vector_rows(ConfigObject& data, const std::filesystem::path& base, nlohmann::json& description,
-                            int rank, int ranks);
+                            int rank, int ranks, Precision precision);
 
 // A matrix given inline (an array of equal-length arrays of numbers) or as a file path, for values
 // such as explicit initial centroids. `field` is the config key, for messages.

@@ -271,11 +271,17 @@ NpyShape npy_shape(const std::filesystem::path& path) {
   const std::string name = path.string();
   const File f{::open(path.c_str(), O_RDONLY)};
   const NpyLayout l = opened_layout(f, name);
-  return {l.rows, l.cols};
+  return {l.rows, l.cols, l.f4 ? Precision::f32 : Precision::f64};
 }
 
-Matrix read_npy_block(const std::filesystem::path& path, std::size_t row0, std::size_t rows, std::size_t col0,
-                      std::size_t cols) {
+namespace {
+
+// read_npy_block's values as T, row-major into `out`. The file is read in contiguous runs (C order with
+// every column: the whole block; C order: a row's columns; Fortran order: a column's rows), each in pieces
+// of at most 64 MiB: a rank's rows of a large file take a few thousand reads, not one per row.
+template <class T>
+void read_block(const std::filesystem::path& path, std::size_t row0, std::size_t rows, std::size_t col0,
+                std::size_t cols, T* out) {
   const std::string name = path.string();
   const File f{::open(path.c_str(), O_RDONLY)};
   const NpyLayout l = opened_layout(f, name);
@@ -283,23 +289,53 @@ Matrix read_npy_block(const std::filesystem::path& path, std::size_t row0, std::
     throw InputError(name + ": rows [" + std::to_string(row0) + ", " + std::to_string(row0 + rows) + ") x columns [" +
                      std::to_string(col0) + ", " + std::to_string(col0 + cols) + ") lie outside its shape (" +
                      l.shape_text + ")");
-  Matrix m(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
-  // One read per row (C order) or per column (Fortran order): each a contiguous run of the file.
-  const bool by_row = !l.fortran;
-  const std::size_t runs = by_row ? rows : cols, run = by_row ? cols : rows;
-  std::string buffer(run * l.item, '\0');
+  const bool by_row = !l.fortran, whole_rows = by_row && col0 == 0 && cols == l.cols;
+  const std::size_t runs = whole_rows ? 1 : by_row ? rows : cols;
+  const std::size_t run = whole_rows ? rows * cols : by_row ? cols : rows;
+  const std::size_t piece = std::max<std::size_t>(1, (std::size_t{64} << 20) / l.item);
+  std::string buffer(std::min(run, piece) * l.item, '\0');
   for (std::size_t r = 0; r < runs; ++r) {
-    const std::size_t i = by_row ? row0 + r : row0, j = by_row ? col0 : col0 + r;
-    const std::size_t at = l.data_start + (by_row ? i * l.cols + j : j * l.rows + i) * l.item;
-    if (!buffer.empty() &&
-        ::pread(f.fd, buffer.data(), buffer.size(), static_cast<off_t>(at)) != static_cast<ssize_t>(buffer.size()))
-      throw InputError(name + ": cannot read: " + std::strerror(errno));
-    for (std::size_t k = 0; k < run; ++k) {
-      const std::size_t bi = by_row ? r : k, bj = by_row ? k : r;
-      m(static_cast<Eigen::Index>(bi), static_cast<Eigen::Index>(bj)) =
-          npy_value(buffer.data() + k * l.item, l, row0 + bi, col0 + bj, name);
+    // The run's first value in the file, and where value e of the run goes in `out` (row-major).
+    const std::size_t start = whole_rows ? row0 * l.cols
+                              : by_row   ? (row0 + r) * l.cols + col0
+                                         : (col0 + r) * l.rows + row0;
+    const std::size_t at_out = by_row ? r * cols : r, step = by_row ? 1 : cols;
+    for (std::size_t done = 0; done < run; done += piece) {
+      const std::size_t count = std::min(piece, run - done);
+      const std::size_t at = l.data_start + (start + done) * l.item;
+      if (::pread(f.fd, buffer.data(), count * l.item, static_cast<off_t>(at)) != static_cast<ssize_t>(count * l.item))
+        throw InputError(name + ": cannot read: " + std::strerror(errno));
+      T* o = out + at_out + done * step;
+      for (std::size_t k = 0; k < count; ++k) {
+        const double v = l.f4 ? read_scalar<float>(buffer.data() + k * l.item, l.swap)
+                              : read_scalar<double>(buffer.data() + k * l.item, l.swap);
+        if (!std::isfinite(v)) {
+          const std::size_t e = done + k;  // the value's place in the run, for the message
+          const std::size_t bi = whole_rows ? e / cols : by_row ? r : e, bj = whole_rows ? e % cols : by_row ? e : r;
+          npy_value(buffer.data() + k * l.item, l, row0 + bi, col0 + bj, name);  // throws, naming the element
+        }
+        o[k * step] = static_cast<T>(v);
+      }
     }
   }
+}
+
+}  // namespace
+
+void read_npy_block(const std::filesystem::path& path, std::size_t row0, std::size_t rows, std::size_t col0,
+                    std::size_t cols, float* out) {
+  read_block(path, row0, rows, col0, cols, out);
+}
+
+void read_npy_block(const std::filesystem::path& path, std::size_t row0, std::size_t rows, std::size_t col0,
+                    std::size_t cols, double* out) {
+  read_block(path, row0, rows, col0, cols, out);
+}
+
+Matrix read_npy_block(const std::filesystem::path& path, std::size_t row0, std::size_t rows, std::size_t col0,
+                      std::size_t cols) {
+  Matrix m(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+  read_npy_block(path, row0, rows, col0, cols, m.data());
   return m;
 }
 

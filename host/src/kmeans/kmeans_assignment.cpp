@@ -38,13 +38,11 @@ KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points,
   const Eigen::Index n = points.rows(), dim = points.cols();
   kmeans::check_points_shape(device, n, dim, precision, /*may_stream=*/true);
   const Eigen::RowVectorXd mean = origin ? *origin : points.column_mean();
-  kmeans::check_points_range(points.largest_from(mean), dim, precision);
+  const Eigen::RowVectorXd largest = points.largest_per_column(mean);
+  kmeans::check_points_range(largest.maxCoeff(), dim, precision);
   try {
     impl_ = std::make_unique<Impl>(device, precision, n, dim);
     impl_->shift = mean;
-    const Eigen::RowVectorXd largest = points.visit([&](const auto& r) -> Eigen::RowVectorXd {
-      return (r.template cast<double>().rowwise() - mean).cwiseAbs().colwise().maxCoeff();
-    });
     impl_->largest.assign(largest.data(), largest.data() + dim);
     impl_->build(std::move(kernel));
     // Labels stay on the device, and the device update's weights (8 bytes a point) when it has them. Points

@@ -42,8 +42,8 @@ RankRows scatter_rows(core::Comm& comm, const Matrix& all, std::span<const doubl
   mine.first = static_cast<Eigen::Index>(core::first_row(n, comm.rank(), comm.size()));
   const std::vector<double> x =
       comm.scatterv(std::span<const double>(all.data(), comm.rank() == 0 ? n * d : 0), values);
-  mine.X =
-      Eigen::Map<const Matrix>(x.data(), static_cast<Eigen::Index>(x.size() / std::max<std::size_t>(d, 1)), shape[1]);
+  mine.X = core::HostRows(
+      Eigen::Map<const Matrix>(x.data(), static_cast<Eigen::Index>(x.size() / std::max<std::size_t>(d, 1)), shape[1]));
   mine.w = scatter_weights(comm, all_weights, mine.n);
   mine.scatter.comm_s = comm.seconds() - before;
   mine.scatter.wall_s = mine.scatter.comm_s;

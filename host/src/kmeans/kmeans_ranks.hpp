@@ -11,15 +11,16 @@
 #include <vector>
 
 #include "core/comm.hpp"
+#include "core/host_rows.hpp"
 #include "core/random.hpp"
 #include "itercl/kmeans.hpp"
 
 namespace itercl::kmeans {
 
-// This rank's rows of the data, rows [first, first + X.rows()) of n: generated or read by the rank, or
-// scattered from rank 0.
+// This rank's rows of the data, rows [first, first + X.rows()) of n: generated or read by the rank (in
+// the precision it holds them in, float or double), or scattered from rank 0 (in double, as parsed).
 struct RankRows {
-  Matrix X;
+  core::HostRows X;
   std::vector<double> w;  // empty: unit weights
   Eigen::Index first = 0, n = 0;
   Timings scatter;  // the scatter's communication
@@ -34,7 +35,7 @@ struct LocalRows {
   Timings scatter;
   const DeviceRows* on_device = nullptr;  // X as the caller holds it on the device (one rank): repacked there
 };
-inline LocalRows local_rows(const RankRows& r) { return {r.X, r.w, r.first, r.n, r.scatter}; }
+inline LocalRows local_rows(const RankRows& r) { return {r.X.view(), r.w, r.first, r.n, r.scatter}; }
 
 // Rank 0 passes all points (and weights, or none); the other ranks pass empty ones. Every rank calls it.
 RankRows scatter_rows(core::Comm& comm, const Matrix& all, std::span<const double> all_weights);
