@@ -114,6 +114,10 @@ def same(*keys):
             problems.append(f"{key}: {a[key]} plain, {b[key]} over {p} ranks")
 
 
+def labels_of(results_path):
+    return results_path[: -len(".json")] + ".labels.txt"
+
+
 def matrix(r, key):
     m = r[key]
     return np.load(m["file"]) if isinstance(m, dict) else np.array(m, dtype=float)
@@ -122,7 +126,8 @@ def matrix(r, key):
 if plain["algorithm"] == "kmeans":
     tol = OBJECTIVE_FLOAT if chunked == "held" else 0.0 if p == 1 or chunked else RANKS_OBJECTIVE
     same("n_iter", "converged", "n_relocated", "best_init")
-    with open(a["labels"]) as fa, open(b["labels"]) as fb:
+    # Each run's own labels: mpi_test.sh moves the file every run of a config writes beside its results.
+    with open(labels_of(sys.argv[1])) as fa, open(labels_of(sys.argv[2])) as fb:
         if fa.read() != fb.read():
             problems.append("labels differ")
     for x, y in zip([a["inertia"]] + a["inertia_trace"] + a["init_inertia"],
