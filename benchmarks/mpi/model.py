@@ -113,13 +113,26 @@ def problems(m):
             return sm["c"] * (n * n / p) / sm["n"] ** 2, o, pcie, allgather(p, x_bytes + 16 * p, a, b) * ms
         return t
 
+    def smacof_packed(n_of_p, dims=2, real=4):
+        # Packed storage over ranks: each rank a 1/P of the slices, every row's partial sums down, one
+        # allreduce of n x dims + 2 doubles, X back up. The kernel's c is full storage's (packed ran 1.35x
+        # full's kernel time on an H200 at n = 65,536: nvidia-h200-x2/README.md), as for one device.
+        sm = m["smacof"]
+        o = sm["wall"] - sm["c"]
+
+        def t(p):
+            n = n_of_p(p)
+            pcie = (2 * n * dims * real if p > 1 else 0) / PCIE_BYTES_PER_S * ms
+            return sm["c"] * (n * n / p) / sm["n"] ** 2, o, pcie, allreduce(p, (n * dims + 2) * 8, a, b) * ms
+        return t
+
     def pagerank(scale_of_p, real=4):
         pr = m["pagerank"]
         o = pr["wall"] - pr["c"]
 
         def t(p):
             n = 2.0 ** scale_of_p(p)
-            pcie = ((n + n / p) * real if p > 1 else 0) / PCIE_BYTES_PER_S * ms  # own rows up, whole x down
+            pcie = (n * real if p > 1 else 0) / PCIE_BYTES_PER_S * ms  # own rows of z down, the others' up
             comm = (allgather(p, n * real, a, b) + allreduce(p, 16, a, b)) * ms
             return pr["c"] * n / p / 2.0 ** pr["scale"], o, pcie, comm
         return t
@@ -155,6 +168,7 @@ def problems(m):
         ("K-Means, 16 M points per rank, weak", "weak", kmeans(lambda p: 16 * 2**20 * p)),
         ("SMACOF, n = 65,536, strong", "strong", smacof(lambda p: 65536)),
         ("SMACOF, n = 300,000, strong", "strong", smacof(lambda p: 300000)),
+        ("SMACOF, n = 300,000, packed over the ranks, strong", "strong", smacof_packed(lambda p: 300000)),
         ("SMACOF, 65,536² pairs per rank, weak", "weak", smacof(lambda p: 65536 * math.sqrt(p))),
         ("PageRank, R-MAT 26, strong", "strong", pagerank(lambda p: 26)),
         ("PageRank, R-MAT 22 per rank, weak", "weak", pagerank(lambda p: 22 + math.log2(p))),
@@ -183,7 +197,7 @@ def collectives_rows(paths):
             for ranks in sorted({x["ranks"] for x in lines if x["collective"] == name}):
                 pts = [(x["bytes"], x["seconds"]) for x in lines if x["collective"] == name and x["ranks"] == ranks]
                 alpha, beta = fit(pts)
-                rows.append(f"| {os.path.basename(path)} | {name} | {ranks} | {alpha * 1e6:.2f} | "
+                rows.append(f"| {os.path.basename(os.path.dirname(path))}/{os.path.basename(path)} | {name} | {ranks} | {alpha * 1e6:.2f} | "
                             f"{max(pts)[0] / 2**20:g} | {1 / beta / 1e9 if beta > 0 else float('inf'):.2f} |")
     return rows
 
