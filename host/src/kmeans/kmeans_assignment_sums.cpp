@@ -66,11 +66,12 @@ cl::Event KMeansAssignment::Impl::enqueue_lloyd(Eigen::Index first, Eigen::Index
   const KMeansKernel& cfg = kernel_config;
   const auto r = static_cast<cl_int>(rows);
   const std::size_t local_sums = in_local ? static_cast<std::size_t>(k * (dim + 1)) * sizeof(cl_long) : sizeof(cl_long);
+  const cl::Buffer labs = part(labels, first, rows, sizeof(std::int32_t));
   // Unweighted, the kernel never reads `weights`: any buffer stands in.
+  const cl::Buffer w = weights() ? part(weights, first, rows, sizeof(double)) : scale;
   set_args(lloyd, pts, r, r, centroids, static_cast<cl_int>(k), cl::Local(chunk_bytes(k)),
-           static_cast<cl_int>(chunk(k)), part(labels, first, rows, sizeof(std::int32_t)),
-           weights() ? part(weights, first, rows, sizeof(double)) : scale, scale, sums, cl::Local(local_sums),
-           static_cast<cl_int>(in_local), stream ? chunk_inertia : group_inertia);
+           static_cast<cl_int>(chunk(k)), labs, w, scale, sums, cl::Local(local_sums), static_cast<cl_int>(in_local),
+           stream ? chunk_inertia : group_inertia);
   runs.emplace_back();
   device.queue().enqueueNDRangeKernel(lloyd, cl::NullRange, cl::NDRange(groups(rows) * cfg.work_group_size),
                                       cl::NDRange(cfg.work_group_size), &after, &runs.back());
