@@ -11,6 +11,7 @@
 #include "itercl/error.hpp"
 #include "itercl/kmeans.hpp"
 #include "itercl/kmeans_assignment.hpp"
+#include "kmeans/kmeans_stream.hpp"
 #include "reference/kmeans_reference.hpp"
 #include "test_support.hpp"
 
@@ -59,9 +60,11 @@ TEST_CASE("streamed points give the resident run's labels, centroids, inertia an
   for (std::size_t i = 0; i < w.size(); ++i) w[i] = 0.25 + static_cast<double>(i % 5) / 3;
   const Eigen::MatrixXf Xf = X.cast<float>();
   const itercl::RowsView floats(Xf.data(), kN, kD);  // float rows, streamed as stored
-  // Streamed: 60,000 bytes hold the labels and weights (12 bytes a point), and beside them two chunks of
-  // at least 192 points (a work-group's) in double, not all the points (20 bytes each in float).
-  const Device small = limited_device("ITERCL_DEVICE_MEMORY", 60000);
+  // Streamed: the device holds the labels and weights (12 bytes a point, 36,012), the centroids and sums,
+  // and beside them two chunks of a granule (a work-group's 192 points, rounded up to the device's
+  // base-address alignment: 384 on an H200) in double, not all the points (20 bytes each in float).
+  const Eigen::Index granule = itercl::kmeans::chunk_granule(test::device(), 192);
+  const Device small = limited_device("ITERCL_DEVICE_MEMORY", 38000 + 2 * granule * kD * sizeof(double));
   // Kept: points above one allocation, labels and weights within it: 3 chunks in float, 6 in double.
   const Device split = limited_device("ITERCL_MAX_ALLOCATION", kN * sizeof(double) + 64);
   for (Precision p : test::kPrecisions) {
@@ -97,10 +100,12 @@ TEST_CASE("streamed: an empty cluster is relocated as in the resident run, on ei
   Matrix init(4, kD);
   for (Eigen::Index j = 0; j < 4; ++j) init.row(j) = X.row(j);
   init.row(3).setConstant(1e4);  // nearest to no point: relocated on the first iteration
-  // The whole memory limited this time, to 12 bytes a point: the labels (4) stay, and two chunks of a
-  // third of the points in float (a sixth in double) fit beside them.
-  const Device small = limited_device("ITERCL_DEVICE_MEMORY", kN * 12);
+  // The whole memory limited this time: the labels (4 bytes a point) stay, with the centroids and sums, and
+  // beside them two chunks of a granule (a work-group's 320 points, rounded up to the device's base-address
+  // alignment: 640 on an H200), not all the points.
+  const Eigen::Index granule = itercl::kmeans::chunk_granule(test::device(), 320);
   for (Precision p : test::kPrecisions) {
+    const Device small = limited_device("ITERCL_DEVICE_MEMORY", kN * 4 + 500 + 2 * granule * kD * itercl::real_size(p));
     for (const char* update : {"host", "device"}) {
       CAPTURE(itercl::precision_name(p));
       CAPTURE(update);
