@@ -3,6 +3,7 @@
 #include <new>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "core/parallel.hpp"
 #include "kmeans/kmeans_steps.hpp"
@@ -95,25 +96,41 @@ std::vector<FarPoint> farthest_points(const RowsView& rows, std::span<const doub
                                       std::span<const std::int32_t> labels, const Matrix& centroids, std::size_t take,
                                       Eigen::Index first_index) {
   return rows.visit([&](const auto& stored) {
-    const auto X = stored.template cast<double>();  // an expression: each value widened as it is read
-    const Eigen::Index n = X.rows();
-    std::vector<FarPoint> order;
-    std::vector<double> dist = host_array<double>(static_cast<std::size_t>(n), 0, "the relocation's distances");
-    std::vector<Eigen::Index> positive;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      dist[static_cast<std::size_t>(i)] = (X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm();
-      if (weight(w, i) > 0) positive.push_back(i);
-    }
-    take = std::min(take, positive.size());
-    auto further = [&](Eigen::Index a, Eigen::Index b) {
-      const double da = dist[static_cast<std::size_t>(a)], db = dist[static_cast<std::size_t>(b)];
-      return da != db ? da > db : a > b;
+    const auto X = stored.template cast<double>();      // an expression: each value widened as it is read
+    using Candidate = std::pair<double, Eigen::Index>;  // squared distance to its centroid, row
+    // `farther`'s order, a strict one: the blocks' farthest merged are the farthest of all.
+    auto further = [](const Candidate& a, const Candidate& b) {
+      return a.first != b.first ? a.first > b.first : a.second > b.second;
     };
-    std::partial_sort(positive.begin(), positive.begin() + static_cast<std::ptrdiff_t>(take), positive.end(), further);
+    // Each block keeps its `take` farthest in a heap whose top is the nearest of them, so that memory
+    // stays O(take) a worker at a billion points.
+    const auto n = static_cast<std::size_t>(X.rows());
+    const int workers = worker_count(n * static_cast<std::size_t>(X.cols()));
+    std::vector<std::vector<Candidate>> kept(static_cast<std::size_t>(workers));
+    if (take > 0)
+      parallel_blocks(n, workers, [&](std::size_t begin, std::size_t end, int worker) {
+        std::vector<Candidate>& heap = kept[static_cast<std::size_t>(worker)];
+        for (auto i = static_cast<Eigen::Index>(begin); i < static_cast<Eigen::Index>(end); ++i) {
+          if (weight(w, i) <= 0) continue;
+          const Candidate c{(X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm(), i};
+          if (heap.size() < take) {
+            heap.push_back(c);
+            std::push_heap(heap.begin(), heap.end(), further);
+          } else if (further(c, heap.front())) {
+            std::pop_heap(heap.begin(), heap.end(), further);
+            heap.back() = c;
+            std::push_heap(heap.begin(), heap.end(), further);
+          }
+        }
+      });
+    std::vector<Candidate> all;
+    for (const std::vector<Candidate>& k : kept) all.insert(all.end(), k.begin(), k.end());
+    take = std::min(take, all.size());
+    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(take), all.end(), further);
+    std::vector<FarPoint> order;
     for (std::size_t e = 0; e < take; ++e) {
-      const Eigen::Index i = positive[e];
-      order.push_back({dist[static_cast<std::size_t>(i)], first_index + i, labels[static_cast<std::size_t>(i)],
-                       weight(w, i), X.row(i)});
+      const auto [distance, i] = all[e];
+      order.push_back({distance, first_index + i, labels[static_cast<std::size_t>(i)], weight(w, i), X.row(i)});
     }
     return order;
   });
