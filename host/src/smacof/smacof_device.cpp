@@ -146,6 +146,8 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
     for (cl::Buffer& b : s.partial_stress)
       b = cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, std::max<std::size_t>(s.stress_bytes(), 1));
     s.x_host = PinnedHostBuffer(device, n * dim * s.real());
+    if (block.comm)
+      for (PinnedHostBuffer* b : {&s.x_all, &s.x_gathered}) *b = PinnedHostBuffer(device, n * dim * s.real());
     s.stress_host = PinnedHostBuffer(device, std::max<std::size_t>(2 * s.stress_bytes(), 1));
   } catch (...) {
     rethrow_as_itercl_error();

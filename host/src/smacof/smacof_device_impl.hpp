@@ -51,10 +51,10 @@ struct SmacofDevice::Impl {
   };
   std::optional<Pass> ahead;  // the next iteration's pass, enqueued before this one's stress was read
   // Over ranks: x[0] holds the whole X_m, x[1] the block's rows of X_{m+1} (packed: the rank's part of it);
-  // the host keeps X_m (for embedding()) and the gathered X_{m+1}, in the device's precision.
-  std::vector<unsigned char> x_all, x_gathered;
+  // the host keeps X_m (for embedding()) and the gathered X_{m+1}, in the device's precision, page-locked:
+  // both cross the bus every iteration.
   std::size_t rows_global = 0, fused_global = 0, stress_pairs = 0;
-  PinnedHostBuffer x_host, stress_host;
+  PinnedHostBuffer x_host, stress_host, x_all, x_gathered;
   Timings upload;
 
   std::size_t real() const { return real_size(problem.precision); }

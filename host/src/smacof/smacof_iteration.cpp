@@ -100,12 +100,11 @@ StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
   core::Comm& comm = *block.comm;
   const std::size_t row_bytes = static_cast<std::size_t>(problem.dim) * real();
   const auto n = static_cast<std::size_t>(problem.n);
-  x_gathered.resize(n * row_bytes);
+  auto* gathered = static_cast<unsigned char*>(x_gathered.data());
   cl::Event read_rows;
   if (rows() > 0)
     device.queue().enqueueReadBuffer(x[1], CL_FALSE, 0, rows() * row_bytes,
-                                     x_gathered.data() + static_cast<std::size_t>(block.first) * row_bytes, nullptr,
-                                     &read_rows);
+                                     gathered + static_cast<std::size_t>(block.first) * row_bytes, nullptr, &read_rows);
   Timings t;
   const StressSums own = rows() > 0 ? read_stress(events, &t, wall) : StressSums{};
   if (rows() > 0) t.transfer_s += event_seconds(read_rows);
@@ -130,7 +129,6 @@ StressSums SmacofDevice::Impl::slices_pass(Timings* timings) {
   std::vector<cl::Event> events;
   fused_pass(0, 1, 0, events);
   const std::size_t values = static_cast<std::size_t>(problem.n) * static_cast<std::size_t>(problem.dim);
-  x_gathered.resize(values * real());
   cl::Event read_rows;
   device.queue().enqueueReadBuffer(x[1], CL_FALSE, 0, x_gathered.size(), x_gathered.data(), nullptr, &read_rows);
   read_rows.wait();  // after the pass's kernels (one in-order queue): their times can be read
