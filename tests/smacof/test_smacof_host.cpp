@@ -313,37 +313,39 @@ TEST_CASE("running out of host memory says what was being allocated, how much, a
       itercl::RuntimeError);
 }
 
-TEST_CASE("auto slices: a power of two that fills the compute units, none shorter than 64 columns") {
+TEST_CASE(
+    "auto slices: a power of two that fills the compute units, none shorter than 64 columns nor longer than 2,048") {
   // The configuration the slices were measured with (fused, full storage, 128 work-items, one row each,
   // 16 groups per compute unit): the unrounded rule gave 64, 17, 9 and 5 slices, the powers of two
-  // measured fastest are these.
+  // measured fastest are these, and at 65,536 the 2,048 columns a slice at most give 32.
   const itercl::DeviceInfo info = smacof_test_data::h200();
-  const std::pair<Eigen::Index, int> want[] = {{4096, 64}, {16384, 32}, {32768, 16}, {65536, 8}};
+  struct Want {
+    Eigen::Index n;
+    int full, packed, two_rows;  // packed: half the columns, the same row groups; two rows: half the row groups
+  };
+  const Want want[] = {{4096, 64, 32, 64}, {16384, 32, 32, 64}, {32768, 16, 16, 32}, {65536, 32, 16, 32}};
   const itercl::SmacofKernel measured{
       .variant = "fused", .packed = false, .work_group_size = 128, .groups_per_unit = 16, .rows_per_item = 1};
-  for (const auto& [n, slices] : want) {
+  for (const auto& [n, slices, packed_slices, two_rows_slices] : want) {
     CAPTURE(n);
     std::vector<std::string> sources;
     const smacof::Problem problem{.n = n, .dim = 2, .precision = itercl::Precision::f32};
     const itercl::SmacofKernel k = smacof::resolve(measured, info, problem, sources);
     CHECK(k.slices == slices);
-    // Packed storage has half the columns, and the same row groups.
     itercl::SmacofKernel packed_kernel = measured;
     packed_kernel.packed = true;
-    const itercl::SmacofKernel packed = smacof::resolve(packed_kernel, info, problem, sources);
-    CHECK(packed.slices == std::min(slices, static_cast<int>(n / 2 / 64)));
-    // Two rows per work-item halve the row groups: twice the slices, within the same cap.
+    CHECK(smacof::resolve(packed_kernel, info, problem, sources).slices == packed_slices);
     itercl::SmacofKernel two_rows = measured;
     two_rows.rows_per_item = 2;
-    CHECK(smacof::resolve(two_rows, info, problem, sources).slices == std::min(2 * slices, static_cast<int>(n / 64)));
+    CHECK(smacof::resolve(two_rows, info, problem, sources).slices == two_rows_slices);
     // Slices given are kept, whatever their parity.
     CHECK(smacof::resolve(itercl::SmacofKernel{.slices = 17}, info, problem, sources).slices == 17);
   }
-  // Against the rule written out: the least power of two reaching the wanted groups, capped at the
-  // largest power of two of at least 64 columns each.
+  // Against the rule written out: the least power of two reaching the wanted groups and slices of at most
+  // 2,048 columns, capped at the largest power of two of at least 64 columns each.
   for (unsigned units : {1u, 16u, 132u})
     for (Eigen::Index row_groups : {1, 3, 128, 1000})
-      for (Eigen::Index columns : {10, 64, 100, 4096, 65536}) {
+      for (Eigen::Index columns : {10, 64, 100, 4096, 65536, 300000}) {
         const int got = smacof::auto_slices(units, 16, row_groups, columns);
         CAPTURE(units);
         CAPTURE(row_groups);
@@ -352,7 +354,9 @@ TEST_CASE("auto slices: a power of two that fills the compute units, none shorte
         CHECK(got * 64 <= std::max<Eigen::Index>(columns, 64));
         const bool full = static_cast<Eigen::Index>(got) * row_groups >= static_cast<Eigen::Index>(units) * 16;
         CHECK((full || 2 * got * 64 > columns));  // short of full only where 64 columns a slice stops it
-        CHECK((got == 1 || static_cast<Eigen::Index>(got / 2) * row_groups < static_cast<Eigen::Index>(units) * 16));
+        CHECK((got * 2048 >= columns || 2 * got * 64 > columns));
+        CHECK((got == 1 || static_cast<Eigen::Index>(got / 2) * row_groups < static_cast<Eigen::Index>(units) * 16 ||
+               static_cast<Eigen::Index>(got / 2) * 2048 < columns));
       }
 }
 

@@ -25,6 +25,14 @@ constexpr int kAnyCount = std::numeric_limits<int>::max();
 // adding its partial rows in fused_finish.
 constexpr Eigen::Index kMinSliceColumns = 64;
 
+// Nor longer than this many: a work-group's loop over its slice is what the last wave of work-groups
+// leaves the device idle for. On the H200 (benchmarks/results/nvidia-h200-x2/smacof-slices.md, float,
+// 2-D, kernel time per iteration) the fill rule's 8 slices took 10.74 ms at N = 92,682 and 20.53 at
+// 131,072 where 64 slices (1,448 and 2,048 columns) took 10.32 and 19.73; at 65,536 16 slices 5.01 ms
+// against 4.83 with 32 to 128; and a rank's block of 46,341 rows at N = 92,682 6.28 ms with 8 slices,
+// 5.18 with 64.
+constexpr Eigen::Index kMaxSliceColumns = 2048;
+
 // Rows a fused work-item computes at most: each keeps its point and its sums in registers.
 constexpr int kMaxRowsPerItem = 16;
 
@@ -35,16 +43,17 @@ std::uint64_t power_of_two_from(std::uint64_t n) {
   return p;
 }
 
-// Enough slices to give every compute unit groups_per_unit work-groups, rounded up to a power of two,
-// but none shorter than kMinSliceColumns (the power of two at or below columns / kMinSliceColumns). The
-// power of two is measured, not derived: on the H200 (benchmarks/results/nvidia-h200/smacof.json, group
-// slices) the fused kernel took 0.741 ms per iteration at N = 16,384 with 17 slices against 0.438 with 16
-// and 0.436 with 32; at N = 32,768 2.73 ms with 9 against 1.69 with 8 and 1.67 with 16; at N = 65,536
-// 9.96 ms with 5 against 6.81 with 4 and 6.72 with 8: slices of uneven length cost up to 1.7 times, and
-// within the powers of two the time is flat once the GPU is full.
+// Enough slices to give every compute unit groups_per_unit work-groups, and none longer than
+// kMaxSliceColumns, rounded up to a power of two, but none shorter than kMinSliceColumns (the power of two at or below
+// columns / kMinSliceColumns). The power of two is measured, not derived: on the H200
+// (benchmarks/results/nvidia-h200/smacof.json, group slices) the fused kernel took 0.741 ms per iteration at N = 16,384
+// with 17 slices against 0.438 with 16 and 0.436 with 32; at N = 32,768 2.73 ms with 9 against 1.69 with 8 and 1.67
+// with 16; at N = 65,536 9.96 ms with 5 against 6.81 with 4 and 6.72 with 8: slices of uneven length cost up to 1.7
+// times, and within the powers of two the time is flat once the GPU is full (up to the longest slice's tail).
 int auto_slices(unsigned compute_units, int groups_per_unit, Eigen::Index row_groups, Eigen::Index columns) {
   const Eigen::Index wanted = static_cast<Eigen::Index>(compute_units) * groups_per_unit;
-  const Eigen::Index needed = std::max<Eigen::Index>((wanted + row_groups - 1) / row_groups, 1);
+  const Eigen::Index needed = std::max(
+      {(wanted + row_groups - 1) / row_groups, (columns + kMaxSliceColumns - 1) / kMaxSliceColumns, Eigen::Index{1}});
   const Eigen::Index most = std::max<Eigen::Index>(columns / kMinSliceColumns, 1);
   Eigen::Index slices = 1;
   while (slices < needed && slices * 2 <= most) slices *= 2;

@@ -44,8 +44,8 @@ struct Problem {
 SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& problem, std::vector<std::string>& sources);
 
 // The fused variants' slices when none are given: enough for groups_per_unit work-groups on each of
-// compute_units, as a power of two (uneven slices measured up to 1.7 times slower), none shorter than
-// 64 columns.
+// compute_units and none longer than 2,048 columns, as a power of two (uneven slices measured up to 1.7
+// times slower), none shorter than 64 columns.
 int auto_slices(unsigned compute_units, int groups_per_unit, Eigen::Index row_groups, Eigen::Index columns);
 
 // The same over `ranks` ranks each holding an equal range of the slices (packed storage): each rank's
