@@ -140,6 +140,8 @@ def main():
     ap.add_argument("--ranks", default="1,2", help="comma-separated rank counts, 1 first")
     ap.add_argument("--device", default="gpu", help="the config's device: gpu (each rank its own) or cpu")
     ap.add_argument("--sizes", choices=sorted(SIZES), default="issue")
+    ap.add_argument("--size", action="append", default=[], metavar="KEY=N",
+                    help="overrides one of the sizes' entries, e.g. smacof=131072 (repeatable)")
     ap.add_argument("--algorithms", default="kmeans,smacof,pagerank,histogram")
     ap.add_argument("--modes", default="strong,weak")
     ap.add_argument("--cores-per-rank", type=int, default=0, help="PoCL: cores for each rank (default: shared)")
@@ -153,6 +155,12 @@ def main():
     ranks = [int(p) for p in args.ranks.split(",")]
     if ranks[0] != 1:
         raise SystemExit("--ranks: the first count must be 1, the reference of the efficiency")
+    sizes = dict(SIZES[args.sizes])
+    for item in args.size:
+        key, _, value = item.partition("=")
+        if key not in sizes or not value.isdigit():
+            raise SystemExit(f"--size {item!r}: expected KEY=N with KEY one of {', '.join(sorted(sizes))}")
+        sizes[key] = int(value)
     lines = []
     if args.render:
         latest = {}
@@ -167,9 +175,9 @@ def main():
                 for mode in args.modes.split(","):
                     for p in ranks:
                         same = [x for x in lines if x["algorithm"] == algorithm and x["ranks"] == p and
-                                x["size"] == problem_size(algorithm, mode, p, SIZES[args.sizes])]
+                                x["size"] == problem_size(algorithm, mode, p, sizes)]
                         # One rank's weak run is its strong run where the sizes agree: run once.
-                        line = dict(same[0], mode=mode) if same else run(args, algorithm, mode, p, SIZES[args.sizes])
+                        line = dict(same[0], mode=mode) if same else run(args, algorithm, mode, p, sizes)
                         print(json.dumps(line), flush=True)
                         log.write(json.dumps(line) + "\n")
                         log.flush()
