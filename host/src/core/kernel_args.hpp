@@ -16,8 +16,7 @@ namespace itercl {
 // holds the buffer.
 template <class... Args>
 void set_args(cl::Kernel& kernel, Args&&... args) {
-  static_assert(((std::is_lvalue_reference_v<Args> || !std::is_base_of_v<cl::Memory, std::remove_cvref_t<Args>>) &&
-                 ...),
+  static_assert(((std::is_lvalue_reference_v<Args> || !std::is_base_of_v<cl::Memory, std::remove_cvref_t<Args>>)&&...),
                 "set_args: pass buffers as named objects that outlive the launch, not temporaries");
   cl_uint index = 0;
   (kernel.setArg(index++, std::forward<Args>(args)), ...);
