@@ -43,13 +43,14 @@ std::uint64_t power_of_two_from(std::uint64_t n) {
   return p;
 }
 
-// Enough slices to give every compute unit groups_per_unit work-groups, and none longer than
-// kMaxSliceColumns, rounded up to a power of two, but none shorter than kMinSliceColumns (the power of two at or below
-// columns / kMinSliceColumns). The power of two is measured, not derived: on the H200
-// (benchmarks/results/nvidia-h200/smacof.json, group slices) the fused kernel took 0.741 ms per iteration at N = 16,384
-// with 17 slices against 0.438 with 16 and 0.436 with 32; at N = 32,768 2.73 ms with 9 against 1.69 with 8 and 1.67
-// with 16; at N = 65,536 9.96 ms with 5 against 6.81 with 4 and 6.72 with 8: slices of uneven length cost up to 1.7
-// times, and within the powers of two the time is flat once the GPU is full (up to the longest slice's tail).
+// Enough slices to give every compute unit groups_per_unit work-groups, and enough that none is longer
+// than kMaxSliceColumns, rounded up to a power of two, but none shorter than kMinSliceColumns (the power of
+// two at or below columns / kMinSliceColumns). The power of two is measured, not derived: on the H200
+// (benchmarks/results/nvidia-h200/smacof.json, group slices) the fused kernel took 0.741 ms per iteration
+// at N = 16,384 with 17 slices against 0.438 with 16 and 0.436 with 32; at N = 32,768 2.73 ms with 9
+// against 1.69 with 8 and 1.67 with 16; at N = 65,536 9.96 ms with 5 against 6.81 with 4 and 6.72 with 8:
+// slices of uneven length cost up to 1.7 times, and within the powers of two the time is flat once the
+// GPU is full (and no slice is long: kMaxSliceColumns).
 int auto_slices(unsigned compute_units, int groups_per_unit, Eigen::Index row_groups, Eigen::Index columns) {
   const Eigen::Index wanted = static_cast<Eigen::Index>(compute_units) * groups_per_unit;
   const Eigen::Index needed = std::max(
