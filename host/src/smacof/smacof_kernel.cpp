@@ -28,9 +28,9 @@ constexpr Eigen::Index kMinSliceColumns = 64;
 // Nor longer than this many: a work-group's loop over its slice is what the last wave of work-groups
 // leaves the device idle for. On the H200 (benchmarks/results/nvidia-h200-x2/smacof-slices.md, float,
 // 2-D, kernel time per iteration) the fill rule's 8 slices took 10.74 ms at N = 92,682 and 20.53 at
-// 131,072 where 64 slices (1,448 and 2,048 columns) took 10.32 and 19.73; at 65,536 16 slices 5.01 ms
-// against 4.83 with 32 to 128; and a rank's block of 46,341 rows at N = 92,682 6.28 ms with 8 slices,
-// 5.18 with 64.
+// 131,072 where 64 slices (1,448 and 2,048 columns) took 10.32 and 19.73, and a rank's block of 46,341
+// rows at N = 92,682 6.28 ms with 8 slices, 5.18 with 64; at 65,536 16 to 128 slices were within the
+// runs' 3% spread (4.81 to 5.01 ms).
 constexpr Eigen::Index kMaxSliceColumns = 2048;
 
 // Rows a fused work-item computes at most: each keeps its point and its sums in registers.
