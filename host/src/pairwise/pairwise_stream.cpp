@@ -108,9 +108,10 @@ PairwiseRun PairwiseDistances::Impl::run(const PairSink& sink, std::vector<pairw
                           params.parts),
         params.progress, "pairwise");
     for (pairwise::DistanceWorker& w : s.workers) w.share = DeviceShare{.device = w.name, .timings = {}};
-    // The tiles come to the host only when they are not reduced on the device: the pinned buffers they
-    // land in, as large as the tiles, are allocated by the first run that needs them.
-    if (!reducers) {
+    // The tiles come to the host only when they are not reduced on the device (neither reducers nor the
+    // fused kernel): the pinned buffers they land in, as large as the tiles, are allocated by the first
+    // run that needs them. (Allocating them for fused too cost seconds of wall time on the H200.)
+    if (!reducers && !fused) {
       const std::size_t tile_bytes =
           static_cast<std::size_t>(s.block_rows * s.block_cols) * real_size(params.precision);
       for (pairwise::DistanceWorker& w : s.workers)
