@@ -18,24 +18,24 @@
 // memory as real4: a work-item's rows and columns come in runs of 4 consecutive ones (run v of rows at
 // v * 4 TILE_R + 4 ty), so each step reads them with ROWS_PER_ITEM / 4 + COLS_PER_ITEM / 4 vector loads
 // (broadcast for the rows) for ROWS_PER_ITEM x COLS_PER_ITEM multiply-adds.
-// Selection: each row's list of its K best (d^2, column) so far lives in the private memory of work-item
-// lid = row (cached stack memory on GPUs, written rarely), its K-th best in local memory. A work-item compares its
-// entries of the tile with their row's K-th best; the few that beat it (all of them while the list is
-// not full) are queued in local memory, QUEUE per row, and work-item `row` merges its row's queue into the
-// list. Entries that find their row's queue full wait for the next round, which compares them again with
-// the new K-th best. After the first tiles almost every entry fails the one comparison: the selection
-// costs about one comparison per distance.
+// Selection: every work-item keeps, for each of its rows, the K best of the columns it has seen, in private
+// memory, and their K-th best in a register. An entry is one comparison with that register; the rare one
+// that beats it is inserted. No work-item waits for another until the last tile, when the TILE_C lists of
+// each row are merged through local memory (faiss's per-thread queues, then a merge, in the same spirit).
+// A queue per row in local memory, filled and merged in rounds behind barriers after every tile, ran 13
+// times slower than the tiles on the H200 (docs/pairwise.md).
 // Ties: (d^2, column) in lexicographic order, so of equal squared distances the lower column wins, as in
-// the host's merge. Ranking is done on d^2, before the root of `euclidean` (the root is taken on the way out).
+// the host's merge. A work-item meets its columns in increasing order, so within its own lists a later
+// entry loses every tie: the hot comparison is d^2 < K-th best alone. Ranking is done on d^2, before the
+// root of `euclidean` (the root is taken on the way out).
 //
 // Parameters
 //   -D REAL=float|double              (required, see common.clh)
 //   -D K=1                            neighbours per row, 1 to 64
 //   -D SQRT=0|1                       1: write d (euclidean), 0: d^2 (sqeuclidean)
 //   -D TILE_R=16, TILE_C=16           work-items along rows and columns
-//   -D ROWS_PER_ITEM=8, COLS_PER_ITEM=8   a work-item's accumulators; multiples of 4, at most 16 columns
+//   -D ROWS_PER_ITEM=8, COLS_PER_ITEM=8   a work-item's accumulators; multiples of 4, at most 32 columns
 //   -D SLICE=16                       dimensions staged at a time
-//   -D QUEUE=16                       candidates queued per row and round
 #include "common.clh"
 #include "tile_stage.clh"
 
@@ -60,9 +60,6 @@
 #ifndef SLICE
 #define SLICE 16
 #endif
-#ifndef QUEUE
-#define QUEUE 16
-#endif
 #if ROWS_PER_ITEM % 4 || COLS_PER_ITEM % 4 || COLS_PER_ITEM > 32
 #error "ROWS_PER_ITEM and COLS_PER_ITEM must be multiples of 4, COLS_PER_ITEM at most 32"
 #endif
@@ -70,6 +67,11 @@
 #define TILE_ROWS (TILE_R * ROWS_PER_ITEM)
 #define TILE_COLS (TILE_C * COLS_PER_ITEM)
 #define ITEMS (TILE_R * TILE_C)
+#define X_PER_ITEM ((SLICE * TILE_ROWS + ITEMS - 1) / ITEMS)  // staged values a work-item loads per slice
+#define Y_PER_ITEM ((SLICE * TILE_COLS + ITEMS - 1) / ITEMS)
+#define STAGE4 (SLICE * (TILE_ROWS + TILE_COLS) / 4)  // one buffer of staged slices, in real4
+#define MERGE4 ((TILE_R * K * ((int)sizeof(real) + (int)sizeof(int)) + 15) / 16)
+#define POOL4 (2 * STAGE4 > MERGE4 ? 2 * STAGE4 : MERGE4)
 
 // The tile row (column) of a work-item's accumulator s (w): runs of 4 consecutive ones.
 #define ROW_OF(s, ty) (((s) / 4) * 4 * TILE_R + 4 * (ty) + (s) % 4)
@@ -78,19 +80,15 @@
 // (d, j) before (e, k): the smaller distance, then the lower column.
 inline bool before(const real d, const int j, const real e, const int k) { return d < e || (d == e && j < k); }
 
-// Merges `count` queued candidates into a row's list (its `filled` best, ascending), keeping the best K.
-inline int merge_queue(real* best, int* at, int filled, __local const real* restrict qd,
-                       __local const int* restrict qj, const int count) {
-  for (int t = 0; t < count; ++t) {
-    const real d = qd[t];
-    const int j = qj[t];
-    if (filled == K && !before(d, j, best[K - 1], at[K - 1])) continue;
-    int q = filled < K ? filled++ : K - 1;
-    for (; q > 0 && before(d, j, best[q - 1], at[q - 1]); --q) best[q] = best[q - 1], at[q] = at[q - 1];
-    best[q] = d, at[q] = j;
-  }
-  return filled;
-}
+// Inserts (d, j) into the ascending list best / at of K entries, dropping its last; (d, j) beats that last.
+// `later` (j is above every column of the list): an equal distance goes after the entries it ties.
+#define INSERT(best, at, d, j, later)                                                             \
+  do {                                                                                            \
+    int q_ = K - 1;                                                                               \
+    for (; q_ > 0 && ((later) ? (d) < best[q_ - 1] : before(d, j, best[q_ - 1], at[q_ - 1])); --q_) \
+      best[q_] = best[q_ - 1], at[q_] = at[q_ - 1];                                               \
+    best[q_] = (d), at[q_] = (j);                                                                 \
+  } while (0)
 
 __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused(
     __global const real* restrict x, const int ldx, __global const real* restrict y, const int ldy, const int dim,
@@ -101,33 +99,32 @@ __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused
   const int lid = ty * TILE_C + tx;
   const int tile_r = get_group_id(1) * TILE_ROWS;
 
-  __local real4 xs4[SLICE * TILE_ROWS / 4];  // staged slice, dimension-major: xs[k * TILE_ROWS + row]
-  __local real4 ys4[SLICE * TILE_COLS / 4];
-  __local real* xs = (__local real*)xs4;
-  __local real* ys = (__local real*)ys4;
-  __local real worst[TILE_ROWS];  // each row's K-th best so far (INFINITY while its list is not full)
-  __local int worst_at[TILE_ROWS];
-  __local int queued[TILE_ROWS];  // candidates queued per row this round (past QUEUE: the ones that wait)
-  __local real queue_d[TILE_ROWS * QUEUE];
-  __local int queue_j[TILE_ROWS * QUEUE];
-  __local int waiting[2];  // per round parity: whether some candidate waits for the next round
+  // Two buffers of staged slices, dimension-major (xs[k * TILE_ROWS + row]), one filled while the other is
+  // read; the last merge reuses the same memory.
+  __local real4 pool[POOL4];
+  __local real* merge_d = (__local real*)pool;  // one work-item column's lists of TILE_R rows at a time
+  __local int* merge_j = (__local int*)(merge_d + TILE_R * K);
+  real xr[X_PER_ITEM], yr[Y_PER_ITEM];  // the next slice, on its way from global memory
 
-  // Work-item `lid` < TILE_ROWS keeps row lid's list in private memory (GPUs: cached stack memory).
-  const bool keeper = lid < TILE_ROWS && tile_r + lid < rows;
-  real best[K];
-  int best_at[K];
-  int filled = 0;
-  if (lid < TILE_ROWS) worst[lid] = INFINITY, worst_at[lid] = INT_MAX, queued[lid] = 0;
-  if (lid < 2) waiting[lid] = 0;
-
+  // This work-item's K best (INFINITY, -1 while fewer) of each of its rows, and the K-th best's distance.
+  real best[ROWS_PER_ITEM][K], worst[ROWS_PER_ITEM];
+  int best_at[ROWS_PER_ITEM][K];
   real xa[ROWS_PER_ITEM];
+  int own[ROWS_PER_ITEM];
 #pragma unroll
   for (int s = 0; s < ROWS_PER_ITEM; ++s) {
+    for (int q = 0; q < K; ++q) best[s][q] = INFINITY, best_at[s][q] = -1;
     const int r = tile_r + ROW_OF(s, ty);
     xa[s] = r < rows ? xaux[row0 + r] : 0;
+    // Rows past the rectangle take no candidate (a K-th best nothing beats); with skip_self a row does
+    // not take its own column.
+    worst[s] = r < rows ? INFINITY : -INFINITY;
+    own[s] = skip_self ? row0 + r : -1;
   }
-  int round = 0;
 
+  fetch_slice(xr, X_PER_ITEM, x, ldx, row0, tile_r, rows, TILE_ROWS, 0, dim, SLICE, lid, ITEMS);
+  fetch_slice(yr, Y_PER_ITEM, y, ldy, col0, 0, cols, TILE_COLS, 0, dim, SLICE, lid, ITEMS);
+  int staged = 0;  // slices staged so far: the parity picks the buffer
   for (int tile_c = 0; tile_c < cols; tile_c += TILE_COLS) {
     real acc[ROWS_PER_ITEM][COLS_PER_ITEM];
 #pragma unroll
@@ -135,11 +132,22 @@ __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused
 #pragma unroll
       for (int w = 0; w < COLS_PER_ITEM; ++w) acc[s][w] = 0;
 
-    for (int k0 = 0; k0 < dim; k0 += SLICE) {
-      barrier(CLK_LOCAL_MEM_FENCE);  // everyone is done reading the previous slice
-      stage_slice(xs, x, ldx, row0, tile_r, rows, TILE_ROWS, k0, dim, SLICE, lid, ITEMS);
-      stage_slice(ys, y, ldy, col0, tile_c, cols, TILE_COLS, k0, dim, SLICE, lid, ITEMS);
+    for (int k0 = 0; k0 < dim; k0 += SLICE, ++staged) {
+      __local real4* xs4 = pool + (staged & 1) * STAGE4;
+      __local real4* ys4 = xs4 + SLICE * TILE_ROWS / 4;
+      // Writing this buffer is safe: its last readers, two slices ago, have all passed the barrier below
+      // since.
+      put_slice((__local real*)xs4, xr, X_PER_ITEM, TILE_ROWS, SLICE, lid, ITEMS);
+      put_slice((__local real*)ys4, yr, Y_PER_ITEM, TILE_COLS, SLICE, lid, ITEMS);
       barrier(CLK_LOCAL_MEM_FENCE);  // the slice is staged
+      // The next slice: this tile's next dimensions, or the next column tile's first.
+      const bool same_tile = k0 + SLICE < dim;
+      const int next_k0 = same_tile ? k0 + SLICE : 0, next_c = same_tile ? tile_c : tile_c + TILE_COLS;
+      if (same_tile || next_c < cols) {
+        fetch_slice(xr, X_PER_ITEM, x, ldx, row0, tile_r, rows, TILE_ROWS, next_k0, dim, SLICE, lid, ITEMS);
+        fetch_slice(yr, Y_PER_ITEM, y, ldy, col0, next_c, cols, TILE_COLS, next_k0, dim, SLICE, lid, ITEMS);
+      }
+#pragma unroll
       for (int k = 0; k < SLICE; ++k) {
         real a[ROWS_PER_ITEM], b[COLS_PER_ITEM];
 #pragma unroll
@@ -159,83 +167,52 @@ __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused
       }
     }
 
-    // The tile's squared distances, and which of them beat their row's K-th best (a bit per column).
-    real yb[COLS_PER_ITEM];
-    int col[COLS_PER_ITEM];
+    // The tile's squared distances, each compared with its row's K-th best; columns past the rectangle
+    // take +INFINITY, which beats nothing.
 #pragma unroll
     for (int w = 0; w < COLS_PER_ITEM; ++w) {
       const int c = tile_c + COL_OF(w, tx);
-      yb[w] = c < cols ? yaux[col0 + c] : 0;
-      col[w] = c < cols ? col0 + c : -1;
-    }
-    uint pending[ROWS_PER_ITEM];
-#pragma unroll
-    for (int s = 0; s < ROWS_PER_ITEM; ++s) {
-      const int r = ROW_OF(s, ty);
-      // Rows past the rectangle take no candidate; with skip_self a row does not take its own column.
-      const int own = tile_r + r < rows ? (skip_self ? row0 + tile_r + r : -1) : INT_MAX;
-      const real bound = worst[r];
-      const int bound_at = worst_at[r];
-      pending[s] = 0;
-#pragma unroll
-      for (int w = 0; w < COLS_PER_ITEM; ++w) {
-        acc[s][w] = fmax(xa[s] + yb[w] - 2 * acc[s][w], (real)0);
-        const bool valid = col[w] >= 0 && own != INT_MAX && col[w] != own;
-        if (valid && before(acc[s][w], col[w], bound, bound_at)) pending[s] |= 1u << w;
-      }
-    }
-    // Rounds until no candidate waits: queue, merge, compare the ones left with the new K-th best.
-    for (;;) {
-      int left = 0;
+      const real yb = c < cols ? yaux[col0 + c] : INFINITY;
 #pragma unroll
       for (int s = 0; s < ROWS_PER_ITEM; ++s) {
-        if (!pending[s]) continue;
-        const int r = ROW_OF(s, ty);
-        const real bound = worst[r];
-        const int bound_at = worst_at[r];
-#pragma unroll
-        for (int w = 0; w < COLS_PER_ITEM; ++w) {
-          if (!(pending[s] & (1u << w))) continue;
-          if (!before(acc[s][w], col[w], bound, bound_at)) {
-            pending[s] &= ~(1u << w);
-            continue;
-          }
-          const int slot = atomic_inc(&queued[r]);
-          if (slot < QUEUE) {
-            queue_d[r * QUEUE + slot] = acc[s][w], queue_j[r * QUEUE + slot] = col[w];
-            pending[s] &= ~(1u << w);
-          } else {
-            left = 1;
-          }
+        const real d = fmax(xa[s] + yb - 2 * acc[s][w], (real)0);
+        if (d < worst[s] && col0 + c != own[s]) {
+          INSERT(best[s], best_at[s], d, col0 + c, true);
+          worst[s] = best[s][K - 1];
         }
       }
-      if (left) waiting[round & 1] = 1;
-      if (lid == 0) waiting[(round + 1) & 1] = 0;  // read last in the previous round, written in the next
-      barrier(CLK_LOCAL_MEM_FENCE);                // every candidate of this round is queued
-      if (keeper && queued[lid] > 0) {
-        filled =
-            merge_queue(best, best_at, filled, queue_d + lid * QUEUE, queue_j + lid * QUEUE, min(queued[lid], QUEUE));
-        if (filled == K) worst[lid] = best[K - 1], worst_at[lid] = best_at[K - 1];
-      }
-      if (lid < TILE_ROWS) queued[lid] = 0;
-      const int again = waiting[round & 1];
-      ++round;
-      barrier(CLK_LOCAL_MEM_FENCE);  // the lists and K-th bests are merged; the queues are empty
-      if (!again) break;
     }
   }
 
-  if (keeper) {
-    __global real* restrict out = nearest + (size_t)(tile_r + lid) * K;
-    __global int* restrict out_at = nearest_index + (size_t)(tile_r + lid) * K;
-    for (int q = 0; q < K; ++q) {
-      const bool found = q < filled;
+  // Each row's TILE_C lists into work-item tx = 0's, one work-item column at a time; a list is ascending,
+  // so its first entry that loses ends it.
+#pragma unroll
+  for (int s = 0; s < ROWS_PER_ITEM; ++s) {
+    for (int from = 1; from < TILE_C; ++from) {
+      barrier(CLK_LOCAL_MEM_FENCE);  // the previous lists are merged
+      if (tx == from)
+        for (int q = 0; q < K; ++q) merge_d[ty * K + q] = best[s][q], merge_j[ty * K + q] = best_at[s][q];
+      barrier(CLK_LOCAL_MEM_FENCE);  // work-item column `from`'s lists are in place
+      if (tx == 0)
+        for (int q = 0; q < K; ++q) {
+          const real d = merge_d[ty * K + q];
+          const int j = merge_j[ty * K + q];
+          if (j < 0 || !before(d, j, best[s][K - 1], best_at[s][K - 1] < 0 ? INT_MAX : best_at[s][K - 1])) break;
+          INSERT(best[s], best_at[s], d, j, false);
+        }
+    }
+    const int r = tile_r + ROW_OF(s, ty);
+    if (tx == 0 && r < rows) {
+      __global real* restrict out = nearest + (size_t)r * K;
+      __global int* restrict out_at = nearest_index + (size_t)r * K;
+      for (int q = 0; q < K; ++q) {
 #if SQRT
-      out[q] = found ? sqrt(best[q]) : INFINITY;
+        out[q] = best_at[s][q] >= 0 ? sqrt(best[s][q]) : INFINITY;
 #else
-      out[q] = found ? best[q] : INFINITY;
+        out[q] = best[s][q];
 #endif
-      out_at[q] = found ? best_at[q] : -1;
+        out_at[q] = best_at[s][q];
+      }
     }
   }
 }

@@ -10,6 +10,7 @@
 #include "itercl/experiment.hpp"
 #include "itercl/io.hpp"
 #include "itercl/pairwise.hpp"
+#include "itercl/tuning.hpp"
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
 
@@ -255,14 +256,25 @@ TEST_CASE("pairwise reduce: knn through a config, inline results") {
 
 namespace pairwise_tests {
 
-// The fused k nearest (cl/pairwise_knn.cl) with a small tile: 2 x 8 work-items of 4 x 4 entries, 8 rows by
-// 32 columns, so that a row's first tile queues more candidates than one round takes (16).
+// The fused k nearest (cl/pairwise_knn.cl) with a small tile of its own: 2 x 8 work-items of 4 x 4 entries,
+// 8 rows by 32 columns, so that every row's candidates are spread over 8 work-items' lists (each seeing
+// fewer columns than k = 64) and merged at the end; the distances' tile (for the tiles) is another.
 PairwiseParams fused_params(Precision precision, itercl::Metric metric = itercl::Metric::sqeuclidean) {
   PairwiseParams p;
   p.metric = metric;
   p.precision = precision;
-  p.kernel = {
-      .variant = "auto", .tile_rows = 2, .tile_cols = 8, .subtiles = 4, .cols_per_item = 4, .slice = 4, .knn = "fused"};
+  p.kernel = {.variant = "auto",
+              .tile_rows = 4,
+              .tile_cols = 4,
+              .subtiles = 2,
+              .cols_per_item = 2,
+              .slice = 4,
+              .knn = "fused",
+              .knn_tile_rows = 2,
+              .knn_tile_cols = 8,
+              .knn_subtiles = 4,
+              .knn_cols_per_item = 4,
+              .knn_slice = 4};
   return p;
 }
 
@@ -341,8 +353,23 @@ TEST_CASE("pairwise knn fused: which kernel form knn runs, and what fused refuse
   l1.kernel.knn = "auto";
   CHECK(make(l1).kernel().knn == "tiles");
   PairwiseParams odd = fused_params(Precision::f32);
-  odd.kernel.subtiles = 2;
+  odd.kernel.knn_subtiles = 2;
   CHECK_THROWS_WITH_AS(make(odd), doctest::Contains("multiples of 4, got 2 and 4"), itercl::ParamError);
+  odd.kernel.knn = "auto";  // the tiles, where fused cannot run
+  CHECK(make(odd).kernel().knn == "tiles");
+  // A knn tile field left unset takes the database's (a GPU's entry may set one), else the distances'.
+  PairwiseParams inherit = fused_params(Precision::f32);
+  inherit.kernel.subtiles = inherit.kernel.cols_per_item = 4;
+  inherit.kernel.knn_tile_rows = inherit.kernel.knn_subtiles = inherit.kernel.knn_slice = 0;
+  const nlohmann::json tuned = itercl::tuned_parameters("pairwise", test::device().info()).values;
+  const itercl::PairwiseKernel inherited = make(inherit).kernel();
+  CHECK(inherited.knn_tile_rows == tuned.value("knn_tile_rows", 4));
+  CHECK(inherited.knn_tile_cols == 8);  // as given
+  CHECK(inherited.knn_subtiles == tuned.value("knn_subtiles", 4));
+  CHECK(inherited.knn_slice == tuned.value("knn_slice", 4));
+  PairwiseParams wide = fused_params(Precision::f32);
+  wide.kernel.knn_tile_rows = 4096;
+  CHECK_THROWS_WITH_AS(make(wide), doctest::Contains("kernel.knn_tile_rows"), itercl::ParamError);
   odd.kernel.knn = "nearest";
   CHECK_THROWS_WITH_AS(make(odd), doctest::Contains("kernel.knn"), itercl::ParamError);
 }

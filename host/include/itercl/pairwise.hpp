@@ -35,9 +35,12 @@ struct PairwiseKernel {
   int cols_per_item = 0;  // columns per work-item (1 is the seed's tile shape)
   int slice = 0;          // d': dimensions staged in local memory at a time
   // form knn: "fused" (euclidean and sqeuclidean: the expanded form's tiles with each row's selection fused
-  // in, cl/pairwise_knn.cl; subtiles and cols_per_item multiples of 4), "tiles" (the tiles of `variant`
-  // written out, then reduced), or "auto".
+  // in, cl/pairwise_knn.cl), "tiles" (the tiles of `variant` written out, then reduced), or "auto".
   std::string knn = "auto";
+  // The fused kernel's own tile, the same five numbers (knn_subtiles and knn_cols_per_item multiples of 4):
+  // its lists of nearest so far take registers that the distances' tile does not need. 0: the
+  // database's, else the distances' tile.
+  int knn_tile_rows = 0, knn_tile_cols = 0, knn_subtiles = 0, knn_cols_per_item = 0, knn_slice = 0;
 
   void validate() const;  // checks that need no device; throws ParamError("kernel.<field>", ...)
 };

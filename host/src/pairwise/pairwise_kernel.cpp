@@ -32,6 +32,11 @@ void PairwiseKernel::validate() const {
   check_tuning_value("kernel.cols_per_item", cols_per_item, pairwise::kMaxRegisterBlock);
   check_tuning_value("kernel.slice", slice, pairwise::kMaxSlice);
   check_choice("kernel.knn", knn, {"fused", "tiles"});
+  check_tuning_value("kernel.knn_tile_rows", knn_tile_rows, pairwise::kMaxTileSide);
+  check_tuning_value("kernel.knn_tile_cols", knn_tile_cols, pairwise::kMaxTileSide);
+  check_tuning_value("kernel.knn_subtiles", knn_subtiles, pairwise::kMaxRegisterBlock);
+  check_tuning_value("kernel.knn_cols_per_item", knn_cols_per_item, pairwise::kMaxRegisterBlock);
+  check_tuning_value("kernel.knn_slice", knn_slice, pairwise::kMaxSlice);
 }
 
 void to_json(nlohmann::json& j, const PairwiseKernel& k) {
@@ -48,13 +53,19 @@ namespace pairwise {
 
 template <>
 const std::vector<KernelField<PairwiseKernel>>& fields<PairwiseKernel>() {
-  static const std::vector<KernelField<PairwiseKernel>> table = {{"variant", &PairwiseKernel::variant},
-                                                                 {"tile_rows", &PairwiseKernel::tile_rows},
-                                                                 {"tile_cols", &PairwiseKernel::tile_cols},
-                                                                 {"subtiles", &PairwiseKernel::subtiles},
-                                                                 {"cols_per_item", &PairwiseKernel::cols_per_item},
-                                                                 {"slice", &PairwiseKernel::slice},
-                                                                 {"knn", &PairwiseKernel::knn}};
+  static const std::vector<KernelField<PairwiseKernel>> table = {
+      {"variant", &PairwiseKernel::variant},
+      {"tile_rows", &PairwiseKernel::tile_rows},
+      {"tile_cols", &PairwiseKernel::tile_cols},
+      {"subtiles", &PairwiseKernel::subtiles},
+      {"cols_per_item", &PairwiseKernel::cols_per_item},
+      {"slice", &PairwiseKernel::slice},
+      {"knn", &PairwiseKernel::knn},
+      {"knn_tile_rows", &PairwiseKernel::knn_tile_rows},
+      {"knn_tile_cols", &PairwiseKernel::knn_tile_cols},
+      {"knn_subtiles", &PairwiseKernel::knn_subtiles},
+      {"knn_cols_per_item", &PairwiseKernel::knn_cols_per_item},
+      {"knn_slice", &PairwiseKernel::knn_slice}};
   return table;
 }
 
@@ -98,6 +109,15 @@ PairwiseKernel resolve(PairwiseKernel k, const DeviceInfo& info, const DistanceP
   if (!k.slice && k.variant != "naive") k.slice = d.slice;
 
   check_device_work_group("kernel.tile_rows x tile_cols", static_cast<long long>(k.tile_rows) * k.tile_cols, info);
+  // The fused kernel's tile: as given, else the database's, else the distances'.
+  const auto knn_tile = [](int& field, int tuned, int tile) {
+    if (!field) field = tuned ? tuned : tile;
+  };
+  knn_tile(k.knn_tile_rows, d.knn_tile_rows, k.tile_rows);
+  knn_tile(k.knn_tile_cols, d.knn_tile_cols, k.tile_cols);
+  knn_tile(k.knn_subtiles, d.knn_subtiles, k.subtiles);
+  knn_tile(k.knn_cols_per_item, d.knn_cols_per_item, k.cols_per_item);
+  knn_tile(k.knn_slice, d.knn_slice, k.slice);
   resolve_knn(k, d.knn, expandable && !direct_sums, info, problem.precision);
   const std::size_t local =
       static_cast<std::size_t>(k.slice) *

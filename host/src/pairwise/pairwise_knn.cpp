@@ -14,47 +14,42 @@ namespace itercl::pairwise {
 
 namespace {
 
-// Candidates queued per row and round at most: the first tile's TILE_COLS candidates of a row take
-// TILE_COLS / 16 rounds; later tiles seldom queue any.
-constexpr int kMaxQueue = 16;
 // Default row blocks per worker when several share the rows (first come first served, as the tiles).
 constexpr Eigen::Index kBlocksPerWorker = 8;
 constexpr Eigen::Index kRowAlign = 64;
 
-// Local memory of cl/pairwise_knn.cl for `queue` candidates a row: the staged slices, the queues, each
-// row's K-th best (value and column) and queue length, two flags.
-std::size_t local_bytes(const PairwiseKernel& k, std::size_t real, int queue) {
-  const auto rows = static_cast<std::size_t>(k.tile_rows) * static_cast<std::size_t>(k.subtiles);
-  const auto cols = static_cast<std::size_t>(k.tile_cols) * static_cast<std::size_t>(k.cols_per_item);
-  const auto q = static_cast<std::size_t>(queue);
-  return static_cast<std::size_t>(k.slice) * (rows + cols) * real + rows * q * (real + sizeof(cl_int)) +
-         rows * (real + 2 * sizeof(cl_int)) + 2 * sizeof(cl_int);
-}
-
-// The largest power of two up to kMaxQueue whose queues fit beside the staged slices; 0 if none does.
-int queue_length(const PairwiseKernel& k, Precision precision, std::size_t local_memory) {
-  for (int q = kMaxQueue; q >= 1; q /= 2)
-    if (local_bytes(k, real_size(precision), q) <= local_memory) return q;
-  return 0;
+// Local memory of cl/pairwise_knn.cl: two buffers of staged slices, or (the same memory, later) one
+// work-item column's lists of a tile's TILE_R rows for the last merge, at the largest k (so that whether
+// fused runs does not depend on k).
+std::size_t local_bytes(const PairwiseKernel& k, std::size_t real) {
+  const auto rows = static_cast<std::size_t>(k.knn_tile_rows) * static_cast<std::size_t>(k.knn_subtiles);
+  const auto cols = static_cast<std::size_t>(k.knn_tile_cols) * static_cast<std::size_t>(k.knn_cols_per_item);
+  const std::size_t stage = 2 * static_cast<std::size_t>(k.knn_slice) * (rows + cols) * real;
+  const std::size_t merge =
+      static_cast<std::size_t>(k.knn_tile_rows) * static_cast<std::size_t>(kMaxNeighbours) * (real + sizeof(cl_int));
+  return std::max(stage, (merge + 15) / 16 * 16);
 }
 
 }  // namespace
 
 void resolve_knn(PairwiseKernel& k, const std::string& tuned, bool expanded_ok, const DeviceInfo& info,
                  Precision precision) {
-  const bool runs_of_4 = k.subtiles % 4 == 0 && k.cols_per_item % 4 == 0;
-  const bool fits = queue_length(k, precision, info.local_memory) > 0;
-  if (k.knn == "auto") k.knn = expanded_ok && runs_of_4 && fits ? tuned : "tiles";
+  const bool runs_of_4 = k.knn_subtiles % 4 == 0 && k.knn_cols_per_item % 4 == 0;
+  const long long items = static_cast<long long>(k.knn_tile_rows) * k.knn_tile_cols;
+  const bool launches = static_cast<std::uint64_t>(items) <= info.max_work_group_size;
+  const bool fits = local_bytes(k, real_size(precision)) <= info.local_memory;
+  if (k.knn == "auto") k.knn = expanded_ok && runs_of_4 && launches && fits ? tuned : "tiles";
   if (k.knn != "fused") return;
   if (!expanded_ok)
     throw ParamError("kernel.knn",
                      "fused computes euclidean and sqeuclidean in the expanded form, with variant "
                      "auto or expanded; use tiles");
   if (!runs_of_4)
-    throw ParamError("kernel.knn", "fused needs subtiles and cols_per_item in multiples of 4, got " +
-                                       std::to_string(k.subtiles) + " and " + std::to_string(k.cols_per_item));
+    throw ParamError("kernel.knn", "fused needs knn_subtiles and knn_cols_per_item in multiples of 4, got " +
+                                       std::to_string(k.knn_subtiles) + " and " + std::to_string(k.knn_cols_per_item));
+  check_device_work_group("kernel.knn_tile_rows x knn_tile_cols", items, info);
   if (!fits)
-    throw ParamError("kernel.knn", "fused needs " + std::to_string(local_bytes(k, real_size(precision), 1)) +
+    throw ParamError("kernel.knn", "fused needs " + std::to_string(local_bytes(k, real_size(precision))) +
                                        " bytes of local memory for this tile; the device has " +
                                        std::to_string(info.local_memory));
 }
@@ -84,15 +79,15 @@ FusedKnn::FusedKnn(const DistanceWorker& w, const PairwiseReduction& reduction, 
   Defines o(precision_);
   o.add("K", k_)
       .add("SQRT", problem.metric == Metric::euclidean ? 1 : 0)
-      .add("TILE_R", t.tile_rows)
-      .add("TILE_C", t.tile_cols)
-      .add("ROWS_PER_ITEM", t.subtiles)
-      .add("COLS_PER_ITEM", t.cols_per_item)
-      .add("SLICE", t.slice)
-      .add("QUEUE", queue_length(t, precision_, w.device.info().local_memory));
+      .add("TILE_R", t.knn_tile_rows)
+      .add("TILE_C", t.knn_tile_cols)
+      .add("ROWS_PER_ITEM", t.knn_subtiles)
+      .add("COLS_PER_ITEM", t.knn_cols_per_item)
+      .add("SLICE", t.knn_slice);
   options_ = o.str();
   kernel_ = w.device.kernel("pairwise_knn.cl", options_, "knn_fused");
-  check_kernel_work_group("kernel.tile_rows x tile_cols", static_cast<long long>(t.tile_rows) * t.tile_cols,
+  check_kernel_work_group("kernel.knn_tile_rows x knn_tile_cols",
+                          static_cast<long long>(t.knn_tile_rows) * t.knn_tile_cols,
                           kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(w.device.device()));
   const cl::Context& ctx = w.device.context();
   const std::size_t entries = static_cast<std::size_t>(block_rows) * static_cast<std::size_t>(k_);
@@ -108,11 +103,12 @@ cl::Event FusedKnn::enqueue(int slot, const Rect& r, cl::CommandQueue& compute, 
   set_args(kernel_, w.x, static_cast<cl_int>(n1_), w.y, static_cast<cl_int>(n2_), static_cast<cl_int>(dim_),
            static_cast<cl_int>(r.row0), static_cast<cl_int>(r.col0), static_cast<cl_int>(r.rows),
            static_cast<cl_int>(r.cols), w.xaux, w.yaux, static_cast<cl_int>(skip_self_), s.values, s.indices);
-  const std::size_t per_group = static_cast<std::size_t>(tile_.tile_rows) * static_cast<std::size_t>(tile_.subtiles);
+  const auto tile_rows = static_cast<std::size_t>(tile_.knn_tile_rows);
+  const auto tile_cols = static_cast<std::size_t>(tile_.knn_tile_cols);
+  const std::size_t per_group = tile_rows * static_cast<std::size_t>(tile_.knn_subtiles);
   const std::size_t groups = (static_cast<std::size_t>(r.rows) + per_group - 1) / per_group;
-  compute.enqueueNDRangeKernel(
-      kernel_, cl::NullRange, cl::NDRange(static_cast<std::size_t>(tile_.tile_cols), groups * tile_.tile_rows),
-      cl::NDRange(static_cast<std::size_t>(tile_.tile_cols), tile_.tile_rows), nullptr, &s.kernel);
+  compute.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(tile_cols, groups * tile_rows),
+                               cl::NDRange(tile_cols, tile_rows), nullptr, &s.kernel);
   const std::vector<cl::Event> after{s.kernel};
   const std::size_t entries = static_cast<std::size_t>(r.rows) * static_cast<std::size_t>(k_);
   s.host_values.resize(entries * real_size(precision_));

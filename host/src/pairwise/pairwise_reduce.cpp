@@ -17,7 +17,6 @@
 namespace itercl {
 namespace pairwise {
 
-constexpr int kMaxNeighbours = 64;  // cl/pairwise_reduce.cl keeps them in private arrays
 // Pairs a threshold slot's buffers hold at first (1 MiB of (i, j, d) in double: small next to a tile); a rectangle that
 // finds more grows them to 1.5 times its count and runs again.
 constexpr int kInitialPairs = 1 << 16;

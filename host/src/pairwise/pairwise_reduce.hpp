@@ -78,6 +78,9 @@ class TileReducer {
   std::array<Slot, 2> slots_;
 };
 
+// Form knn's largest k: cl/pairwise_reduce.cl and cl/pairwise_knn.cl keep the lists in private arrays.
+constexpr int kMaxNeighbours = 64;
+
 // The reduction forms, as PairwiseReduction::form names them.
 inline const std::initializer_list<std::string_view> kReductionForms = {"row_min", "row_max", "row_sum", "knn",
                                                                         "threshold"};
