@@ -22,8 +22,6 @@
 // memory, and their K-th best in a register. An entry is one comparison with that register; the rare one
 // that beats it is inserted. No work-item waits for another until the last tile, when the TILE_C lists of
 // each row are merged through local memory (faiss's per-thread queues, then a merge, in the same spirit).
-// A queue per row in local memory, filled and merged in rounds behind barriers after every tile, ran 13
-// times slower than the tiles on the H200 (docs/pairwise.md).
 // Ties: (d^2, column) in lexicographic order, so of equal squared distances the lower column wins, as in
 // the host's merge. A work-item meets its columns in increasing order, so within its own lists a later
 // entry loses every tie: the hot comparison is d^2 < K-th best alone. Ranking is done on d^2, before the
@@ -35,7 +33,8 @@
 //   -D SQRT=0|1                       1: write d (euclidean), 0: d^2 (sqeuclidean)
 //   -D TILE_R=16, TILE_C=16           work-items along rows and columns
 //   -D ROWS_PER_ITEM=8, COLS_PER_ITEM=8   a work-item's accumulators; multiples of 4, at most 32 columns
-//   -D SLICE=16                       dimensions staged at a time
+//   -D SLICE=16                       dimensions staged at a time (two buffers of them: one is read while the
+//                                     next slice is on its way from global memory)
 #include "common.clh"
 #include "tile_stage.clh"
 
