@@ -17,10 +17,10 @@ namespace itercl::pairwise {
 
 struct DistanceWorker;
 
-// Resolves k.knn once the tile is: "auto" takes `tuned` (the database's choice) where the fused kernel
-// computes what was asked (`expanded_ok`: euclidean or sqeuclidean, no direct-sum variant named), its tile
-// has runs of 4 rows and columns and fits local memory; else "tiles". "fused" where it cannot run is a
-// ParamError naming the field.
+// Resolves k.knn once the knn tile is: "auto" takes `tuned` (the database's choice) where the fused kernel
+// computes what was asked (`expanded_ok`: euclidean or sqeuclidean, no direct-sum variant named) and its
+// tile has runs of 4 rows and columns, fits the device's work-group and its local memory; else "tiles".
+// "fused" where it cannot run is a ParamError naming the field.
 void resolve_knn(PairwiseKernel& k, const std::string& tuned, bool expanded_ok, const DeviceInfo& info,
                  Precision precision);
 
