@@ -1,5 +1,5 @@
 // pairwise_knn.cl: the k nearest neighbours of each row of a rectangle of the pair space, with the selection
-// fused into the distance tiles (issue 13): the distances are never written to global memory.
+// fused into the distance computation (issue 13): the distances are never written to global memory.
 //
 // Layout
 //   x, y    the inputs, column-major as in cl/pairwise.cl (feature k of vector i at x[k * ldx + i]).
@@ -12,29 +12,41 @@
 //   nearest, nearest_index   rows x K: each row's K smallest distances ascending and their columns;
 //           fewer candidates than K leave INFINITY and -1 past them (cl/pairwise_reduce.cl's reduce_knn).
 //
-// Kernel knn_fused: a work-group of TILE_R x TILE_C work-items owns TILE_ROWS rows and streams every
-// column tile of the rectangle past them. Each tile's TILE_ROWS x TILE_COLS inner products are accumulated
-// in registers, ROWS_PER_ITEM x COLS_PER_ITEM a work-item, from slices of SLICE dimensions staged in local
-// memory as real4: a work-item's rows and columns come in runs of 4 consecutive ones (run v of rows at
-// v * 4 TILE_R + 4 ty), so each step reads them with ROWS_PER_ITEM / 4 + COLS_PER_ITEM / 4 vector loads
-// (broadcast for the rows) for ROWS_PER_ITEM x COLS_PER_ITEM multiply-adds.
-// Selection: every work-item keeps, for each of its rows, the K best of the columns it has seen, in private
-// memory, and their K-th best in a register. An entry is one comparison with that register; the rare one
-// that beats it is inserted. No work-item waits for another until the last tile, when the TILE_C lists of
-// each row are merged through local memory (faiss's per-thread queues, then a merge, in the same spirit).
-// Ties: (d^2, column) in lexicographic order, so of equal squared distances the lower column wins, as in
-// the host's merge. A work-item meets its columns in increasing order, so within its own lists a later
-// entry loses every tie: the hot comparison is d^2 < K-th best alone. Ranking is done on d^2, before the
-// root of `euclidean` (the root is taken on the way out).
+// Selection, both kernels: every work-item keeps, for each of its rows, the K best (d^2, column) of the
+// columns it has seen, in private memory (GPUs: cached stack memory), and their K-th best in a register.
+// An entry is one comparison with that register, made before the clamp at 0 (the clamp only raises d^2);
+// the rare one that beats it is inserted. Ties: (d^2, column) in lexicographic order, so of equal squared
+// distances the lower column wins, as in the host's merge. A work-item meets its columns in increasing
+// order, so within its own lists a later entry loses every tie. Ranking is done on d^2, before the root of
+// `euclidean` (the root is taken on the way out). Inner products are summed in dimension order in both
+// kernels, so they give the same d^2 bit for bit.
 //
-// Parameters
-//   -D REAL=float|double              (required, see common.clh)
-//   -D K=1                            neighbours per row, 1 to 64
-//   -D SQRT=0|1                       1: write d (euclidean), 0: d^2 (sqeuclidean)
+// Kernel knn_fused (DIM undefined): a work-group of TILE_R x TILE_C work-items owns TILE_ROWS rows and
+// streams every column tile of the rectangle past them. Each tile's TILE_ROWS x TILE_COLS inner products are
+// accumulated in registers, ROWS_PER_ITEM x COLS_PER_ITEM a work-item, from slices of SLICE dimensions
+// staged in local memory as real4: a work-item's rows and columns come in runs of 4 consecutive ones (run v
+// of rows at v * 4 TILE_R + 4 ty), so each step reads them with ROWS_PER_ITEM / 4 + COLS_PER_ITEM / 4
+// vector loads (broadcast for the rows) for ROWS_PER_ITEM x COLS_PER_ITEM multiply-adds. After the last
+// tile the TILE_C lists of each row are merged through local memory. Any number of dimensions.
 //   -D TILE_R=16, TILE_C=16           work-items along rows and columns
 //   -D ROWS_PER_ITEM=8, COLS_PER_ITEM=8   a work-item's accumulators; multiples of 4, at most 32 columns
 //   -D SLICE=16                       dimensions staged at a time (two buffers of them: one is read while the
 //                                     next slice is on its way from global memory)
+//
+// Kernel knn_rows (DIM defined): each work-item holds its RPI rows' DIM values in registers, so a row's
+// list is one work-item's and nothing is merged. The work-group stages COLS columns at a time in local
+// memory, each column's values contiguous (YSTRIDE apart: aligned real4 reads, broadcast to every
+// work-item), and every work-item takes CPS columns a step against its rows: DIM / 4 vector loads per
+// column for RPI x DIM multiply-adds, each load a broadcast. Few dimensions only (the rows take registers).
+//   -D DIM=<int>                      the dimensions rounded up to a multiple of 4 (past `dim`: zeros)
+//   -D WG=128                         work-items per work-group
+//   -D RPI=2                          rows per work-item
+//   -D COLS=64, CPS=4                 columns staged at a time; taken CPS at a time (CPS divides COLS)
+//
+// Parameters, both
+//   -D REAL=float|double              (required, see common.clh)
+//   -D K=1                            neighbours per row, 1 to 64
+//   -D SQRT=0|1                       1: write d (euclidean), 0: d^2 (sqeuclidean)
 #include "common.clh"
 #include "tile_stage.clh"
 
@@ -44,6 +56,46 @@
 #ifndef SQRT
 #define SQRT 0
 #endif
+
+// (d, j) before (e, k): the smaller distance, then the lower column.
+inline bool before(const real d, const int j, const real e, const int k) { return d < e || (d == e && j < k); }
+
+// Inserts (d, j) into the ascending list best / at of K entries, dropping its last; (d, j) beats that last.
+// `later` (j is above every column of the list): an equal distance goes after the entries it ties.
+#define INSERT(best, at, d, j, later)                                                             \
+  do {                                                                                            \
+    int q_ = K - 1;                                                                               \
+    for (; q_ > 0 && ((later) ? (d) < best[q_ - 1] : before(d, j, best[q_ - 1], at[q_ - 1])); --q_) \
+      best[q_] = best[q_ - 1], at[q_] = at[q_ - 1];                                               \
+    best[q_] = (d), at[q_] = (j);                                                                 \
+  } while (0)
+
+// Offers column j, at raw = |x|^2 + |y|^2 - 2 x.y, to a work-item's list of one row (K-th best `worst`;
+// the row's own column `own` is never taken).
+#define OFFER(best, at, worst, raw, j, own)                \
+  do {                                                     \
+    if ((raw) < (worst)) {                                 \
+      const real d_ = fmax((raw), (real)0);                \
+      if (d_ < (worst) && (j) != (own)) {                  \
+        INSERT(best, at, d_, j, true);                     \
+        (worst) = best[K - 1];                             \
+      }                                                    \
+    }                                                      \
+  } while (0)
+
+// The K best of one row out, the root taken for euclidean.
+#define WRITE_ROW(best, at, r)                                                  \
+  do {                                                                          \
+    __global real* restrict out_ = nearest + (size_t)(r) * K;                   \
+    __global int* restrict out_at_ = nearest_index + (size_t)(r) * K;          \
+    for (int q_ = 0; q_ < K; ++q_) {                                            \
+      out_[q_] = SQRT && at[q_] >= 0 ? sqrt(best[q_]) : best[q_];               \
+      out_at_[q_] = at[q_];                                                     \
+    }                                                                           \
+  } while (0)
+
+#ifndef DIM
+
 #ifndef TILE_R
 #define TILE_R 16
 #endif
@@ -75,19 +127,6 @@
 // The tile row (column) of a work-item's accumulator s (w): runs of 4 consecutive ones.
 #define ROW_OF(s, ty) (((s) / 4) * 4 * TILE_R + 4 * (ty) + (s) % 4)
 #define COL_OF(w, tx) (((w) / 4) * 4 * TILE_C + 4 * (tx) + (w) % 4)
-
-// (d, j) before (e, k): the smaller distance, then the lower column.
-inline bool before(const real d, const int j, const real e, const int k) { return d < e || (d == e && j < k); }
-
-// Inserts (d, j) into the ascending list best / at of K entries, dropping its last; (d, j) beats that last.
-// `later` (j is above every column of the list): an equal distance goes after the entries it ties.
-#define INSERT(best, at, d, j, later)                                                             \
-  do {                                                                                            \
-    int q_ = K - 1;                                                                               \
-    for (; q_ > 0 && ((later) ? (d) < best[q_ - 1] : before(d, j, best[q_ - 1], at[q_ - 1])); --q_) \
-      best[q_] = best[q_ - 1], at[q_] = at[q_ - 1];                                               \
-    best[q_] = (d), at[q_] = (j);                                                                 \
-  } while (0)
 
 __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused(
     __global const real* restrict x, const int ldx, __global const real* restrict y, const int ldy, const int dim,
@@ -173,13 +212,8 @@ __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused
       const int c = tile_c + COL_OF(w, tx);
       const real yb = c < cols ? yaux[col0 + c] : INFINITY;
 #pragma unroll
-      for (int s = 0; s < ROWS_PER_ITEM; ++s) {
-        const real d = fmax(xa[s] + yb - 2 * acc[s][w], (real)0);
-        if (d < worst[s] && col0 + c != own[s]) {
-          INSERT(best[s], best_at[s], d, col0 + c, true);
-          worst[s] = best[s][K - 1];
-        }
-      }
+      for (int s = 0; s < ROWS_PER_ITEM; ++s)
+        OFFER(best[s], best_at[s], worst[s], xa[s] + yb - 2 * acc[s][w], col0 + c, own[s]);
     }
   }
 
@@ -201,17 +235,98 @@ __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused
         }
     }
     const int r = tile_r + ROW_OF(s, ty);
-    if (tx == 0 && r < rows) {
-      __global real* restrict out = nearest + (size_t)r * K;
-      __global int* restrict out_at = nearest_index + (size_t)r * K;
-      for (int q = 0; q < K; ++q) {
-#if SQRT
-        out[q] = best_at[s][q] >= 0 ? sqrt(best[s][q]) : INFINITY;
-#else
-        out[q] = best[s][q];
+    if (tx == 0 && r < rows) WRITE_ROW(best[s], best_at[s], r);
+  }
+}
+
+#else  // knn_rows
+
+#ifndef WG
+#define WG 128
 #endif
-        out_at[q] = best_at[s][q];
+#ifndef RPI
+#define RPI 2
+#endif
+#ifndef COLS
+#define COLS 64
+#endif
+#ifndef CPS
+#define CPS 4
+#endif
+#if DIM % 4 || COLS % CPS
+#error "DIM must be a multiple of 4 and CPS divide COLS"
+#endif
+#define YSTRIDE (DIM + 4)  // a staged column's values; the 4 of padding spread the transposing stores' banks
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void knn_rows(
+    __global const real* restrict x, const int ldx, __global const real* restrict y, const int ldy, const int dim,
+    const int row0, const int col0, const int rows, const int cols, __global const real* restrict xaux,
+    __global const real* restrict yaux, const int skip_self, __global real* restrict nearest,
+    __global int* restrict nearest_index) {
+  const int lid = get_local_id(0);
+  const int first = get_group_id(0) * WG * RPI + lid;
+  __local real4 ys4[COLS * YSTRIDE / 4];
+  __local real* ys = (__local real*)ys4;
+  __local real yn[COLS];
+
+  // This work-item's rows (first, first + WG, ...: each load coalesces across the group), their lists as
+  // in knn_fused.
+  real xr[RPI][DIM], xa[RPI], worst[RPI], best[RPI][K];
+  int own[RPI], best_at[RPI][K];
+#pragma unroll
+  for (int t = 0; t < RPI; ++t) {
+    const int r = first + t * WG;
+#pragma unroll
+    for (int k = 0; k < DIM; ++k) xr[t][k] = r < rows && k < dim ? x[k * ldx + row0 + r] : 0;
+    for (int q = 0; q < K; ++q) best[t][q] = INFINITY, best_at[t][q] = -1;
+    xa[t] = r < rows ? xaux[row0 + r] : 0;
+    worst[t] = r < rows ? INFINITY : -INFINITY;
+    own[t] = skip_self ? row0 + r : -1;
+  }
+
+  for (int tile_c = 0; tile_c < cols; tile_c += COLS) {
+    barrier(CLK_LOCAL_MEM_FENCE);  // everyone is done with the previous columns
+    // Consecutive work-items read consecutive columns of one dimension (coalesced) and transpose them.
+    for (int u = lid; u < COLS * DIM; u += WG) {
+      const int c = u % COLS, k = u / COLS;
+      ys[c * YSTRIDE + k] = k < dim && tile_c + c < cols ? y[k * ldy + col0 + tile_c + c] : 0;
+    }
+    for (int c = lid; c < COLS; c += WG) yn[c] = tile_c + c < cols ? yaux[col0 + tile_c + c] : INFINITY;
+    barrier(CLK_LOCAL_MEM_FENCE);  // the columns are staged
+    for (int c0 = 0; c0 < COLS; c0 += CPS) {
+      real acc[RPI][CPS];
+#pragma unroll
+      for (int t = 0; t < RPI; ++t)
+#pragma unroll
+        for (int e = 0; e < CPS; ++e) acc[t][e] = 0;
+#pragma unroll
+      for (int v = 0; v < DIM / 4; ++v) {
+#pragma unroll
+        for (int e = 0; e < CPS; ++e) {
+          const real4 b = ys4[((c0 + e) * YSTRIDE) / 4 + v];
+#pragma unroll
+          for (int t = 0; t < RPI; ++t) {
+            acc[t][e] += xr[t][4 * v] * b.x;
+            acc[t][e] += xr[t][4 * v + 1] * b.y;
+            acc[t][e] += xr[t][4 * v + 2] * b.z;
+            acc[t][e] += xr[t][4 * v + 3] * b.w;
+          }
+        }
+      }
+#pragma unroll
+      for (int e = 0; e < CPS; ++e) {
+        const real yb = yn[c0 + e];
+#pragma unroll
+        for (int t = 0; t < RPI; ++t)
+          OFFER(best[t], best_at[t], worst[t], xa[t] + yb - 2 * acc[t][e], col0 + tile_c + c0 + e, own[t]);
       }
     }
   }
+#pragma unroll
+  for (int t = 0; t < RPI; ++t) {
+    const int r = first + t * WG;
+    if (r < rows) WRITE_ROW(best[t], best_at[t], r);
+  }
 }
+
+#endif  // DIM

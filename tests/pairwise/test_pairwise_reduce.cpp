@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 #include "itercl/error.hpp"
 #include "itercl/experiment.hpp"
@@ -278,37 +279,48 @@ PairwiseParams fused_params(Precision precision, itercl::Metric metric = itercl:
   return p;
 }
 
-TEST_CASE("pairwise knn fused: the reference's neighbours, one and two inputs, k = 1 and 64, rectangles") {
-  // n not a multiple of the tile's 8 rows or 32 columns; d not a multiple of the slice.
+// Form rows with 8 work-items of 2 rows, 2 columns a step: 16 rows a group, the 64 columns staged at a time
+// cut by the rectangle's edge.
+PairwiseParams rows_params(Precision precision, itercl::Metric metric = itercl::Metric::sqeuclidean) {
+  PairwiseParams p = fused_params(precision, metric);
+  p.kernel.knn = "rows";
+  p.kernel.knn_tile_rows = 8, p.kernel.knn_tile_cols = 1, p.kernel.knn_subtiles = 2, p.kernel.knn_cols_per_item = 2;
+  return p;
+}
+
+TEST_CASE("pairwise knn fused and rows: the reference's neighbours, one and two inputs, k = 1 and 64, rectangles") {
+  // n not a multiple of the tiles' rows or columns; d not a multiple of the slice or of 4.
   const Matrix X = test::random_matrix(77, 9, 38, 1.0, 5.0);
   const Matrix Y = test::random_matrix(70, 9, 39, 1.0, 5.0);
-  for (Precision prec : test::kPrecisions) {
-    for (const Matrix* second : {static_cast<const Matrix*>(nullptr), &Y}) {
-      CAPTURE(itercl::precision_name(prec));
-      CAPTURE(second != nullptr);
-      const Expected e = expected(X, second, prec);
-      for (const bool cut : {false, true}) {
-        CAPTURE(cut);
-        PairwiseParams params = fused_params(prec);
-        // Rectangles of 16 x 24 (one input: 16 x 16): rows merged on the host from several of them, each
-        // with fewer candidates than k = 64 (padded with INFINITY and -1 as reduce_knn pads).
-        if (cut) params.block_rows = 16, params.block_cols = 24;
-        PairwiseDistances pairs({test::device()}, X, second, params);
-        REQUIRE(pairs.kernel().knn == "fused");
-        // Each k is a build of its own (slow on PoCL): k = 1 and 64 in float, 64 in double.
-        for (int k : prec == Precision::f32 ? std::vector<int>{1, 64} : std::vector<int>{64}) {
-          CAPTURE(k);
-          itercl::PairwiseRun run;
-          check_reduced(form("knn", k), pairs.reduce(form("knn", k), &run), e);
-          CHECK(run.shares.at(0).rectangles == (cut ? (second ? 15 : 25) : 1));
-          CHECK(run.build_options.find("-D K=" + std::to_string(k)) != std::string::npos);
+  for (const std::string knn : {"fused", "rows"})
+    for (Precision prec : test::kPrecisions) {
+      for (const Matrix* second : {static_cast<const Matrix*>(nullptr), &Y}) {
+        CAPTURE(knn);
+        CAPTURE(itercl::precision_name(prec));
+        CAPTURE(second != nullptr);
+        const Expected e = expected(X, second, prec);
+        for (const bool cut : {false, true}) {
+          CAPTURE(cut);
+          PairwiseParams params = knn == "fused" ? fused_params(prec) : rows_params(prec);
+          // Rectangles of 16 x 24 (one input: 16 x 16): rows merged on the host from several of them, each
+          // with fewer candidates than k = 64 (padded with INFINITY and -1 as reduce_knn pads).
+          if (cut) params.block_rows = 16, params.block_cols = 24;
+          PairwiseDistances pairs({test::device()}, X, second, params);
+          REQUIRE(pairs.kernel().knn == knn);
+          // Each k is a build of its own (slow on PoCL): k = 1 and 64 in float, 64 in double.
+          for (int k : prec == Precision::f32 ? std::vector<int>{1, 64} : std::vector<int>{64}) {
+            CAPTURE(k);
+            itercl::PairwiseRun run;
+            check_reduced(form("knn", k), pairs.reduce(form("knn", k), &run), e);
+            CHECK(run.shares.at(0).rectangles == (cut ? (second ? 15 : 25) : 1));
+            CHECK(run.build_options.find("-D K=" + std::to_string(k)) != std::string::npos);
+          }
         }
       }
     }
-  }
 }
 
-TEST_CASE("pairwise knn fused: euclidean, the tiles' result among ties, every candidate when k = n - 1") {
+TEST_CASE("pairwise knn fused and rows: euclidean, the tiles' result among ties, every candidate when k = n - 1") {
   // Small integer coordinates and their negations (the mean the library subtracts is 0): squared norms
   // and inner products are exact, so both forms give the same distances and ties go to the lower column.
   Matrix X(41, 3);
@@ -319,12 +331,16 @@ TEST_CASE("pairwise knn fused: euclidean, the tiles' result among ties, every ca
   PairwiseParams tiles = fused;
   tiles.kernel.knn = "tiles";
   PairwiseDistances a({test::device()}, X, nullptr, fused), b({test::device()}, X, nullptr, tiles);
+  PairwiseDistances c({test::device()}, X, nullptr, rows_params(Precision::f32, itercl::Metric::euclidean));
   const Expected e = expected(X, nullptr, Precision::f32);
   for (int k : {1, 40}) {
     CAPTURE(k);
     const ReducedDistances got = a.reduce(form("knn", k)), want = b.reduce(form("knn", k));
     CHECK(got.values == want.values);
     CHECK(got.indices == want.indices);
+    const ReducedDistances by_rows = c.reduce(form("knn", k));
+    CHECK(by_rows.values == want.values);
+    CHECK(by_rows.indices == want.indices);
     for (Eigen::Index i = 0; i < X.rows(); ++i) {
       const auto ranks = ranked(e.D, i, true);
       for (Eigen::Index q = 0; q < k; ++q) {
@@ -357,19 +373,37 @@ TEST_CASE("pairwise knn fused: which kernel form knn runs, and what fused refuse
   CHECK_THROWS_WITH_AS(make(odd), doctest::Contains("multiples of 4, got 2 and 4"), itercl::ParamError);
   odd.kernel.knn = "auto";  // the tiles, where fused cannot run
   CHECK(make(odd).kernel().knn == "tiles");
-  // A knn tile field left unset takes the database's (a GPU's entry may set one), else the distances'.
-  PairwiseParams inherit = fused_params(Precision::f32);
-  inherit.kernel.subtiles = inherit.kernel.cols_per_item = 4;
-  inherit.kernel.knn_tile_rows = inherit.kernel.knn_subtiles = inherit.kernel.knn_slice = 0;
+  // A knn tile field left unset takes the database's where the database names this form (a GPU's entry may),
+  // else the form's own default (fused 32 x 8 of 4 x 8, slice 8; rows 128 work-items of 2 rows, 4 a step).
   const nlohmann::json tuned = itercl::tuned_parameters("pairwise", test::device().info()).values;
+  const auto database = [&](const std::string& knn, const char* field, int otherwise) {
+    return tuned.value("knn", "") == knn ? tuned.value(field, otherwise) : otherwise;
+  };
+  PairwiseParams inherit = fused_params(Precision::f32);
+  inherit.kernel.knn_tile_rows = inherit.kernel.knn_subtiles = inherit.kernel.knn_slice = 0;
   const itercl::PairwiseKernel inherited = make(inherit).kernel();
-  CHECK(inherited.knn_tile_rows == tuned.value("knn_tile_rows", 4));
+  CHECK(inherited.knn_tile_rows == database("fused", "knn_tile_rows", 32));
   CHECK(inherited.knn_tile_cols == 8);  // as given
-  CHECK(inherited.knn_subtiles == tuned.value("knn_subtiles", 4));
-  CHECK(inherited.knn_slice == tuned.value("knn_slice", 4));
+  CHECK(inherited.knn_subtiles == database("fused", "knn_subtiles", 4));
+  CHECK(inherited.knn_slice == database("fused", "knn_slice", 8));
   PairwiseParams wide = fused_params(Precision::f32);
   wide.kernel.knn_tile_rows = 4096;
   CHECK_THROWS_WITH_AS(make(wide), doctest::Contains("kernel.knn_tile_rows"), itercl::ParamError);
+  // rows: its own default shape where nothing sets one; one work-item a row set; few dimensions.
+  PairwiseParams rows;
+  rows.kernel.knn = "rows";
+  const itercl::PairwiseKernel own = make(rows).kernel();
+  CHECK(std::tuple(own.knn_tile_rows, own.knn_tile_cols, own.knn_subtiles, own.knn_cols_per_item) ==
+        std::tuple(database("rows", "knn_tile_rows", 128), database("rows", "knn_tile_cols", 1),
+                   database("rows", "knn_subtiles", 2), database("rows", "knn_cols_per_item", 4)));
+  PairwiseParams two_cols = rows_params(Precision::f32);
+  two_cols.kernel.knn_tile_cols = 2;
+  CHECK_THROWS_WITH_AS(make(two_cols), doctest::Contains("knn_tile_cols must be 1"), itercl::ParamError);
+  two_cols.kernel.knn_tile_cols = 1, two_cols.kernel.knn_cols_per_item = 3;
+  CHECK_THROWS_WITH_AS(make(two_cols), doctest::Contains("a power of two, got 3"), itercl::ParamError);
+  const Matrix many = test::random_matrix(12, 97, 42);  // 2 rows x 100 padded dimensions: 200 registers
+  CHECK_THROWS_WITH_AS(PairwiseDistances({test::device()}, many, nullptr, rows_params(Precision::f32)),
+                       doctest::Contains("2 x 100 is 200 registers, more than 192"), itercl::ParamError);
   odd.kernel.knn = "nearest";
   CHECK_THROWS_WITH_AS(make(odd), doctest::Contains("kernel.knn"), itercl::ParamError);
 }

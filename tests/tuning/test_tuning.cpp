@@ -157,7 +157,7 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
 
   SUBCASE("pairwise") {
     // knn: the tiles, as before the fused kernel (cityblock could not run it anyway); the knn tile, which no
-    // entry but a GPU's sets, is the distances'.
+    // entry but a GPU's sets, is fused's own default.
     const itercl::PairwiseKernel tiled = {.variant = "tiled",
                                           .tile_rows = 16,
                                           .tile_cols = 16,
@@ -165,28 +165,36 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
                                           .cols_per_item = 8,
                                           .slice = 8,
                                           .knn = "tiles",
-                                          .knn_tile_rows = 16,
-                                          .knn_tile_cols = 16,
-                                          .knn_subtiles = 8,
+                                          .knn_tile_rows = 32,
+                                          .knn_tile_cols = 8,
+                                          .knn_subtiles = 4,
                                           .knn_cols_per_item = 8,
                                           .knn_slice = 8};
     for (const auto& info : {cpu, gpu}) {
       const auto k = itercl::pairwise::resolve({}, info, {itercl::Metric::cityblock, itercl::Precision::f32}, sources);
       CHECK(nlohmann::json(k) == nlohmann::json(tiled));
     }
-    // The H200's entry: knn fused, with a tile of its own (benchmarks/results/nvidia-h200/knn-fused.md);
-    // the distances keep theirs. A knn tile field the config sets wins over the entry's.
+    // The H200's entry: knn rows, with a tile of its own (benchmarks/results/nvidia-h200/knn-fused/); the
+    // distances keep theirs. Past rows' registers (97 dimensions: 2 x 100) auto takes fused. A knn tile
+    // field the config sets wins over the entry's.
     auto h200 = gpu;
     h200.name = "NVIDIA H200";
-    const auto on_h200 =
-        itercl::pairwise::resolve({}, h200, {itercl::Metric::euclidean, itercl::Precision::f32}, sources);
-    CHECK(on_h200.knn == "fused");
-    CHECK(std::tuple(on_h200.knn_tile_rows, on_h200.knn_tile_cols, on_h200.knn_subtiles, on_h200.knn_cols_per_item,
-                     on_h200.knn_slice) == std::tuple(32, 8, 4, 8, 8));
+    const auto resolve_h200 = [&](itercl::PairwiseKernel k, int dim) {
+      return itercl::pairwise::resolve(k, h200, {itercl::Metric::euclidean, itercl::Precision::f32, dim}, sources);
+    };
+    const auto on_h200 = resolve_h200({}, 64);
+    CHECK(on_h200.knn == "rows");
+    CHECK(std::tuple(on_h200.knn_tile_rows, on_h200.knn_tile_cols, on_h200.knn_subtiles, on_h200.knn_cols_per_item) ==
+          std::tuple(128, 1, 2, 4));
     CHECK(std::tuple(on_h200.tile_rows, on_h200.subtiles, on_h200.slice) == std::tuple(16, 8, 16));
-    CHECK(
-        itercl::pairwise::resolve({.knn_slice = 16}, h200, {itercl::Metric::euclidean, itercl::Precision::f32}, sources)
-            .knn_slice == 16);
+    const auto past_rows = resolve_h200({}, 97);  // fused, with its own default tile
+    CHECK(past_rows.knn == "fused");
+    CHECK(std::tuple(past_rows.knn_tile_rows, past_rows.knn_subtiles, past_rows.knn_slice) == std::tuple(32, 4, 8));
+    CHECK(resolve_h200({.knn_subtiles = 1}, 97).knn == "rows");
+    // Fused named there: its tile is not the entry's (measured for rows) but fused's own default.
+    const auto fused_h200 = resolve_h200({.knn = "fused"}, 64);
+    CHECK(std::tuple(fused_h200.knn_tile_rows, fused_h200.knn_tile_cols, fused_h200.knn_subtiles,
+                     fused_h200.knn_cols_per_item, fused_h200.knn_slice) == std::tuple(32, 8, 4, 8, 8));
     auto small = gpu;
     small.max_work_group_size = 128;  // 128 / 16 rows
     CHECK(

@@ -34,12 +34,16 @@ struct PairwiseKernel {
   int subtiles = 0;       // s: subtiles of r rows per tile, their accumulators held in registers
   int cols_per_item = 0;  // columns per work-item (1 is the seed's tile shape)
   int slice = 0;          // d': dimensions staged in local memory at a time
-  // form knn: "fused" (euclidean and sqeuclidean: the expanded form's tiles with each row's selection fused
-  // in, cl/pairwise_knn.cl), "tiles" (the tiles of `variant` written out, then reduced), or "auto".
+  // form knn, with each row's selection fused into the distance computation (euclidean and sqeuclidean, in
+  // the expanded form; cl/pairwise_knn.cl): "fused" (the tiles' register blocks, any dimension), "rows"
+  // (each work-item's rows held in registers, the columns broadcast: few dimensions); or "tiles" (the
+  // tiles of `variant` written out, then reduced), or "auto".
   std::string knn = "auto";
-  // The fused kernel's own tile, the same five numbers (knn_subtiles and knn_cols_per_item multiples of 4):
-  // its lists of nearest so far take registers that the distances' tile does not need. 0: the
-  // database's, else the distances' tile.
+  // Their own tile, the same five numbers: the lists of nearest so far take registers that the distances'
+  // tile does not need. fused: knn_subtiles and knn_cols_per_item multiples of 4. rows: knn_tile_rows
+  // work-items a group, knn_tile_cols 1, knn_subtiles rows a work-item, knn_cols_per_item columns a step
+  // (a power of two), knn_slice unused. 0: the database's (for the form it names), else the form's own
+  // default (fused 32 x 8 of 4 x 8, slice 8; rows 128 work-items of 2 rows, 4 columns a step).
   int knn_tile_rows = 0, knn_tile_cols = 0, knn_subtiles = 0, knn_cols_per_item = 0, knn_slice = 0;
 
   void validate() const;  // checks that need no device; throws ParamError("kernel.<field>", ...)

@@ -292,7 +292,7 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   res["block"] = {run.block_rows, run.block_cols};
   res["shares"] = shares_json(run.shares, run.pairs);
   // form knn fused computes the expanded form in cl/pairwise_knn.cl, whatever the distances' variant.
-  const bool fused = form == "knn" && run.kernel.knn == "fused";
+  const bool fused = form == "knn" && run.kernel.knn != "tiles";
   const std::string variant = fused ? "expanded, knn fused" : run.kernel.variant;
   report.kernel = {{"file", fused ? "pairwise_knn.cl" : "pairwise.cl"},
                    {"tuning", run.kernel},

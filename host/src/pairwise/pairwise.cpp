@@ -61,7 +61,7 @@ void PairwiseDistances::Impl::setup(const std::vector<Device>& devices, const Pa
   n2 = cols ? *cols : rows;
   dim = features;
   symmetric = cols == nullptr;
-  const pairwise::DistanceProblem problem{.metric = metric, .precision = precision};
+  const pairwise::DistanceProblem problem{.metric = metric, .precision = precision, .dim = static_cast<int>(features)};
   try {
     std::map<cl_device_id, int> seen;
     double max_entries = std::numeric_limits<int>::max();
@@ -104,7 +104,7 @@ void PairwiseDistances::Impl::setup(const std::vector<Device>& devices, const Pa
 
 bool PairwiseDistances::Impl::inner_products() const {
   // The fused k nearest neighbours compute the expanded form whatever the distances' variant.
-  return pairwise::uses_inner_products(workers.front().kernel, metric) || workers.front().kernel.knn == "fused";
+  return pairwise::uses_inner_products(workers.front().kernel, metric) || workers.front().kernel.knn != "tiles";
 }
 
 PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const RowsView& X, const RowsView* Y,
@@ -212,8 +212,9 @@ ReducedDistances PairwiseDistances::reduce(const PairwiseReduction& reduction, P
   try {
     pairwise::ReductionMerge merge(reduction, s.n1);
     // Every device runs the fused kernel or none: the norms it needs were uploaded for the first's choice.
-    if (reduction.form == "knn" && s.workers.front().kernel.knn == "fused") {
-      const pairwise::DistanceProblem problem{.metric = s.metric, .precision = s.params.precision};
+    if (reduction.form == "knn" && s.workers.front().kernel.knn != "tiles") {
+      const pairwise::DistanceProblem problem{
+          .metric = s.metric, .precision = s.params.precision, .dim = static_cast<int>(s.dim)};
       const Eigen::Index rows = pairwise::fused_blocks(s.params, s.n1, s.n2, s.block_rows, s.block_cols,
                                                        static_cast<int>(s.workers.size()) * s.params.parts)
                                     .first;

@@ -31,7 +31,7 @@ void PairwiseKernel::validate() const {
   check_tuning_value("kernel.subtiles", subtiles, pairwise::kMaxRegisterBlock);
   check_tuning_value("kernel.cols_per_item", cols_per_item, pairwise::kMaxRegisterBlock);
   check_tuning_value("kernel.slice", slice, pairwise::kMaxSlice);
-  check_choice("kernel.knn", knn, {"fused", "tiles"});
+  check_choice("kernel.knn", knn, {"fused", "rows", "tiles"});
   check_tuning_value("kernel.knn_tile_rows", knn_tile_rows, pairwise::kMaxTileSide);
   check_tuning_value("kernel.knn_tile_cols", knn_tile_cols, pairwise::kMaxTileSide);
   check_tuning_value("kernel.knn_subtiles", knn_subtiles, pairwise::kMaxRegisterBlock);
@@ -109,16 +109,7 @@ PairwiseKernel resolve(PairwiseKernel k, const DeviceInfo& info, const DistanceP
   if (!k.slice && k.variant != "naive") k.slice = d.slice;
 
   check_device_work_group("kernel.tile_rows x tile_cols", static_cast<long long>(k.tile_rows) * k.tile_cols, info);
-  // The fused kernel's tile: as given, else the database's, else the distances'.
-  const auto knn_tile = [](int& field, int tuned, int tile) {
-    if (!field) field = tuned ? tuned : tile;
-  };
-  knn_tile(k.knn_tile_rows, d.knn_tile_rows, k.tile_rows);
-  knn_tile(k.knn_tile_cols, d.knn_tile_cols, k.tile_cols);
-  knn_tile(k.knn_subtiles, d.knn_subtiles, k.subtiles);
-  knn_tile(k.knn_cols_per_item, d.knn_cols_per_item, k.cols_per_item);
-  knn_tile(k.knn_slice, d.knn_slice, k.slice);
-  resolve_knn(k, d.knn, expandable && !direct_sums, info, problem.precision);
+  resolve_knn(k, d, expandable && !direct_sums, problem, info);
   const std::size_t local =
       static_cast<std::size_t>(k.slice) *
       (static_cast<std::size_t>(k.tile_rows) * k.subtiles + static_cast<std::size_t>(k.tile_cols) * k.cols_per_item) *

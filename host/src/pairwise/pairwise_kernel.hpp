@@ -15,6 +15,7 @@ namespace itercl::pairwise {
 struct DistanceProblem {
   Metric metric;  // as computed (minkowski 1 and 2 by their special forms)
   Precision precision;
+  int dim = 0;  // features (form knn's rows holds a row's in registers)
 };
 
 // The JSON field table of a kernel struct of this folder (PairwiseKernel, PairHistogramKernel).

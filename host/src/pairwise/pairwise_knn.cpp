@@ -1,5 +1,6 @@
-// Form knn fused into the distance tiles: which kernel form knn runs on a device, the fused kernel's
-// options and local memory, and its launches and reads per rectangle, merged as the tiles' reductions are.
+// Form knn with the selection fused into the distance computation: which kernel form knn runs on a device
+// (tiles, fused or rows), the kernel's options and local memory, and its launches and reads per rectangle,
+// merged as the tiles' reductions are.
 #include "pairwise/pairwise_knn.hpp"
 
 #include <algorithm>
@@ -18,10 +19,18 @@ namespace {
 constexpr Eigen::Index kBlocksPerWorker = 8;
 constexpr Eigen::Index kRowAlign = 64;
 
-// Local memory of cl/pairwise_knn.cl: two buffers of staged slices, or (the same memory, later) one
-// work-item column's lists of a tile's TILE_R rows for the last merge, at the largest k (so that whether
-// fused runs does not depend on k).
-std::size_t local_bytes(const PairwiseKernel& k, std::size_t real) {
+// knn_rows: columns staged at a time, and the 32-bit registers a work-item's rows may take (its rows x
+// the padded dimensions, twice that in double): beyond it the accumulators would spill.
+constexpr int kRowsColumns = 64;
+constexpr int kMaxRowRegisters = 192;
+
+int padded_dim(int dim) { return (dim + 3) / 4 * 4; }
+
+// Local memory of knn_fused: two buffers of staged slices, or (the same memory, later) one work-item
+// column's lists of a tile's TILE_R rows for the last merge, at the largest k (so that whether fused runs
+// does not depend on k). Of knn_rows: the staged columns and their norms.
+std::size_t local_bytes(const PairwiseKernel& k, int dim, std::size_t real) {
+  if (k.knn == "rows") return kRowsColumns * (static_cast<std::size_t>(padded_dim(dim)) + 4 + 1) * real;
   const auto rows = static_cast<std::size_t>(k.knn_tile_rows) * static_cast<std::size_t>(k.knn_subtiles);
   const auto cols = static_cast<std::size_t>(k.knn_tile_cols) * static_cast<std::size_t>(k.knn_cols_per_item);
   const std::size_t stage = 2 * static_cast<std::size_t>(k.knn_slice) * (rows + cols) * real;
@@ -30,28 +39,76 @@ std::size_t local_bytes(const PairwiseKernel& k, std::size_t real) {
   return std::max(stage, (merge + 15) / 16 * 16);
 }
 
+// Why the knn tile of `k` cannot run form k.knn ("fused" or "rows") on this device and problem; empty if it can.
+std::string cannot_run(const PairwiseKernel& k, const DistanceProblem& problem, const DeviceInfo& info) {
+  const std::string& form = k.knn;
+  const long long items = static_cast<long long>(k.knn_tile_rows) * k.knn_tile_cols;
+  if (form == "fused" && (k.knn_subtiles % 4 || k.knn_cols_per_item % 4))
+    return "fused needs knn_subtiles and knn_cols_per_item in multiples of 4, got " + std::to_string(k.knn_subtiles) +
+           " and " + std::to_string(k.knn_cols_per_item);
+  if (form == "rows") {
+    if (k.knn_tile_cols != 1) return "rows runs one work-item per row set: knn_tile_cols must be 1";
+    const int registers = k.knn_subtiles * padded_dim(problem.dim) * static_cast<int>(real_size(problem.precision) / 4);
+    if (registers > kMaxRowRegisters)
+      return "rows holds knn_subtiles x the dimensions (rounded up to 4) in registers: " +
+             std::to_string(k.knn_subtiles) + " x " + std::to_string(padded_dim(problem.dim)) + " is " +
+             std::to_string(registers) + " registers, more than " + std::to_string(kMaxRowRegisters) +
+             "; use fused or tiles";
+    if (kRowsColumns % k.knn_cols_per_item)
+      return "rows takes knn_cols_per_item columns a step of " + std::to_string(kRowsColumns) +
+             ": a power of two, got " + std::to_string(k.knn_cols_per_item);
+  }
+  if (static_cast<std::uint64_t>(items) > info.max_work_group_size)
+    return form + " needs " + std::to_string(items) +
+           " work-items a group (knn_tile_rows x knn_tile_cols); the device has " +
+           std::to_string(info.max_work_group_size);
+  if (const std::size_t bytes = local_bytes(k, problem.dim, real_size(problem.precision)); bytes > info.local_memory)
+    return form + " needs " + std::to_string(bytes) + " bytes of local memory for this tile; the device has " +
+           std::to_string(info.local_memory);
+  return {};
+}
+
 }  // namespace
 
-void resolve_knn(PairwiseKernel& k, const std::string& tuned, bool expanded_ok, const DeviceInfo& info,
-                 Precision precision) {
-  const bool runs_of_4 = k.knn_subtiles % 4 == 0 && k.knn_cols_per_item % 4 == 0;
-  const long long items = static_cast<long long>(k.knn_tile_rows) * k.knn_tile_cols;
-  const bool launches = static_cast<std::uint64_t>(items) <= info.max_work_group_size;
-  const bool fits = local_bytes(k, real_size(precision)) <= info.local_memory;
-  if (k.knn == "auto") k.knn = expanded_ok && runs_of_4 && launches && fits ? tuned : "tiles";
-  if (k.knn != "fused") return;
+void resolve_knn(PairwiseKernel& k, const PairwiseKernel& tuned, bool expanded_ok, const DistanceProblem& problem,
+                 const DeviceInfo& info) {
+  // k as asked, running `form` with its knn tile: each field as given, else the database's where the database
+  // names this form (its tile was measured for it), else the form's own default.
+  const auto with_tile = [&](const std::string& form) {
+    PairwiseKernel t = k;
+    t.knn = form;
+    const PairwiseKernel& own = form == "rows" ? kRowsTile : kFusedTile;
+    const auto fill = [measured = form == tuned.knn](int& field, int database, int fallback) {
+      if (!field) field = measured && database ? database : fallback;
+    };
+    fill(t.knn_tile_rows, tuned.knn_tile_rows, own.knn_tile_rows);
+    fill(t.knn_tile_cols, tuned.knn_tile_cols, own.knn_tile_cols);
+    fill(t.knn_subtiles, tuned.knn_subtiles, own.knn_subtiles);
+    fill(t.knn_cols_per_item, tuned.knn_cols_per_item, own.knn_cols_per_item);
+    fill(t.knn_slice, tuned.knn_slice, own.knn_slice);
+    return t;
+  };
+  if (k.knn == "auto") {
+    // The database's form; where rows cannot run (too many dimensions for its registers), fused; else tiles.
+    std::vector<std::string> forms{tuned.knn};
+    if (tuned.knn == "rows") forms.push_back("fused");
+    for (const std::string& form : forms) {
+      if (form == "tiles" || !expanded_ok) break;
+      if (PairwiseKernel t = with_tile(form); cannot_run(t, problem, info).empty()) {
+        k = t;
+        return;
+      }
+    }
+    k = with_tile("tiles");
+    return;
+  }
+  k = with_tile(k.knn);
+  if (k.knn == "tiles") return;
   if (!expanded_ok)
-    throw ParamError("kernel.knn",
-                     "fused computes euclidean and sqeuclidean in the expanded form, with variant "
-                     "auto or expanded; use tiles");
-  if (!runs_of_4)
-    throw ParamError("kernel.knn", "fused needs knn_subtiles and knn_cols_per_item in multiples of 4, got " +
-                                       std::to_string(k.knn_subtiles) + " and " + std::to_string(k.knn_cols_per_item));
-  check_device_work_group("kernel.knn_tile_rows x knn_tile_cols", items, info);
-  if (!fits)
-    throw ParamError("kernel.knn", "fused needs " + std::to_string(local_bytes(k, real_size(precision))) +
-                                       " bytes of local memory for this tile; the device has " +
-                                       std::to_string(info.local_memory));
+    throw ParamError("kernel.knn", k.knn +
+                                       " computes euclidean and sqeuclidean in the expanded form, with variant "
+                                       "auto or expanded; use tiles");
+  if (const std::string why = cannot_run(k, problem, info); !why.empty()) throw ParamError("kernel.knn", why);
 }
 
 std::pair<Eigen::Index, Eigen::Index> fused_blocks(const PairwiseParams& params, Eigen::Index n1, Eigen::Index n2,
@@ -77,15 +134,21 @@ FusedKnn::FusedKnn(const DistanceWorker& w, const PairwiseReduction& reduction, 
       merge_(merge) {
   const PairwiseKernel& t = tile_;
   Defines o(precision_);
-  o.add("K", k_)
-      .add("SQRT", problem.metric == Metric::euclidean ? 1 : 0)
-      .add("TILE_R", t.knn_tile_rows)
-      .add("TILE_C", t.knn_tile_cols)
-      .add("ROWS_PER_ITEM", t.knn_subtiles)
-      .add("COLS_PER_ITEM", t.knn_cols_per_item)
-      .add("SLICE", t.knn_slice);
+  o.add("K", k_).add("SQRT", problem.metric == Metric::euclidean ? 1 : 0);
+  if (t.knn == "rows")
+    o.add("DIM", padded_dim(static_cast<int>(dim)))
+        .add("WG", t.knn_tile_rows)
+        .add("RPI", t.knn_subtiles)
+        .add("COLS", kRowsColumns)
+        .add("CPS", t.knn_cols_per_item);
+  else
+    o.add("TILE_R", t.knn_tile_rows)
+        .add("TILE_C", t.knn_tile_cols)
+        .add("ROWS_PER_ITEM", t.knn_subtiles)
+        .add("COLS_PER_ITEM", t.knn_cols_per_item)
+        .add("SLICE", t.knn_slice);
   options_ = o.str();
-  kernel_ = w.device.kernel("pairwise_knn.cl", options_, "knn_fused");
+  kernel_ = w.device.kernel("pairwise_knn.cl", options_, t.knn == "rows" ? "knn_rows" : "knn_fused");
   check_kernel_work_group("kernel.knn_tile_rows x knn_tile_cols",
                           static_cast<long long>(t.knn_tile_rows) * t.knn_tile_cols,
                           kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(w.device.device()));
@@ -105,10 +168,13 @@ cl::Event FusedKnn::enqueue(int slot, const Rect& r, cl::CommandQueue& compute, 
            static_cast<cl_int>(r.cols), w.xaux, w.yaux, static_cast<cl_int>(skip_self_), s.values, s.indices);
   const auto tile_rows = static_cast<std::size_t>(tile_.knn_tile_rows);
   const auto tile_cols = static_cast<std::size_t>(tile_.knn_tile_cols);
+  // A group owns tile_rows x knn_subtiles rows; knn_rows' groups are 1-D (its tile_cols is 1).
   const std::size_t per_group = tile_rows * static_cast<std::size_t>(tile_.knn_subtiles);
   const std::size_t groups = (static_cast<std::size_t>(r.rows) + per_group - 1) / per_group;
-  compute.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(tile_cols, groups * tile_rows),
-                               cl::NDRange(tile_cols, tile_rows), nullptr, &s.kernel);
+  const cl::NDRange global =
+      tile_.knn == "rows" ? cl::NDRange(groups * tile_rows) : cl::NDRange(tile_cols, groups * tile_rows);
+  const cl::NDRange local = tile_.knn == "rows" ? cl::NDRange(tile_rows) : cl::NDRange(tile_cols, tile_rows);
+  compute.enqueueNDRangeKernel(kernel_, cl::NullRange, global, local, nullptr, &s.kernel);
   const std::vector<cl::Event> after{s.kernel};
   const std::size_t entries = static_cast<std::size_t>(r.rows) * static_cast<std::size_t>(k_);
   s.host_values.resize(entries * real_size(precision_));

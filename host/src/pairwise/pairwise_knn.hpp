@@ -1,5 +1,5 @@
-// Form knn with the selection fused into the distance tiles (cl/pairwise_knn.cl, issue 13): the kernel's
-// resolution and options, and one worker's launches over its rectangles (internal).
+// Form knn with the selection fused into the distance computation (cl/pairwise_knn.cl, issue 13): the
+// kernel's resolution and options, and one worker's launches over its rectangles (internal).
 #pragma once
 
 #include <array>
@@ -17,12 +17,23 @@ namespace itercl::pairwise {
 
 struct DistanceWorker;
 
-// Resolves k.knn once the knn tile is: "auto" takes `tuned` (the database's choice) where the fused kernel
-// computes what was asked (`expanded_ok`: euclidean or sqeuclidean, no direct-sum variant named) and its
-// tile has runs of 4 rows and columns, fits the device's work-group and its local memory; else "tiles".
-// "fused" where it cannot run is a ParamError naming the field.
-void resolve_knn(PairwiseKernel& k, const std::string& tuned, bool expanded_ok, const DeviceInfo& info,
-                 Precision precision);
+// Each form's knn tile where neither the config nor the database gives one, the fastest the H200 measured
+// at d = 64 (benchmarks/results/nvidia-h200/knn-fused/): fused 32 x 8 work-items of 4 x 8, slice 8; rows
+// 128 work-items of 2 rows, 4 columns a step (it has no slice).
+inline const PairwiseKernel kFusedTile{
+    .knn_tile_rows = 32, .knn_tile_cols = 8, .knn_subtiles = 4, .knn_cols_per_item = 8, .knn_slice = 8};
+inline const PairwiseKernel kRowsTile{
+    .knn_tile_rows = 128, .knn_tile_cols = 1, .knn_subtiles = 2, .knn_cols_per_item = 4};
+
+// Resolves k.knn and its knn tile once the distances' tile is. "auto" takes the database's form (`tuned`:
+// tiles, fused or rows) where it computes what was asked (`expanded_ok`: euclidean or sqeuclidean, no
+// direct-sum variant named) and its knn tile can run it on the device for this problem (fused: runs of 4
+// rows and columns; rows: one work-item a row set and few dimensions; both: the work-group and local
+// memory); where rows cannot, fused; else "tiles". Each knn tile field is as given, else the database's
+// where it names that form, else the form's own default (kFusedTile, kRowsTile). A form named where it
+// cannot run is a ParamError naming kernel.knn and why.
+void resolve_knn(PairwiseKernel& k, const PairwiseKernel& tuned, bool expanded_ok, const DistanceProblem& problem,
+                 const DeviceInfo& info);
 
 // The fused kernel's rectangles: the rows cut in blocks (the whole rows for one worker; about 8 blocks a
 // worker for several), each against every column; `block_rows` / `block_cols` as set in the params
