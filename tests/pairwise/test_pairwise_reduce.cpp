@@ -314,6 +314,11 @@ TEST_CASE("pairwise knn fused and rows: the reference's neighbours, one and two 
             check_reduced(form("knn", k), pairs.reduce(form("knn", k), &run), e);
             CHECK(run.shares.at(0).rectangles == (cut ? (second ? 15 : 25) : 1));
             CHECK(run.build_options.find("-D K=" + std::to_string(k)) != std::string::npos);
+            if (knn == "rows") {  // 2 rows a work-item where 8 x 2 rows a group give 2 groups a unit, else 1
+              const std::size_t groups = ((cut ? 16 : 77) + 15) / 16;
+              const bool two = groups >= 2 * std::size_t{test::device().info().compute_units};
+              CHECK(run.build_options.find(two ? "-D RPI=2" : "-D RPI=1") != std::string::npos);
+            }
           }
         }
       }
