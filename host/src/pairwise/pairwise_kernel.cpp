@@ -25,18 +25,18 @@ constexpr int kMaxSlice = 4096;
 }  // namespace pairwise
 
 void PairwiseKernel::validate() const {
+  // The distances' tile and form knn's, the same five fields under two prefixes.
+  const auto check_tile = [](const std::string& prefix, int rows, int cols, int sub, int per_item, int slice_) {
+    check_tuning_value(prefix + "tile_rows", rows, pairwise::kMaxTileSide);
+    check_tuning_value(prefix + "tile_cols", cols, pairwise::kMaxTileSide);
+    check_tuning_value(prefix + "subtiles", sub, pairwise::kMaxRegisterBlock);
+    check_tuning_value(prefix + "cols_per_item", per_item, pairwise::kMaxRegisterBlock);
+    check_tuning_value(prefix + "slice", slice_, pairwise::kMaxSlice);
+  };
   check_choice("kernel.variant", variant, {"naive", "tiled", "expanded"});
-  check_tuning_value("kernel.tile_rows", tile_rows, pairwise::kMaxTileSide);
-  check_tuning_value("kernel.tile_cols", tile_cols, pairwise::kMaxTileSide);
-  check_tuning_value("kernel.subtiles", subtiles, pairwise::kMaxRegisterBlock);
-  check_tuning_value("kernel.cols_per_item", cols_per_item, pairwise::kMaxRegisterBlock);
-  check_tuning_value("kernel.slice", slice, pairwise::kMaxSlice);
+  check_tile("kernel.", tile_rows, tile_cols, subtiles, cols_per_item, slice);
   check_choice("kernel.knn", knn, {"fused", "rows", "tiles"});
-  check_tuning_value("kernel.knn_tile_rows", knn_tile_rows, pairwise::kMaxTileSide);
-  check_tuning_value("kernel.knn_tile_cols", knn_tile_cols, pairwise::kMaxTileSide);
-  check_tuning_value("kernel.knn_subtiles", knn_subtiles, pairwise::kMaxRegisterBlock);
-  check_tuning_value("kernel.knn_cols_per_item", knn_cols_per_item, pairwise::kMaxRegisterBlock);
-  check_tuning_value("kernel.knn_slice", knn_slice, pairwise::kMaxSlice);
+  check_tile("kernel.knn_", knn_tile_rows, knn_tile_cols, knn_subtiles, knn_cols_per_item, knn_slice);
 }
 
 void to_json(nlohmann::json& j, const PairwiseKernel& k) {
