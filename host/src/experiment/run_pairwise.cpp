@@ -291,9 +291,10 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   res["pairs"] = run.pairs;
   res["block"] = {run.block_rows, run.block_cols};
   res["shares"] = shares_json(run.shares, run.pairs);
-  // form knn fused computes the expanded form in cl/pairwise_knn.cl, whatever the distances' variant.
+  // Form knn with the selection fused in (fused or rows) computes the expanded form in cl/pairwise_knn.cl,
+  // whatever the distances' variant.
   const bool fused = form == "knn" && run.kernel.knn != "tiles";
-  const std::string variant = fused ? "expanded, knn fused" : run.kernel.variant;
+  const std::string variant = fused ? "expanded, knn " + run.kernel.knn : run.kernel.variant;
   report.kernel = {{"file", fused ? "pairwise_knn.cl" : "pairwise.cl"},
                    {"tuning", run.kernel},
                    {"tuning_sources", run.tuning_sources},

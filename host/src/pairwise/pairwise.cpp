@@ -103,7 +103,8 @@ void PairwiseDistances::Impl::setup(const std::vector<Device>& devices, const Pa
 }
 
 bool PairwiseDistances::Impl::inner_products() const {
-  // The fused k nearest neighbours compute the expanded form whatever the distances' variant.
+  // The k nearest with the selection fused in (fused or rows) compute the expanded form whatever the
+  // distances' variant.
   return pairwise::uses_inner_products(workers.front().kernel, metric) || workers.front().kernel.knn != "tiles";
 }
 
@@ -211,7 +212,7 @@ ReducedDistances PairwiseDistances::reduce(const PairwiseReduction& reduction, P
                               " candidates");
   try {
     pairwise::ReductionMerge merge(reduction, s.n1);
-    // Every device runs the fused kernel or none: the norms it needs were uploaded for the first's choice.
+    // Every device runs a fused form or none: the norms they need were uploaded for the first's choice.
     if (reduction.form == "knn" && s.workers.front().kernel.knn != "tiles") {
       const pairwise::DistanceProblem problem{
           .metric = s.metric, .precision = s.params.precision, .dim = static_cast<int>(s.dim)};
