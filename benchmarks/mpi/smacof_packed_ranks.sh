@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # SMACOF with packed storage over MPI ranks, one GPU each, on the multi-GPU machine through the device
-# tool (issue 11). First N_CHECK points packed on one GPU (plain) and over 2 ranks: the iterations, the
-# stress and the embedding's distance to the plain run's (tolerance::ranks_packed, 2 (N + 16) eps), and the
-# median iteration (kernel, transfer, comm); then benchmarks/mpi/smacof-300k.json, N = 300,000 in float,
-# which fits no single H200 (180 GB packed) and 2 by default ("auto" storage packed, 90 GB a rank).
+# tool (issues 11 and 16). First N_CHECK points packed on one GPU (plain) and over each count of ranks in
+# NP: the iterations, the stress and the embedding's distance to the plain run's (tolerance::ranks_packed,
+# 2 (N + 16) eps), and the median iteration (kernel, transfer, comm); then, at each count in NP,
+# benchmarks/mpi/smacof-300k.json, N = 300,000 in float, which fits no single H200 (180 GB packed) and 2
+# by default ("auto" storage packed, 90 GB a rank on 2, 45 GB on 4).
 #   BIN     the itercl binary (default .gpu/itercl)    CONFIG  the 300k config (default beside this script)
 #   N_CHECK points of the check (default 65536)        OUT     results (default /tmp/itercl-smacof-ranks)
+#   NP      rank counts, run in turn (default "2")
 set -euo pipefail
 BIN=${BIN:-.gpu/itercl}
 CONFIG=${CONFIG:-$(dirname "$0")/smacof-300k.json}
 OUT=${OUT:-/tmp/itercl-smacof-ranks}
 N_CHECK=${N_CHECK:-65536}
+NP=${NP:-2}
 mkdir -p "$OUT" /etc/OpenCL/vendors
 [[ -f /usr/lib/libnvidia-opencl.so.1 ]] && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 mpirun() { command mpirun --allow-run-as-root --bind-to none "$@"; }
@@ -46,7 +49,11 @@ PY
 }
 "$BIN" run "$OUT/check.json" --out "$OUT/check.plain.json" --quiet
 summary "$OUT/check.plain.json"
-mpirun -np 2 "$BIN" run "$OUT/check.json" --out "$OUT/check.np2.json" --quiet
-summary "$OUT/check.np2.json" "$OUT/check.plain.json"
-mpirun -np 2 "$BIN" run "$CONFIG" --out "$OUT/smacof-300k.np2.json"
-summary "$OUT/smacof-300k.np2.json"
+for p in $NP; do
+  mpirun -np "$p" "$BIN" run "$OUT/check.json" --out "$OUT/check.np$p.json" --quiet
+  summary "$OUT/check.np$p.json" "$OUT/check.plain.json"
+done
+for p in $NP; do
+  mpirun -np "$p" "$BIN" run "$CONFIG" --out "$OUT/smacof-300k.np$p.json" --quiet
+  summary "$OUT/smacof-300k.np$p.json"
+done
