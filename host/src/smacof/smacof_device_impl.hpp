@@ -50,6 +50,10 @@ struct SmacofDevice::Impl {
     int slot = 0, dst = 0;
   };
   std::optional<Pass> ahead;  // the next iteration's pass, enqueued before this one's stress was read
+  // Over ranks, full storage: the next pass's slices over the block's own columns, queued before the
+  // exchange of X (own_slices), and their launches.
+  bool own_ahead = false;
+  std::vector<cl::Event> own_events;
   // Over ranks: x[0] holds the whole X_m, x[1] the block's rows of X_{m+1} (packed: the rank's part of it);
   // the host keeps X_m (for embedding()) and the gathered X_{m+1}, in the device's precision, page-locked:
   // both cross the bus every iteration.
@@ -78,8 +82,14 @@ struct SmacofDevice::Impl {
 
   // Weighted: applies V+ to B(X) X, into x[dst]; unweighted, nothing (the scale did it).
   void transform_tail(int dst, std::vector<cl::Event>& events);
-  // A fused pass from x[src] into x[dst], its stress partials into stress slot `slot`.
+  // A fused pass from x[src] into x[dst], its stress partials into stress slot `slot`: the fused kernel over
+  // every slice held (fused_slices), then the finish that adds the slices' partial rows (fused_finish).
   void fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events);
+  void fused_slices(int src, int slot, SliceRange range, std::vector<cl::Event>& events);
+  void fused_finish(int dst, std::vector<cl::Event>& events);
+  // Over ranks, full storage: the slices whose columns all lie in the block's own rows, whose pass needs
+  // no other rank's rows of X (empty when the block holds no whole slice).
+  SliceRange own_slices() const;
   // Reads stress slot 0 (blocking) and adds its partials: the kernels in `events` made them.
   StressSums read_stress(std::vector<cl::Event>& events, Timings* timings, const Stopwatch& wall);
   // Adds the partials of a slot already read (by `read`), and the pass's times to `timings`.
@@ -91,7 +101,9 @@ struct SmacofDevice::Impl {
   StressSums finish_pass(Pass& pass, Timings* timings, const Stopwatch& wall);
   // Over ranks: a fused pass from x[0] (the whole X_m) into the block's rows of X_{m+1} (x[1]), read back
   // with the stress partials, gathered from every rank into x_gathered and written to x[0]; returns
-  // sigma(X_m) summed over the ranks (in rank order, the same on every rank).
+  // sigma(X_m) summed over the ranks (in rank order, the same on every rank). Before the exchange it queues
+  // the next pass's own slices on the block's rows of X_{m+1}, so that the device computes while the host
+  // waits for the other ranks.
   StressSums block_pass(Timings* timings);
   // Over ranks, packed: a fused pass over the rank's slices from x[0] (the whole X_m) into x[1] (their part
   // of sum_j r_ij (x_i - x_j) for every row), read back and summed over the ranks with the stress sums in

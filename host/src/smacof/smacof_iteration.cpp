@@ -1,9 +1,10 @@
 // SmacofDevice's iterations: one Guttman transform and one stress per iterate(), enqueued on resident
 // data; only the stress partials, and the final embedding, come back (over ranks, also the block's rows
-// of the next embedding, gathered from every rank, or with packed storage the rank's part of every row,
-// summed over the ranks). On one device a fused iteration can enqueue the
-// next one's pass before it waits for its own stress, so that the device never idles while the host
-// reads and adds the stress.
+// of the next embedding, gathered from every rank while the device runs the next pass over the block's
+// own columns, or with packed storage the rank's part of every row, summed over the ranks). On one device
+// a fused iteration can enqueue the next one's pass before it waits for its own stress, so that the
+// device never idles while the host reads and adds the stress.
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -23,31 +24,53 @@ void SmacofDevice::Impl::transform_tail(int dst, std::vector<cl::Event>& events)
   events.push_back(e);
 }
 
-void SmacofDevice::Impl::fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events) {
+void SmacofDevice::Impl::fused_slices(int src, int slot, SliceRange range, std::vector<cl::Event>& events) {
   cl::CommandQueue& q = device.queue();
-  if (rows() == 0) return;  // a rank without rows (more ranks than points) computes nothing
-  // One launch per buffer of delta, over its slices: each slice is computed as one buffer would.
+  // One launch per buffer of delta over its slices in `range`, each slice computed as one buffer would
+  // (the kernel numbers a slice by its global id, so a range within a buffer is the launch's offset).
   for (std::size_t b = 0; b < layout.parts.size(); ++b) {
     const DeltaPart& part = layout.parts[b];
+    const int lo = std::max(range.first, part.slice_first);
+    const int hi = std::min(range.first + range.count, part.slice_first + part.slices);
+    if (lo >= hi) continue;
     set_args(fused, delta[b], weights_or_delta(b), x[src], static_cast<cl_int>(problem.n),
              static_cast<cl_int>(block.first), static_cast<cl_int>(rows()), static_cast<cl_int>(layout.per_slice),
              static_cast<cl_int>(part.slice_first), static_cast<cl_int>(part.columns), static_cast<cl_int>(slice_base),
              partial_bx, partial_stress[slot]);
     cl::Event run;
-    q.enqueueNDRangeKernel(fused, cl::NullRange, cl::NDRange(fused_global, static_cast<std::size_t>(part.slices)),
+    q.enqueueNDRangeKernel(fused, cl::NDRange(0, static_cast<std::size_t>(lo - part.slice_first)),
+                           cl::NDRange(fused_global, static_cast<std::size_t>(hi - lo)),
                            cl::NDRange(static_cast<std::size_t>(k.work_group_size), 1), nullptr, &run);
     events.push_back(run);
   }
+}
+
+void SmacofDevice::Impl::fused_finish(int dst, std::vector<cl::Event>& events) {
   cl::Event tail;
   const std::size_t values = rows() * static_cast<std::size_t>(problem.dim);
   with_real(problem.precision, [&](auto zero) {
     set_args(finish, partial_bx, static_cast<cl_int>(slices_held), static_cast<cl_int>(rows()),
              static_cast<decltype(zero)>(transform_scale()), problem.weighted ? bx : x[dst]);
   });
-  q.enqueueNDRangeKernel(finish, cl::NullRange, cl::NDRange(round_up(values, k.work_group_size)), local(), nullptr,
-                         &tail);
+  device.queue().enqueueNDRangeKernel(finish, cl::NullRange, cl::NDRange(round_up(values, k.work_group_size)), local(),
+                                      nullptr, &tail);
   events.push_back(tail);
   transform_tail(dst, events);
+}
+
+void SmacofDevice::Impl::fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events) {
+  if (rows() == 0) return;  // a rank without rows (more ranks than points) computes nothing
+  fused_slices(src, slot, {slice_base, slices_held}, events);
+  fused_finish(dst, events);
+}
+
+SliceRange SmacofDevice::Impl::own_slices() const {
+  if (rows() == 0) return {};
+  const auto per = static_cast<std::size_t>(layout.per_slice);
+  const auto first = static_cast<std::size_t>(block.first), end = first + rows();
+  const auto lo = static_cast<int>((first + per - 1) / per);
+  const int hi = end == static_cast<std::size_t>(problem.n) ? slice_base + slices_held : static_cast<int>(end / per);
+  return {lo, std::max(0, hi - lo)};
 }
 
 StressSums SmacofDevice::Impl::read_stress(std::vector<cl::Event>& events, Timings* timings, const Stopwatch& wall) {
@@ -94,30 +117,52 @@ StressSums SmacofDevice::Impl::stress_sums(const std::vector<cl::Event>& events,
 StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
   if (packed()) return slices_pass(timings);
   Stopwatch wall;
-  std::vector<cl::Event> events;
-  fused_pass(0, 1, 0, events);
+  cl::CommandQueue& q = device.queue();
+  // The pass over the columns of the block's own rows may already be queued (own_ahead); the rest of the
+  // slices follow it, each slice computed as in one launch, and the finish adds them in slice order.
+  std::vector<cl::Event> events = std::move(own_events);
+  own_events.clear();
+  const SliceRange own = own_slices();
+  if (rows() > 0) {
+    if (!own_ahead) fused_slices(0, 0, own, events);
+    fused_slices(0, 0, {slice_base, own.first - slice_base}, events);
+    fused_slices(0, 0, {own.first + own.count, slice_base + slices_held - own.first - own.count}, events);
+    fused_finish(1, events);
+  }
+  own_ahead = false;
   // This rank's rows of X_{m+1} go to their place in x_gathered, and the ranks fill in the others in place.
   core::Comm& comm = *block.comm;
   const std::size_t row_bytes = static_cast<std::size_t>(problem.dim) * real();
+  const std::size_t own_offset = static_cast<std::size_t>(block.first) * row_bytes;
   const auto n = static_cast<std::size_t>(problem.n);
   auto* gathered = static_cast<unsigned char*>(x_gathered.data());
-  cl::Event read_rows;
-  if (rows() > 0)
-    device.queue().enqueueReadBuffer(x[1], CL_FALSE, 0, rows() * row_bytes,
-                                     gathered + static_cast<std::size_t>(block.first) * row_bytes, nullptr, &read_rows);
+  cl::Event read_rows, read;
   Timings t;
-  const StressSums own = rows() > 0 ? read_stress(events, &t, wall) : StressSums{};
-  if (rows() > 0) t.transfer_s += event_seconds(read_rows);
+  StressSums own_sums;
+  if (rows() > 0) {
+    q.enqueueReadBuffer(x[1], CL_FALSE, 0, rows() * row_bytes, gathered + own_offset, nullptr, &read_rows);
+    q.enqueueReadBuffer(partial_stress[0], CL_FALSE, 0, stress_bytes(), stress_host.data(), nullptr, &read);
+    // The next pass over the block's own columns needs only this rank's rows of X_{m+1}, which are on the
+    // device: it runs while the host exchanges the other ranks' rows (queued after the reads above, so it
+    // overwrites neither what they read nor the partial rows the finish added).
+    q.enqueueCopyBuffer(x[1], x[0], 0, own_offset, rows() * row_bytes);
+    fused_slices(0, 0, own, own_events);
+    own_ahead = true;
+    q.flush();
+    read.wait();
+    own_sums = stress_sums(events, read, 0, &t, wall);
+    t.transfer_s += event_seconds(read_rows);
+  }
   std::vector<std::size_t> counts;
   for (int r = 0; r < comm.size(); ++r)
     counts.push_back(core::first_row(n, r + 1, comm.size()) - core::first_row(n, r, comm.size()));
   const double comm_before = comm.seconds();
   comm.allgather_in_place(x_gathered.data(), row_bytes, counts);
-  const std::vector<double> total = comm.sum_in_rank_order(std::array{own.stress, own.squared_distances});
+  const std::vector<double> total = comm.sum_in_rank_order(std::array{own_sums.stress, own_sums.squared_distances});
   const StressSums sums{total[0], total[1]};
   t.comm_s += comm.seconds() - comm_before;
   cl::Event write;
-  device.queue().enqueueWriteBuffer(x[0], CL_TRUE, 0, x_gathered.size(), x_gathered.data(), nullptr, &write);
+  q.enqueueWriteBuffer(x[0], CL_TRUE, 0, x_gathered.size(), x_gathered.data(), nullptr, &write);
   t.transfer_s += event_seconds(write);
   t.wall_s = wall.seconds();
   if (timings) *timings += t;
@@ -182,6 +227,8 @@ void SmacofDevice::start(const Matrix& x0, Timings* timings) {
     s.latest = 1;
     s.slot = 0;
     s.ahead.reset();  // a pass a converged run enqueued ahead: the queue runs it first, its result unused
+    s.own_ahead = false;
+    s.own_events.clear();
     std::vector<cl::Event> events;
     Timings pass;
     if (s.over_ranks()) {
