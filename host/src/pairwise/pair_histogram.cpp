@@ -2,6 +2,7 @@
 // dynamically, each device's counts kept in 64-bit totals on the device and read once at the end.
 #include "itercl/pair_histogram.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -19,6 +20,19 @@
 namespace itercl {
 namespace pairwise {
 
+// Rectangles in flight on one device. A rectangle's launch ends in a last wave of work-groups that leaves
+// most of a GPU idle for one group's pass over its columns: on an H200, 4 M points cut into 36 rectangles
+// took 8.5% longer than as one (benchmarks/results/nvidia-h200-x4/README.md). Two lanes, each a queue with
+// its own counters, let the next rectangle's groups fill what the last one's tail leaves.
+constexpr int kLanes = 2;
+
+struct HistogramLane {
+  cl::CommandQueue queue;
+  cl::Buffer counters, partial, totals;
+  const Rect* rect = nullptr;  // in flight, until retired
+  cl::Event run, merged;
+};
+
 // One device's share of the histogram: its kernels, its buffers, its counts.
 struct HistogramWorker {
   explicit HistogramWorker(Device d) : device(std::move(d)) {}
@@ -26,10 +40,12 @@ struct HistogramWorker {
   PairHistogramKernel kernel;
   std::vector<std::string> tuning_sources;
   std::string options;
-  cl::CommandQueue queue;
   cl::Kernel count, merge;
-  cl::Buffer points, box, table, counters, partial, totals;
+  cl::Buffer points, box, table;
+  HistogramLane lanes[kLanes];
+  double busy_until = 0;  // the device clock (ns) up to which the retired rectangles' kernel time is counted
   DeviceShare share;
+  cl::CommandQueue& queue() { return lanes[0].queue; }
 };
 
 // `values` in the device's precision, in one row.
@@ -132,11 +148,12 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
     const auto buckets = static_cast<std::size_t>(s->buckets);
     for (pairwise::HistogramWorker& w : s->workers) {
       const cl::Context& ctx = w.device.context();
-      w.queue = cl::CommandQueue(ctx, w.device.device(), CL_QUEUE_PROFILING_ENABLE);
+      for (pairwise::HistogramLane& lane : w.lanes)
+        lane.queue = cl::CommandQueue(ctx, w.device.device(), CL_QUEUE_PROFILING_ENABLE);
       auto upload = [&](const std::vector<unsigned char>& bytes) {
         cl::Buffer buffer(ctx, CL_MEM_READ_ONLY, bytes.size());
         cl::Event e;
-        w.queue.enqueueWriteBuffer(buffer, CL_TRUE, 0, bytes.size(), bytes.data(), nullptr, &e);
+        w.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, bytes.size(), bytes.data(), nullptr, &e);
         s->upload.transfer_s += event_seconds(e);
         return buffer;
       };
@@ -145,15 +162,16 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
       w.table = upload(table_bytes);
       const std::size_t groups =
           static_cast<std::size_t>((s->block + w.kernel.work_group_size - 1) / w.kernel.work_group_size);
-      w.totals = cl::Buffer(ctx, CL_MEM_READ_WRITE, buckets * sizeof(cl_ulong));
-      w.queue.enqueueFillBuffer(w.totals, cl_ulong{0}, 0, buckets * sizeof(cl_ulong));
-      if (pairwise::private_histogram(w.kernel)) {
-        w.partial = cl::Buffer(ctx, CL_MEM_READ_WRITE, groups * buckets * sizeof(cl_uint));
-      } else if (w.kernel.global_counter_bits == 32) {
-        w.counters = cl::Buffer(ctx, CL_MEM_READ_WRITE, buckets * sizeof(cl_uint));
-        w.queue.enqueueFillBuffer(w.counters, cl_uint{0}, 0, buckets * sizeof(cl_uint));
+      for (pairwise::HistogramLane& lane : w.lanes) {
+        lane.totals = cl::Buffer(ctx, CL_MEM_READ_WRITE, buckets * sizeof(cl_ulong));
+        if (pairwise::private_histogram(w.kernel)) {
+          lane.partial = cl::Buffer(ctx, CL_MEM_READ_WRITE, groups * buckets * sizeof(cl_uint));
+        } else if (w.kernel.global_counter_bits == 32) {
+          lane.counters = cl::Buffer(ctx, CL_MEM_READ_WRITE, buckets * sizeof(cl_uint));
+          lane.queue.enqueueFillBuffer(lane.counters, cl_uint{0}, 0, buckets * sizeof(cl_uint));
+        }
+        lane.queue.finish();
       }
-      w.queue.finish();
     }
     s->upload.wall_s = wall.seconds();
   } catch (...) {
@@ -171,7 +189,25 @@ void PairHistogram::Impl::work(pairwise::HistogramWorker& w, pairwise::Rectangle
   const int wg = w.kernel.work_group_size;
   const bool private_hist = pairwise::private_histogram(w.kernel);
   const bool global64 = w.kernel.global_counter_bits == 64;
+  // Waits for a lane's rectangle and counts it; kernel time is the device's busy time, so that two
+  // rectangles running at once count once.
+  auto retire = [&](pairwise::HistogramLane& lane) {
+    if (!lane.rect) return;
+    const cl::Event& last = lane.merged() ? lane.merged : lane.run;
+    last.wait();
+    const auto start = static_cast<double>(lane.run.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+    const auto end = static_cast<double>(last.getProfilingInfo<CL_PROFILING_COMMAND_END>());
+    w.share.timings.kernel_s += std::max(0.0, end - std::max(start, w.busy_until)) * 1e-9;
+    w.busy_until = std::max(w.busy_until, end);
+    ++w.share.rectangles;
+    w.share.pairs += lane.rect->pairs();
+    lane.rect = nullptr;
+  };
+  int next_lane = 0;
   while (const pairwise::Rect* r = queue.next()) {
+    pairwise::HistogramLane& lane = w.lanes[next_lane];
+    next_lane = (next_lane + 1) % pairwise::kLanes;
+    retire(lane);
     const std::size_t groups = static_cast<std::size_t>((r->rows + wg - 1) / wg);
     with_real(params.precision, [&](auto zero) {
       using T = decltype(zero);
@@ -183,26 +219,25 @@ void PairHistogram::Impl::work(pairwise::HistogramWorker& w, pairwise::Rectangle
                  lo, hi, scale, w.table, out...);
       };
       if (private_hist)
-        common(w.partial);
+        common(lane.partial);
       else
-        common(global64 ? w.totals : w.counters);
+        common(global64 ? lane.totals : lane.counters);
     });
-    cl::Event run, merged;
-    w.queue.enqueueNDRangeKernel(w.count, cl::NullRange, cl::NDRange(groups * static_cast<std::size_t>(wg)),
-                                 cl::NDRange(static_cast<std::size_t>(wg)), nullptr, &run);
+    lane.merged = cl::Event();
+    lane.queue.enqueueNDRangeKernel(w.count, cl::NullRange, cl::NDRange(groups * static_cast<std::size_t>(wg)),
+                                    cl::NDRange(static_cast<std::size_t>(wg)), nullptr, &lane.run);
     if (private_hist || !global64) {  // seed 000's reduction of the private histograms into the totals
-      set_args(w.merge, private_hist ? w.partial : w.counters, static_cast<cl_int>(private_hist ? groups : 1),
-               w.totals);
+      set_args(w.merge, private_hist ? lane.partial : lane.counters, static_cast<cl_int>(private_hist ? groups : 1),
+               lane.totals);
       const std::size_t merge_items = (static_cast<std::size_t>(buckets) + pairwise::kMergeGroup - 1) /
                                       pairwise::kMergeGroup * pairwise::kMergeGroup;
-      w.queue.enqueueNDRangeKernel(w.merge, cl::NullRange, cl::NDRange(merge_items), cl::NDRange(pairwise::kMergeGroup),
-                                   nullptr, &merged);
+      lane.queue.enqueueNDRangeKernel(w.merge, cl::NullRange, cl::NDRange(merge_items),
+                                      cl::NDRange(pairwise::kMergeGroup), nullptr, &lane.merged);
     }
-    w.queue.finish();
-    w.share.timings.kernel_s += event_seconds(run) + (merged() ? event_seconds(merged) : 0.0);
-    ++w.share.rectangles;
-    w.share.pairs += r->pairs();
+    lane.queue.flush();
+    lane.rect = r;
   }
+  for (pairwise::HistogramLane& lane : w.lanes) retire(lane);
   w.share.timings.wall_s += wall.seconds();
 }
 
@@ -213,7 +248,9 @@ PairHistogramResult PairHistogram::run() {
     const auto buckets = static_cast<std::size_t>(s.buckets);
     for (pairwise::HistogramWorker& w : s.workers) {
       w.share = DeviceShare{.device = w.share.device, .timings = {}};
-      w.queue.enqueueFillBuffer(w.totals, cl_ulong{0}, 0, buckets * sizeof(cl_ulong));
+      w.busy_until = 0;
+      for (pairwise::HistogramLane& lane : w.lanes)
+        lane.queue.enqueueFillBuffer(lane.totals, cl_ulong{0}, 0, buckets * sizeof(cl_ulong));
     }
     pairwise::RectangleQueue queue(
         pairwise::part_of(pairwise::cut_pair_space(s.n, s.n, true, s.block, s.block), s.params.part, s.params.parts),
@@ -224,10 +261,13 @@ PairHistogramResult PairHistogram::run() {
     r.counts.assign(buckets, 0);
     std::vector<cl_ulong> part(buckets);
     for (pairwise::HistogramWorker& w : s.workers) {
-      cl::Event read;
-      w.queue.enqueueReadBuffer(w.totals, CL_TRUE, 0, part.size() * sizeof(cl_ulong), part.data(), nullptr, &read);
-      w.share.timings.transfer_s += event_seconds(read);
-      for (std::size_t k = 0; k < part.size(); ++k) r.counts[k] += part[k];
+      for (pairwise::HistogramLane& lane : w.lanes) {
+        cl::Event read;
+        lane.queue.enqueueReadBuffer(lane.totals, CL_TRUE, 0, part.size() * sizeof(cl_ulong), part.data(), nullptr,
+                                     &read);
+        w.share.timings.transfer_s += event_seconds(read);
+        for (std::size_t k = 0; k < part.size(); ++k) r.counts[k] += part[k];
+      }
       r.shares.push_back(w.share);
       r.total.kernel_s += w.share.timings.kernel_s;
       r.total.transfer_s += w.share.timings.transfer_s;
