@@ -242,14 +242,17 @@ SEED_KERNELS(colmajor, true, true)
 // the loop multiplies nothing by a "live" flag). along_rows (full storage only; a constant, so each
 // kernel below gets its own loop): read delta along row i, each work-item streaming its own rows (what
 // CPUs want), instead of down column i (what GPUs coalesce). Packed storage holds every row (first 0,
-// rows n), of all the slices or, over ranks, of a range of them. rows >= 1: the host launches nothing for an empty block. delta and weights hold the
-// slices [slice_first, slice_first + global size 1), width columns (the banner's buffers).
+// rows n), of all the slices or, over ranks, of a range of them. rows >= 1: the host launches nothing for an
+// empty block. delta and weights hold the buffer's slices from slice_first, width columns (the banner's
+// buffers); work-item (., g) takes slice slice_first + g, or skip_count further on from skip_first, so that
+// one launch can leave out a range (over ranks, the slices of the block's own columns, run apart).
 inline void fused_pass(__global const real* restrict delta, __global const real* restrict weights,
                        __global const real* restrict x, const int n, const int first, const int rows,
                        const int per_slice, const int slice_first, const int width, const int slice_base,
-                       __global real* restrict partial_bx, __global real* restrict partial_stress,
-                       __local real* scratch, const bool along_rows) {
-  const int slice = slice_first + get_global_id(1), held = slice - slice_base;
+                       const int skip_first, const int skip_count, __global real* restrict partial_bx,
+                       __global real* restrict partial_stress, __local real* scratch, const bool along_rows) {
+  const int at_slice = slice_first + get_global_id(1);
+  const int slice = at_slice >= skip_first ? at_slice + skip_count : at_slice, held = slice - slice_base;
   const int c0 = slice_first * per_slice;  // the buffer's first column
   const int group_first = get_group_id(0) * (WG_SIZE * ROWS_PER_ITEM) + get_local_id(0);
   int r[ROWS_PER_ITEM];
@@ -322,19 +325,21 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused(
     __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
     const int n, const int first, const int rows, const int per_slice, const int slice_first, const int width,
-    const int slice_base, __global real* restrict partial_bx, __global real* restrict partial_stress) {
+    const int slice_base, const int skip_first, const int skip_count, __global real* restrict partial_bx,
+    __global real* restrict partial_stress) {
   __local real scratch[2 * WG_SIZE];
-  fused_pass(delta, weights, x, n, first, rows, per_slice, slice_first, width, slice_base, partial_bx,
-             partial_stress, scratch, false);
+  fused_pass(delta, weights, x, n, first, rows, per_slice, slice_first, width, slice_base, skip_first, skip_count,
+             partial_bx, partial_stress, scratch, false);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void fused_rows(
     __global const real* restrict delta, __global const real* restrict weights, __global const real* restrict x,
     const int n, const int first, const int rows, const int per_slice, const int slice_first, const int width,
-    const int slice_base, __global real* restrict partial_bx, __global real* restrict partial_stress) {
+    const int slice_base, const int skip_first, const int skip_count, __global real* restrict partial_bx,
+    __global real* restrict partial_stress) {
   __local real scratch[2 * WG_SIZE];
-  fused_pass(delta, weights, x, n, first, rows, per_slice, slice_first, width, slice_base, partial_bx,
-             partial_stress, scratch, true);
+  fused_pass(delta, weights, x, n, first, rows, per_slice, slice_first, width, slice_base, skip_first, skip_count,
+             partial_bx, partial_stress, scratch, true);
 }
 
 // x_new = scale * (sum of the slices' partial rows), one value per work-item.

@@ -83,9 +83,10 @@ struct SmacofDevice::Impl {
   // Weighted: applies V+ to B(X) X, into x[dst]; unweighted, nothing (the scale did it).
   void transform_tail(int dst, std::vector<cl::Event>& events);
   // A fused pass from x[src] into x[dst], its stress partials into stress slot `slot`: the fused kernel over
-  // every slice held (fused_slices), then the finish that adds the slices' partial rows (fused_finish).
+  // every slice held (fused_slices: those of `range` but not of `skip`), then the finish that adds the slices' partial
+  // rows (fused_finish).
   void fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events);
-  void fused_slices(int src, int slot, SliceRange range, std::vector<cl::Event>& events);
+  void fused_slices(int src, int slot, SliceRange range, SliceRange skip, std::vector<cl::Event>& events);
   void fused_finish(int dst, std::vector<cl::Event>& events);
   // Over ranks, full storage: the slices whose columns all lie in the block's own rows, whose pass needs
   // no other rank's rows of X (empty when the block holds no whole slice).

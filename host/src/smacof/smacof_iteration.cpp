@@ -24,22 +24,26 @@ void SmacofDevice::Impl::transform_tail(int dst, std::vector<cl::Event>& events)
   events.push_back(e);
 }
 
-void SmacofDevice::Impl::fused_slices(int src, int slot, SliceRange range, std::vector<cl::Event>& events) {
+void SmacofDevice::Impl::fused_slices(int src, int slot, SliceRange range, SliceRange skip,
+                                      std::vector<cl::Event>& events) {
   cl::CommandQueue& q = device.queue();
-  // One launch per buffer of delta over its slices in `range`, each slice computed as one buffer would
-  // (the kernel numbers a slice by its global id, so a range within a buffer is the launch's offset).
+  // One launch per buffer of delta over its slices in `range` but not in `skip`, each slice computed as
+  // one buffer would (the launch's offset starts it within the buffer, the kernel steps over the skip).
   for (std::size_t b = 0; b < layout.parts.size(); ++b) {
     const DeltaPart& part = layout.parts[b];
     const int lo = std::max(range.first, part.slice_first);
     const int hi = std::min(range.first + range.count, part.slice_first + part.slices);
-    if (lo >= hi) continue;
+    const int skip_lo = std::clamp(skip.first, lo, std::max(lo, hi));
+    const int skip_hi = std::clamp(skip.first + skip.count, skip_lo, std::max(lo, hi));
+    const int count = hi - lo - (skip_hi - skip_lo);
+    if (count <= 0) continue;
     set_args(fused, delta[b], weights_or_delta(b), x[src], static_cast<cl_int>(problem.n),
              static_cast<cl_int>(block.first), static_cast<cl_int>(rows()), static_cast<cl_int>(layout.per_slice),
              static_cast<cl_int>(part.slice_first), static_cast<cl_int>(part.columns), static_cast<cl_int>(slice_base),
-             partial_bx, partial_stress[slot]);
+             static_cast<cl_int>(skip_lo), static_cast<cl_int>(skip_hi - skip_lo), partial_bx, partial_stress[slot]);
     cl::Event run;
     q.enqueueNDRangeKernel(fused, cl::NDRange(0, static_cast<std::size_t>(lo - part.slice_first)),
-                           cl::NDRange(fused_global, static_cast<std::size_t>(hi - lo)),
+                           cl::NDRange(fused_global, static_cast<std::size_t>(count)),
                            cl::NDRange(static_cast<std::size_t>(k.work_group_size), 1), nullptr, &run);
     events.push_back(run);
   }
@@ -60,7 +64,7 @@ void SmacofDevice::Impl::fused_finish(int dst, std::vector<cl::Event>& events) {
 
 void SmacofDevice::Impl::fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events) {
   if (rows() == 0) return;  // a rank without rows (more ranks than points) computes nothing
-  fused_slices(src, slot, {slice_base, slices_held}, events);
+  fused_slices(src, slot, {slice_base, slices_held}, {}, events);
   fused_finish(dst, events);
 }
 
@@ -124,9 +128,8 @@ StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
   own_events.clear();
   const SliceRange own = own_slices();
   if (rows() > 0) {
-    if (!own_ahead) fused_slices(0, 0, own, events);
-    fused_slices(0, 0, {slice_base, own.first - slice_base}, events);
-    fused_slices(0, 0, {own.first + own.count, slice_base + slices_held - own.first - own.count}, events);
+    if (!own_ahead) fused_slices(0, 0, own, {}, events);
+    fused_slices(0, 0, {slice_base, slices_held}, own, events);
     fused_finish(1, events);
   }
   own_ahead = false;
@@ -146,7 +149,7 @@ StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
     // device: it runs while the host exchanges the other ranks' rows (queued after the reads above, so it
     // overwrites neither what they read nor the partial rows the finish added).
     q.enqueueCopyBuffer(x[1], x[0], 0, own_offset, rows() * row_bytes);
-    fused_slices(0, 0, own, own_events);
+    fused_slices(0, 0, own, {}, own_events);
     own_ahead = true;
     q.flush();
     read.wait();
