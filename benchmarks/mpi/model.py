@@ -24,7 +24,9 @@ small beside the bytes, the second is what measured comm_ms adds on top (see the
 
 --collectives: mpi_collectives' output (benchmarks/mpi/collectives.cpp) from the MPI used here; alpha and
 beta are fitted per collective and shown beside the network's, so that the model's form can be held against
-a measurement. Needs matplotlib.
+a measurement. --measured: folders of benchmarks/mpi/scaling.py's runs on GPUs (scaling.jsonl, the last
+line of each algorithm, mode and rank count winning), drawn over the prediction and tabulated. Needs
+matplotlib.
 """
 import argparse
 import json
@@ -202,10 +204,30 @@ def collectives_rows(paths):
     return rows
 
 
+def measured_scaling(folders):
+    """Per (folder, algorithm, mode): [(ranks, efficiency)] of the scaling runs recorded in each folder."""
+    out = {}
+    for folder in folders:
+        latest = {}
+        with open(os.path.join(folder, "scaling.jsonl")) as log:
+            for text in log:
+                line = json.loads(text)
+                if "wall_ms" in line:
+                    latest[(line["algorithm"], line["mode"], line["ranks"])] = line
+        for (algorithm, mode, ranks), line in sorted(latest.items()):
+            one = latest.get((algorithm, mode, 1))
+            if one and ranks > 1:
+                where = os.path.join(*os.path.abspath(folder).split(os.sep)[-2:])  # machine/run
+                runs = out.setdefault((where, algorithm, mode), [(1, 1.0)])
+                runs.append((ranks, efficiency(mode, ranks, one["wall_ms"], line["wall_ms"])))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--results", required=True, help="folder of one GPU's bench results (nvidia-h200)")
     ap.add_argument("--collectives", nargs="*", default=[], help="mpi_collectives output files")
+    ap.add_argument("--measured", nargs="*", default=[], help="folders of scaling.py runs (scaling.jsonl)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     m = measured(args.results)
@@ -232,8 +254,17 @@ def main():
             lines.append(f"| {p} | " + " | ".join(f"{x:.4g}" for x in parts) + f" | {total:.4g} | {e:.0%} |")
         ax = axes[0 if kind == "strong" else 1]
         ax.plot(RANKS, eff, marker="o", label=title.rsplit(",", 1)[0])
+    scaling = measured_scaling(args.measured)
+    if scaling:
+        lines += ["", "## Measured on GPUs of one host (benchmarks/mpi/scaling.py)", "",
+                  "| machine / run | algorithm | scaling | efficiency by ranks |", "| --- | --- | --- | --- |"]
+    for (machine, algorithm, mode), runs in scaling.items():
+        lines.append(f"| {machine} | {algorithm} | {mode} | " +
+                     ", ".join(f"{p}: {e:.0%}" for p, e in runs) + " |")
+        axes[0 if mode == "strong" else 1].plot([p for p, _ in runs], [e for _, e in runs], linestyle="--",
+                                                marker="x", label=f"measured: {algorithm} ({machine})")
     for ax, kind in zip(axes, ("strong", "weak")):
-        efficiency_axes(ax, kind, "predicted (100 Gb/s, 2 us)")
+        efficiency_axes(ax, kind, "predicted (100 Gb/s, 2 us)" + (", and measured" if scaling else ""))
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "mpi-model.png"), dpi=110)
 
@@ -245,7 +276,7 @@ def main():
                   "| file | collective | ranks | alpha us | largest MiB | bandwidth GB/s |",
                   "| --- | --- | ---: | ---: | ---: | ---: |"]
         lines += collectives_rows(args.collectives)
-    lines += ["", "![predicted efficiency](mpi-model.png)", ""]
+    lines += ["", "![predicted and measured efficiency](mpi-model.png)", ""]
     with open(os.path.join(args.out, "mpi-model.md"), "w") as f:
         f.write("\n".join(lines))
 

@@ -169,7 +169,8 @@ smacof = {
     "smacof_npy_symmetrize": {
         "data": {"kind": "dissimilarities", "path": os.path.join(out, "noisy.npy"), "symmetrize": True},
         "params": {"eps": 1e-4, "random_state": 6, "kernel": {"variant": "fused_rows", "work_group_size": 8}}},
-    # Cut into several buffers when mpi_test.sh caps an allocation (slices that fit the cap).
+    # Cut into several buffers when mpi_test.sh caps an allocation (slices that fit the cap). With 16 slices
+    # every rank also holds whole slices of its own columns, run ahead of the exchange of X: still bit for bit.
     "smacof_split_vectors": {"data": dict(vectors, kind="vectors"),
                              "params": {"random_state": 7, "max_iter": 40, "kernel": {"variant": "fused", "slices": 16}}},
     "smacof_split_npy_double": {
