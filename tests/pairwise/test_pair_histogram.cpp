@@ -138,6 +138,8 @@ TEST_CASE("histogram: rectangles, two workers and 32-bit global counters give th
   CHECK(run(X, p, "private_hist", 1, &r) == ref.counts);
   CHECK(r.block == 96);
   CHECK(r.shares.at(0).rectangles == 11 * 12 / 2);
+  // Two rectangles in flight on the device: their kernel time is the device's busy time, counted once.
+  CHECK(r.shares[0].timings.kernel_s <= r.shares[0].timings.wall_s * 1.01 + 1e-3);
   CHECK(run(X, p, "private_hist_balanced", 2, &r) == ref.counts);
   REQUIRE(r.shares.size() == 2);
   CHECK(r.shares[0].rectangles + r.shares[1].rectangles == 11 * 12 / 2);
