@@ -42,6 +42,11 @@
 //   -D WG=128                         work-items per work-group
 //   -D RPI=2                          rows per work-item
 //   -D COLS=64, CPS=4                 columns staged at a time; taken CPS at a time (CPS divides COLS)
+//   -D SPLITS=1                       the rectangle's columns cut into SPLITS ranges, one per work-group
+//                                     along dimension 1, for rectangles whose rows alone leave the device
+//                                     short of work-groups; each split writes its rows' lists of d^2 to
+//                                     nearest + split * rows * K, and knn_merge merges them into the rows'
+//                                     K best (the order of (d^2, column) is total: the same lists)
 //
 // Parameters, both
 //   -D REAL=float|double              (required, see common.clh)
@@ -83,13 +88,13 @@ inline bool before(const real d, const int j, const real e, const int k) { retur
     }                                                      \
   } while (0)
 
-// The K best of one row out, the root taken for euclidean.
-#define WRITE_ROW(best, at, r)                                                  \
+// The K best of one row out, the root taken where `root` (euclidean, and not a split's partial list).
+#define WRITE_ROW(best, at, r, root)                                            \
   do {                                                                          \
     __global real* restrict out_ = nearest + (size_t)(r) * K;                   \
     __global int* restrict out_at_ = nearest_index + (size_t)(r) * K;          \
     for (int q_ = 0; q_ < K; ++q_) {                                            \
-      out_[q_] = SQRT && at[q_] >= 0 ? sqrt(best[q_]) : best[q_];               \
+      out_[q_] = (root) && at[q_] >= 0 ? sqrt(best[q_]) : best[q_];             \
       out_at_[q_] = at[q_];                                                     \
     }                                                                           \
   } while (0)
@@ -235,7 +240,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused
         }
     }
     const int r = tile_r + ROW_OF(s, ty);
-    if (tx == 0 && r < rows) WRITE_ROW(best[s], best_at[s], r);
+    if (tx == 0 && r < rows) WRITE_ROW(best[s], best_at[s], r, SQRT);
   }
 }
 
@@ -253,6 +258,9 @@ __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused
 #ifndef CPS
 #define CPS 4
 #endif
+#ifndef SPLITS
+#define SPLITS 1
+#endif
 #if DIM % 4 || COLS % CPS
 #error "DIM must be a multiple of 4 and CPS divide COLS"
 #endif
@@ -265,6 +273,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void knn_rows(
     __global int* restrict nearest_index) {
   const int lid = get_local_id(0);
   const int first = get_group_id(0) * WG * RPI + lid;
+  // This work-group's split of the columns [c_begin, c_end), and where its lists go.
+  const int split = get_group_id(1), split_cols = (cols + SPLITS - 1) / SPLITS;
+  const int c_begin = min(cols, split * split_cols), c_end = min(cols, c_begin + split_cols);
+  nearest += (size_t)split * rows * K;
+  nearest_index += (size_t)split * rows * K;
   __local real4 ys4[COLS * YSTRIDE / 4];
   __local real* ys = (__local real*)ys4;
   __local real yn[COLS];
@@ -284,14 +297,14 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void knn_rows(
     own[t] = skip_self ? row0 + r : -1;
   }
 
-  for (int tile_c = 0; tile_c < cols; tile_c += COLS) {
+  for (int tile_c = c_begin; tile_c < c_end; tile_c += COLS) {
     barrier(CLK_LOCAL_MEM_FENCE);  // everyone is done with the previous columns
     // Consecutive work-items read consecutive columns of one dimension (coalesced) and transpose them.
     for (int u = lid; u < COLS * DIM; u += WG) {
       const int c = u % COLS, k = u / COLS;
-      ys[c * YSTRIDE + k] = k < dim && tile_c + c < cols ? y[k * ldy + col0 + tile_c + c] : 0;
+      ys[c * YSTRIDE + k] = k < dim && tile_c + c < c_end ? y[k * ldy + col0 + tile_c + c] : 0;
     }
-    for (int c = lid; c < COLS; c += WG) yn[c] = tile_c + c < cols ? yaux[col0 + tile_c + c] : INFINITY;
+    for (int c = lid; c < COLS; c += WG) yn[c] = tile_c + c < c_end ? yaux[col0 + tile_c + c] : INFINITY;
     barrier(CLK_LOCAL_MEM_FENCE);  // the columns are staged
     for (int c0 = 0; c0 < COLS; c0 += CPS) {
       real acc[RPI][CPS];
@@ -325,8 +338,34 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void knn_rows(
 #pragma unroll
   for (int t = 0; t < RPI; ++t) {
     const int r = first + t * WG;
-    if (r < rows) WRITE_ROW(best[t], best_at[t], r);
+    if (r < rows) WRITE_ROW(best[t], best_at[t], r, SQRT && SPLITS == 1);
   }
+}
+
+// Row r's K best of the SPLITS lists knn_rows wrote for it (each ascending, (d^2, column) ordered; an
+// empty place is INFINITY, -1), with the root for euclidean. One work-item a row.
+__kernel void knn_merge(__global const real* restrict partial, __global const int* restrict partial_index,
+                        const int rows, __global real* restrict nearest, __global int* restrict nearest_index) {
+  const int r = get_global_id(0);
+  if (r >= rows) return;
+  int head[SPLITS];
+  for (int s = 0; s < SPLITS; ++s) head[s] = 0;
+  real best[K];
+  int best_at[K];
+  for (int q = 0; q < K; ++q) {
+    int from = -1;
+    real d = INFINITY;
+    int j = -1;
+    for (int s = 0; s < SPLITS; ++s) {
+      if (head[s] == K) continue;
+      const size_t at = ((size_t)s * rows + r) * K + head[s];
+      const int c = partial_index[at];
+      if (c >= 0 && (from < 0 || before(partial[at], c, d, j))) from = s, d = partial[at], j = c;
+    }
+    if (from >= 0) ++head[from];
+    best[q] = d, best_at[q] = j;
+  }
+  WRITE_ROW(best, best_at, r, SQRT);
 }
 
 #endif  // DIM

@@ -325,6 +325,31 @@ TEST_CASE("pairwise knn fused and rows: the reference's neighbours, one and two 
     }
 }
 
+TEST_CASE("pairwise knn rows: few rows against many columns split the columns, merged to the same lists") {
+  // 10 rows make 2 groups of 8 work-items at 1 row each, fewer than 2 a compute unit on any device: the 700
+  // columns are cut into splits (PoCL's 2 units: 2; a GPU: up to 16), each split's lists merged on the device.
+  const Matrix X = test::random_matrix(10, 9, 41, 1.0, 5.0);
+  const Matrix Y = test::random_matrix(700, 9, 42, 1.0, 5.0);
+  const Expected e = expected(X, &Y, Precision::f32);
+  PairwiseDistances squared({test::device()}, X, &Y, rows_params(Precision::f32));
+  PairwiseDistances rooted({test::device()}, X, &Y, rows_params(Precision::f32, itercl::Metric::euclidean));
+  for (int k : {1, 64}) {
+    CAPTURE(k);
+    itercl::PairwiseRun run;
+    const ReducedDistances got = squared.reduce(form("knn", k), &run);
+    check_reduced(form("knn", k), got, e);
+    const std::size_t at = run.build_options.find("-D SPLITS=");
+    REQUIRE(at != std::string::npos);
+    CHECK(std::stoi(run.build_options.substr(at + 10)) > 1);
+    CHECK(run.build_options.find("-D RPI=1") != std::string::npos);
+    // The root is taken after the merge, on the same ranking.
+    const ReducedDistances root = rooted.reduce(form("knn", k));
+    CHECK(root.indices == got.indices);
+    for (std::size_t q = 0; q < got.values.size(); ++q)
+      CHECK(root.values[q] == doctest::Approx(std::sqrt(got.values[q])));
+  }
+}
+
 TEST_CASE("pairwise knn fused and rows: euclidean, the tiles' result among ties, every candidate when k = n - 1") {
   // Small integer coordinates and their negations (the mean the library subtracts is 0): squared norms
   // and inner products are exact, so both forms give the same distances and ties go to the lower column.

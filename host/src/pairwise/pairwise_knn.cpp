@@ -28,6 +28,11 @@ constexpr int kMaxRowRegisters = 192;
 // per compute unit: on the H200 (d = 64, 128 work-items) 2 rows a work-item took 17.5 ms at 50,000 points
 // (196 groups, 1.5 a unit) against 13.4 with 1, and 29.0 at 70,000 (274 groups, 2.1 a unit) against 33.2.
 constexpr std::size_t kRowsGroupsPerUnit = 2;
+// Where even 1 row a work-item leaves fewer groups than that, knn_rows cuts the columns into splits (up to
+// this many, none under kRowsColumns columns), merged by knn_merge: at 5,000 points the H200's 132 units
+// had 40 groups of 128 rows.
+constexpr std::size_t kMaxSplits = 16;
+constexpr std::size_t kMergeItems = 64;  // knn_merge's work-group: one row a work-item
 
 int padded_dim(int dim) { return (dim + 3) / 4 * 4; }
 
@@ -147,13 +152,17 @@ FusedKnn::FusedKnn(const DistanceWorker& w, const PairwiseReduction& reduction, 
       const auto per_group = static_cast<std::size_t>(t.knn_tile_rows) * static_cast<std::size_t>(rows_per_item);
       return (static_cast<std::size_t>(block_rows) + per_group - 1) / per_group;
     };
-    while (tile_.knn_subtiles > 1 && groups(tile_.knn_subtiles) < kRowsGroupsPerUnit * w.device.info().compute_units)
-      tile_.knn_subtiles /= 2;
+    const std::size_t wanted = kRowsGroupsPerUnit * w.device.info().compute_units;
+    while (tile_.knn_subtiles > 1 && groups(tile_.knn_subtiles) < wanted) tile_.knn_subtiles /= 2;
+    if (const std::size_t have = groups(tile_.knn_subtiles); have < wanted)
+      splits_ = std::min({kMaxSplits, (wanted + have - 1) / have,
+                          std::max<std::size_t>(1, static_cast<std::size_t>(n2) / kRowsColumns)});
     o.add("DIM", padded_dim(static_cast<int>(dim)))
         .add("WG", t.knn_tile_rows)
         .add("RPI", t.knn_subtiles)
         .add("COLS", kRowsColumns)
-        .add("CPS", t.knn_cols_per_item);
+        .add("CPS", t.knn_cols_per_item)
+        .add("SPLITS", static_cast<int>(splits_));
   } else
     o.add("TILE_R", t.knn_tile_rows)
         .add("TILE_C", t.knn_tile_cols)
@@ -171,24 +180,39 @@ FusedKnn::FusedKnn(const DistanceWorker& w, const PairwiseReduction& reduction, 
     s.values = cl::Buffer(ctx, CL_MEM_READ_WRITE, entries * real_size(precision_));
     s.indices = cl::Buffer(ctx, CL_MEM_READ_WRITE, entries * sizeof(cl_int));
   }
+  if (splits_ > 1) {  // the splits' lists, merged before each read (one compute queue: one set serves both slots)
+    merge_kernel_ = w.device.kernel("pairwise_knn.cl", options_, "knn_merge");
+    split_values_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, splits_ * entries * real_size(precision_));
+    split_indices_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, splits_ * entries * sizeof(cl_int));
+  }
 }
 
 cl::Event FusedKnn::enqueue(int slot, const Rect& r, cl::CommandQueue& compute, cl::CommandQueue& transfer) {
   Slot& s = slots_[static_cast<std::size_t>(slot)];
   const DistanceWorker& w = worker_;
+  const bool split = splits_ > 1;
   set_args(kernel_, w.x, static_cast<cl_int>(n1_), w.y, static_cast<cl_int>(n2_), static_cast<cl_int>(dim_),
            static_cast<cl_int>(r.row0), static_cast<cl_int>(r.col0), static_cast<cl_int>(r.rows),
-           static_cast<cl_int>(r.cols), w.xaux, w.yaux, static_cast<cl_int>(skip_self_), s.values, s.indices);
+           static_cast<cl_int>(r.cols), w.xaux, w.yaux, static_cast<cl_int>(skip_self_),
+           split ? split_values_ : s.values, split ? split_indices_ : s.indices);
   const auto tile_rows = static_cast<std::size_t>(tile_.knn_tile_rows);
   const auto tile_cols = static_cast<std::size_t>(tile_.knn_tile_cols);
   // A group owns tile_rows x knn_subtiles rows; knn_rows' groups are 1-D (its tile_cols is 1).
   const std::size_t per_group = tile_rows * static_cast<std::size_t>(tile_.knn_subtiles);
   const std::size_t groups = (static_cast<std::size_t>(r.rows) + per_group - 1) / per_group;
   const cl::NDRange global =
-      tile_.knn == "rows" ? cl::NDRange(groups * tile_rows) : cl::NDRange(tile_cols, groups * tile_rows);
-  const cl::NDRange local = tile_.knn == "rows" ? cl::NDRange(tile_rows) : cl::NDRange(tile_cols, tile_rows);
+      tile_.knn == "rows" ? cl::NDRange(groups * tile_rows, splits_) : cl::NDRange(tile_cols, groups * tile_rows);
+  const cl::NDRange local = tile_.knn == "rows" ? cl::NDRange(tile_rows, 1) : cl::NDRange(tile_cols, tile_rows);
   compute.enqueueNDRangeKernel(kernel_, cl::NullRange, global, local, nullptr, &s.kernel);
-  const std::vector<cl::Event> after{s.kernel};
+  s.merge = cl::Event();
+  if (split) {
+    set_args(merge_kernel_, split_values_, split_indices_, static_cast<cl_int>(r.rows), s.values, s.indices);
+    compute.enqueueNDRangeKernel(
+        merge_kernel_, cl::NullRange,
+        cl::NDRange((static_cast<std::size_t>(r.rows) + kMergeItems - 1) / kMergeItems * kMergeItems),
+        cl::NDRange(kMergeItems), nullptr, &s.merge);
+  }
+  const std::vector<cl::Event> after{split ? s.merge : s.kernel};
   const std::size_t entries = static_cast<std::size_t>(r.rows) * static_cast<std::size_t>(k_);
   s.host_values.resize(entries * real_size(precision_));
   s.host_indices.resize(entries * sizeof(cl_int));
@@ -205,7 +229,7 @@ void FusedKnn::drain(int slot, const Rect& r, Timings& t) {
   s.read_values.wait();
   merge_.nearest_lines(s.host_values, s.host_indices, precision_, static_cast<int>(r.rows),
                        [&](int line) { return r.row0 + line; });
-  t.kernel_s += event_seconds(s.kernel);
+  t.kernel_s += event_seconds(s.kernel) + (s.merge() ? event_seconds(s.merge) : 0.0);
   t.transfer_s += event_seconds(s.read_values) + event_seconds(s.read_indices);
 }
 

@@ -46,8 +46,8 @@ class FusedKnn {
  public:
   FusedKnn(const DistanceWorker& w, const PairwiseReduction& reduction, const DistanceProblem& problem, Eigen::Index n1,
            Eigen::Index n2, Eigen::Index dim, bool skip_self, Eigen::Index block_rows, ReductionMerge& merge);
-  // Enqueues rectangle `r`'s kernel on `compute` and the reads of its rows' neighbours on `transfer`;
-  // returns the last read's event.
+  // Enqueues rectangle `r`'s kernel on `compute` (rows with split columns: then knn_merge) and the reads of
+  // its rows' neighbours on `transfer`; returns the last read's event.
   cl::Event enqueue(int slot, const Rect& r, cl::CommandQueue& compute, cl::CommandQueue& transfer);
   // Once that event completed: merges the slot's rows and adds the kernel's and reads' times to `t`.
   void drain(int slot, const Rect& r, Timings& t);
@@ -57,7 +57,7 @@ class FusedKnn {
   struct Slot {
     cl::Buffer values, indices;
     std::vector<unsigned char> host_values, host_indices;
-    cl::Event kernel, read_values, read_indices;
+    cl::Event kernel, merge, read_values, read_indices;
   };
   const DistanceWorker& worker_;
   int k_;
@@ -68,6 +68,10 @@ class FusedKnn {
   ReductionMerge& merge_;
   std::string options_;
   cl::Kernel kernel_;
+  // rows: the columns' splits (SPLITS), their lists and knn_merge, where splits_ > 1.
+  std::size_t splits_ = 1;
+  cl::Kernel merge_kernel_;
+  cl::Buffer split_values_, split_indices_;
   std::array<Slot, 2> slots_;
 };
 
