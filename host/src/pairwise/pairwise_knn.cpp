@@ -30,7 +30,9 @@ constexpr int kMaxRowRegisters = 192;
 constexpr std::size_t kRowsGroupsPerUnit = 2;
 // Where even 1 row a work-item leaves fewer groups than that, knn_rows cuts the columns into splits (up to
 // this many, none under kRowsColumns columns), merged by knn_merge: at 5,000 points the H200's 132 units
-// had 40 groups of 128 rows.
+// had 40 groups of 128 rows, 1.05 ms, and 7 splits took 0.40 (10,000: 1.86 to 0.95; 20,000: 4.31 to 2.96).
+// Splitting past 2 groups a unit lost everywhere measured (50,000: 13.4 ms unsplit, 14.8 to 15.1 with 2 or
+// 3 splits; 100,000: 41.1 against 43.4 to 48.3; benchmarks/results/nvidia-h200/knn-split/).
 constexpr std::size_t kMaxSplits = 16;
 constexpr std::size_t kMergeItems = 64;  // knn_merge's work-group: one row a work-item
 
