@@ -249,8 +249,11 @@ PairHistogramResult PairHistogram::run() {
     for (pairwise::HistogramWorker& w : s.workers) {
       w.share = DeviceShare{.device = w.share.device, .timings = {}};
       w.busy_until = 0;
-      for (pairwise::HistogramLane& lane : w.lanes)
+      for (pairwise::HistogramLane& lane : w.lanes) {
+        lane.rect = nullptr;  // a run that failed may have left one in flight: its counts are not this run's
+        lane.queue.finish();
         lane.queue.enqueueFillBuffer(lane.totals, cl_ulong{0}, 0, buckets * sizeof(cl_ulong));
+      }
     }
     pairwise::RectangleQueue queue(
         pairwise::part_of(pairwise::cut_pair_space(s.n, s.n, true, s.block, s.block), s.params.part, s.params.parts),
