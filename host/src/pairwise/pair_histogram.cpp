@@ -23,7 +23,8 @@ namespace pairwise {
 // Rectangles in flight on one device. A rectangle's launch ends in a last wave of work-groups that leaves
 // most of a GPU idle for one group's pass over its columns: on an H200, 4 M points cut into 36 rectangles
 // took 8.5% longer than as one (benchmarks/results/nvidia-h200-x4/README.md). Two lanes, each a queue with
-// its own counters, let the next rectangle's groups fill what the last one's tail leaves.
+// its own counters (and per-group histograms, each within kPartialBudget), let the next rectangle's groups
+// fill what the last one's tail leaves.
 constexpr int kLanes = 2;
 
 struct HistogramLane {
