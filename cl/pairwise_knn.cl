@@ -14,12 +14,15 @@
 //
 // Selection, both kernels: every work-item keeps, for each of its rows, the K best (d^2, column) of the
 // columns it has seen, in private memory (GPUs: cached stack memory), and their K-th best in a register.
-// An entry is one comparison with that register, made before the clamp at 0 (the clamp only raises d^2);
-// the rare one that beats it is inserted. Ties: (d^2, column) in lexicographic order, so of equal squared
-// distances the lower column wins, as in the host's merge. A work-item meets its columns in increasing
-// order, so within its own lists a later entry loses every tie. Ranking is done on d^2, before the root of
-// `euclidean` (the root is taken on the way out). Inner products are summed in dimension order in both
-// kernels, so they give the same d^2 bit for bit.
+// A step's candidates (a tile's, in knn_fused; CPS columns', in knn_rows) are first compared with their
+// rows' K-th bests all at once, before the clamp at 0 (the clamp only raises d^2), and only a step where
+// one wins goes on to OFFER them one by one: one branch a step, not one a candidate, which took knn_rows
+// at 200,000 points from 160.2 to 148.6 ms on the H200 (benchmarks/results/nvidia-h200/knn-offer).
+// Ties: (d^2, column) in lexicographic order, so of equal squared distances the lower column wins, as in
+// the host's merge. A work-item meets its columns in increasing order, so within its own lists a later
+// entry loses every tie. Ranking is done on d^2, before the root of `euclidean` (the root is taken on the
+// way out). Inner products are summed in dimension order in both kernels, so they give the same d^2 bit
+// for bit.
 //
 // Kernel knn_fused (DIM undefined): a work-group of TILE_R x TILE_C work-items owns TILE_ROWS rows and
 // streams every column tile of the rectangle past them. Each tile's TILE_ROWS x TILE_COLS inner products are
@@ -210,16 +213,23 @@ __kernel __attribute__((reqd_work_group_size(TILE_C, TILE_R, 1))) void knn_fused
       }
     }
 
-    // The tile's squared distances, each compared with its row's K-th best; columns past the rectangle
-    // take +INFINITY, which beats nothing.
+    // The tile's squared distances in place of the inner products, offered to their rows' lists only where
+    // one beats its row's K-th best (Selection, above); columns past the rectangle take +INFINITY,
+    // which beats nothing.
+    bool beats = false;
 #pragma unroll
     for (int w = 0; w < COLS_PER_ITEM; ++w) {
       const int c = tile_c + COL_OF(w, tx);
       const real yb = c < cols ? yaux[col0 + c] : INFINITY;
 #pragma unroll
-      for (int s = 0; s < ROWS_PER_ITEM; ++s)
-        OFFER(best[s], best_at[s], worst[s], xa[s] + yb - 2 * acc[s][w], col0 + c, own[s]);
+      for (int s = 0; s < ROWS_PER_ITEM; ++s) acc[s][w] = xa[s] + yb - 2 * acc[s][w], beats |= acc[s][w] < worst[s];
     }
+    if (beats)
+#pragma unroll
+      for (int w = 0; w < COLS_PER_ITEM; ++w)
+#pragma unroll
+        for (int s = 0; s < ROWS_PER_ITEM; ++s)
+          OFFER(best[s], best_at[s], worst[s], acc[s][w], col0 + tile_c + COL_OF(w, tx), own[s]);
   }
 
   // Each row's TILE_C lists into work-item tx = 0's, one work-item column at a time; a list is ascending,
@@ -326,13 +336,20 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void knn_rows(
           }
         }
       }
+      // The step's squared distances in place of the inner products, offered as in knn_fused.
+      bool beats = false;
 #pragma unroll
       for (int e = 0; e < CPS; ++e) {
         const real yb = yn[c0 + e];
 #pragma unroll
-        for (int t = 0; t < RPI; ++t)
-          OFFER(best[t], best_at[t], worst[t], xa[t] + yb - 2 * acc[t][e], col0 + tile_c + c0 + e, own[t]);
+        for (int t = 0; t < RPI; ++t) acc[t][e] = xa[t] + yb - 2 * acc[t][e], beats |= acc[t][e] < worst[t];
       }
+      if (beats)
+#pragma unroll
+        for (int e = 0; e < CPS; ++e)
+#pragma unroll
+          for (int t = 0; t < RPI; ++t)
+            OFFER(best[t], best_at[t], worst[t], acc[t][e], col0 + tile_c + c0 + e, own[t]);
     }
   }
 #pragma unroll
