@@ -290,6 +290,11 @@ TEST_CASE("auto: the device's tiled variant up to tiled_up_to_dim features, expa
   CHECK(resolved({.variant = "expanded", .register_values = 256}, 4).points_per_item == 16);
   CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 4).points_per_item == 64);
   CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 32).points_per_item == 8);
+  // ... rounded to whole vectors: a multiple of 16, or below 16 a power of two (51 at D = 5 would be scalar).
+  CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 3).points_per_item == 64);
+  CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 5).points_per_item == 48);
+  CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 20).points_per_item == 8);
+  CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 300).points_per_item == 1);
   // A CPU's point_blocks cannot fuse the device update: asked for, auto takes expanded there.
   itercl::DeviceInfo cpu = h200;
   cpu.name = "Some CPU", cpu.type = "cpu", cpu.fp64 = true;

@@ -3,6 +3,7 @@
 #include "kmeans/kmeans_kernel.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -24,10 +25,16 @@ constexpr int kMaxPointsPerItem = 64;
 
 // The points a work-item keeps when register_values decides: at most 16 in the GPU-shaped variants
 // (each point's values in registers of its own; the H200's tiled entry measured 16 the best), up to
-// kMaxPointsPerItem in point_blocks (a CPU's vector registers hold 16 points each).
+// kMaxPointsPerItem in point_blocks (a CPU's vector registers hold 16 points each). point_blocks holds
+// its points as vectors of the widest width up to 16 that divides their number (cl/kmeans.cl), so its
+// count is rounded down to a multiple of 16, or below 16 to a power of two: 51 points (D = 5) would be
+// scalar code, 48 are three full vectors.
 int default_points_per_item(const KMeansKernel& k, Eigen::Index dim) {
-  const Eigen::Index most = k.variant == "point_blocks" ? kMaxPointsPerItem : 16;
-  return static_cast<int>(std::clamp<Eigen::Index>(k.register_values / dim, 1, most));
+  const bool blocks = k.variant == "point_blocks";
+  const int points =
+      static_cast<int>(std::clamp<Eigen::Index>(k.register_values / dim, 1, blocks ? kMaxPointsPerItem : 16));
+  if (!blocks) return points;
+  return points >= 16 ? points / 16 * 16 : static_cast<int>(std::bit_floor(static_cast<unsigned>(points)));
 }
 
 // The most centroids one work-item compares at once (CPI): tiled keeps PPI x CPI distances in registers.
