@@ -338,6 +338,7 @@ ITERCL_ASSIGN_EXPANDED(assign_tiled)
 // that divides PPI: written as vectors rather than as loops over the points for the compiler to
 // vectorise, because PoCL 5.0 left those loops scalar (on 16 Xeon cores at N = 1,048,576, D = 4, K = 300:
 // 3.8 ms an assignment against 32-313 ms, benchmarks/results/pocl-xeon-16-cores/kmeans-point-blocks-vectors).
+// PoCL 3.1, which did vectorise them, takes about 20% longer with the vectors (pocl-xeon-2-cores/, same name).
 #if PPI % 16 == 0
 #define PB_W 16
 #elif PPI % 8 == 0
