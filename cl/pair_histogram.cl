@@ -65,6 +65,14 @@
 //   -D GLOBAL64=0          1: 64-bit global atomics (cl_khr_int64_base_atomics)
 //   -D TABLE_LOCAL=1       0: the table read from global memory, where it does not fit local memory
 //                          beside the staged points and the histogram
+//   -D TABLE_COPIES=1      TABLE_LOCAL: copies of the staged table, a power of two <= WG_SIZE, interleaved
+//                          as the histogram's (value v of copy c at v * TABLE_COPIES + c), work-item t
+//                          reading copy t % TABLE_COPIES: a warp's reads of the thresholds and cells at
+//                          scattered places then fall in distinct banks
+//
+// Launch: (groups * WG_SIZE, splits) work-items, WG_SIZE x 1 a group. Group (g, s) pairs anchor block g
+// with split s of the rectangle's column blocks (ceil(blocks / splits) each), so that no group holds a
+// diagonal rectangle's whole first row while the rest of the device idles; hist_naive takes splits = 1.
 #include "common.clh"
 
 #define BIN_UNIFORM 1
@@ -108,6 +116,13 @@
 #endif
 #ifndef TABLE_LOCAL
 #define TABLE_LOCAL 1
+#endif
+#if !TABLE_LOCAL || !defined(TABLE_COPIES)
+#undef TABLE_COPIES
+#define TABLE_COPIES 1
+#endif
+#if TABLE_COPIES & (TABLE_COPIES - 1) || TABLE_COPIES > WG_SIZE
+#error "TABLE_COPIES must be a power of two no larger than WG_SIZE"
 #endif
 
 #if GLOBAL64
@@ -177,14 +192,15 @@ inline real distance2(const struct Frame* f, const real a[DIM], const real b[DIM
 }
 
 // The bucket of a squared distance; outside [0, N_BINS) when it falls in none (NaN included). Reads the
-// thresholds the caller staged in local memory (TABLE_LOCAL), else from global memory.
+// thresholds the caller staged in local memory (TABLE_LOCAL, the work-item's copy), else from global memory.
 #if TABLE_LOCAL
 #define THRESHOLDS __local const real*
-#define BUCKET(f, d2) bucket(f, d2, staged_table)
+#define BUCKET(f, d2) bucket(f, d2, staged_table + (get_local_id(0) & (TABLE_COPIES - 1)))
 #else
 #define THRESHOLDS __global const real* restrict
 #define BUCKET(f, d2) bucket(f, d2, table)
 #endif
+#define TABLE(i) table[(i) * TABLE_COPIES]
 #if BINNING == BIN_UNIFORM
 inline int bucket(const struct Frame* f, const real d2, THRESHOLDS table) {
   const real x = (sqrt(d2) - f->lo) * f->inv_width;
@@ -193,12 +209,12 @@ inline int bucket(const struct Frame* f, const real d2, THRESHOLDS table) {
   const real below = x - k;
   if (fabs(below) > f->guard) return k - (below < 0);  // no edge within rounding: floor(x) is numpy's
 #endif
-  k -= !(d2 >= table[k]);  // below edge k (table[N_BINS]: beyond the closed last edge): the bucket below
+  k -= !(d2 >= TABLE(k));  // below edge k (table[N_BINS]: beyond the closed last edge): the bucket below
   if (f->guard >= (real)0.5) {  // x may be off by more than one bucket: numpy's corrections, from there
     if (!(d2 >= f->first && d2 <= f->last)) return -1;
     k = clamp(k, 0, N_BINS - 1);
-    while (k > 0 && d2 < table[k]) --k;
-    while (k < N_BINS - 1 && d2 >= table[k + 1]) ++k;
+    while (k > 0 && d2 < TABLE(k)) --k;
+    while (k < N_BINS - 1 && d2 >= TABLE(k + 1)) ++k;
   }
   return k;
 }
@@ -213,27 +229,27 @@ inline int bucket(const struct Frame* f, const real d2, THRESHOLDS table) {
 #endif
   if (N_BINS == 1) return 0;
   const real cell = (d2 - f->lo) * f->inv_width;  // d2 <= f->last keeps it within about N_CELLS
-  int k = (int)table[N_THRESHOLDS + clamp((int)cell, 0, N_CELLS - 1)];
+  int k = (int)TABLE(N_THRESHOLDS + clamp((int)cell, 0, N_CELLS - 1));
 #if BINNING == BIN_EDGES
-  while (k < N_BINS - 1 && d2 >= table[k + 1]) ++k;
+  while (k < N_BINS - 1 && d2 >= TABLE(k + 1)) ++k;
 #else
-  while (d2 > table[k]) ++k;  // stops at the last radius at the latest: d2 <= f->last
+  while (d2 > TABLE(k)) ++k;  // stops at the last radius at the latest: d2 <= f->last
 #endif
   return k;
 }
 #endif
 
-// The thresholds of the edges or radii in local memory (TABLE_LOCAL), shared by the work-group (a barrier
-// follows before use).
+// The thresholds of the edges or radii in local memory (TABLE_LOCAL), TABLE_COPIES times, shared by the
+// work-group (a barrier follows before use).
 inline void stage_table(__global const real* restrict table, __local real* staged) {
 #if TABLE_LOCAL
-  for (int t = get_local_id(0); t < N_TABLE; t += WG_SIZE) staged[t] = table[t];
+  for (int t = get_local_id(0); t < N_TABLE * TABLE_COPIES; t += WG_SIZE) staged[t] = table[t / TABLE_COPIES];
 #endif
 }
 
 // The staged thresholds, at kernel scope as OpenCL requires of local arrays (one value where the table
 // stays in global memory).
-#define TABLE_LOCALS __local real staged_table[TABLE_LOCAL ? N_TABLE : 1];
+#define TABLE_LOCALS __local real staged_table[TABLE_LOCAL ? N_TABLE * TABLE_COPIES : 1];
 
 inline void load_point(__global const real* restrict points, const int ld, const int i, real p[DIM]) {
 #pragma unroll
@@ -292,16 +308,22 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_naive(PA
   const bool active = anchor0 + t < rows;                                                             \
   real a[DIM];                                                                                        \
   _Pragma("unroll") for (int d = 0; d < DIM; ++d) a[d] = active ? points[d * ld + row0 + anchor0 + t] : 0; \
-  int first = 0;                                                                                      \
+  /* this group's split of the column blocks; on the diagonal only the blocks from the anchors' own */ \
+  const int span = (cols + WG_SIZE - 1) / WG_SIZE;                                                    \
+  const int per_split = (span + get_num_groups(1) - 1) / get_num_groups(1);                           \
+  const int split0 = get_group_id(1) * per_split * WG_SIZE;                                           \
+  const int split_end = min(cols, split0 + per_split * WG_SIZE);                                      \
+  int first = split0;                                                                                 \
   if (diagonal) {                                                                                     \
-    /* the own block: stage it, pair within it */                                                     \
+    /* the own block, in the split that holds it: stage it, pair within it (the barrier under the    \
+       argument's condition alone: PoCL 3.1's work-item loops crashed with it under the split's) */  \
     STAGE(t, a);                                                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                     \
     const int valid = min(WG_SIZE, rows - anchor0);                                                   \
-    INTRA_BLOCK(a, valid, COUNT)                                                                      \
-    first = anchor0 + WG_SIZE;                                                                        \
+    if (anchor0 >= split0 && anchor0 < split_end) INTRA_BLOCK(a, valid, COUNT)                        \
+    first = max(first, anchor0 + WG_SIZE);                                                            \
   }                                                                                                   \
-  for (int c0 = first; c0 < cols; c0 += WG_SIZE) {                                                    \
+  for (int c0 = first; c0 < split_end; c0 += WG_SIZE) {                                               \
     barrier(CLK_LOCAL_MEM_FENCE); /* done with the previous block */                                  \
     const int valid = min(WG_SIZE, cols - c0);                                                        \
     if (t < valid) {                                                                                  \
@@ -385,7 +407,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void hist_tiled(PA
     for (int b = t; b < N_BINS; b += WG_SIZE) {                                                         \
       uint sum = 0;                                                                                     \
       for (int r = 0; r < REPLICAS; ++r) sum += hist[b * REPLICAS + ((r + t) & (REPLICAS - 1))];        \
-      partial[get_group_id(0) * N_BINS + b] = sum;                                                      \
+      partial[(get_group_id(1) * get_num_groups(0) + get_group_id(0)) * N_BINS + b] = sum;              \
     }                                                                                                   \
   }
 

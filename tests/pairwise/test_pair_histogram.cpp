@@ -146,6 +146,15 @@ TEST_CASE("histogram: rectangles, two workers and 32-bit global counters give th
   CHECK(r.shares[0].pairs + r.shares[1].pairs == doctest::Approx(1000.0 * 999 / 2));
   CHECK(r.shares[0].rectangles > 0);
   CHECK(r.shares[1].rectangles > 0);
+  // Each rectangle's columns split among work-groups, down to a block a group, with the intra-block
+  // pairs in the split that holds the anchors' own block; the last rectangles' columns end mid-block.
+  for (const int groups_per_unit : {4, 1024}) {
+    CAPTURE(groups_per_unit);
+    p.kernel.groups_per_unit = groups_per_unit;
+    CHECK(run(X, p, "private_hist_balanced", 1) == ref.counts);
+    CHECK(run(X, p, "tiled", 1) == ref.counts);
+  }
+  p.kernel.groups_per_unit = 0;
   p.kernel.global_counter_bits = 32;
   CHECK(run(X, p, "tiled", 1, &r) == ref.counts);
   CHECK(r.kernel.global_counter_bits == 32);
@@ -311,6 +320,7 @@ std::vector<std::uint64_t> run_kernel(const Matrix& X, PairHistogramParams p, co
   const auto r = h.run();
   CHECK(r.kernel.variant == k.variant);
   if (k.replicas) CHECK(r.kernel.replicas == k.replicas);
+  if (k.table_copies) CHECK(r.kernel.table_copies == k.table_copies);
   return r.counts;
 }
 
@@ -322,13 +332,28 @@ std::vector<std::uint64_t> within_radii(const reference::Histogram& h) {
   return within;
 }
 
-// The kernels whose bucket finding and counting differ: one copy of the histogram and the guarded
-// uniform check, 8 copies with atomics and every pair corrected, a copy per work-item (no atomics), and
-// naive's global atomics.
+// The kernels whose bucket finding and counting differ: one copy of the histogram and of the edge table
+// and the guarded uniform check, 8 copies of both with atomics, every pair corrected and the columns split
+// a block a work-group (64 groups per compute unit asked for), a copy of the histogram per work-item (no
+// atomics) with 4 of the table, and naive's global atomics.
 std::vector<itercl::PairHistogramKernel> counting_kernels() {
-  return {{.variant = "private_hist_balanced", .work_group_size = 64, .replicas = 1, .uniform_check = "guarded"},
-          {.variant = "private_hist", .work_group_size = 64, .replicas = 8, .uniform_check = "corrected"},
-          {.variant = "private_hist_balanced", .work_group_size = 64, .replicas = 64, .uniform_check = "guarded"},
+  return {{.variant = "private_hist_balanced",
+           .work_group_size = 64,
+           .replicas = 1,
+           .uniform_check = "guarded",
+           .table_copies = 1,
+           .groups_per_unit = 1},
+          {.variant = "private_hist",
+           .work_group_size = 64,
+           .replicas = 8,
+           .uniform_check = "corrected",
+           .table_copies = 8,
+           .groups_per_unit = 64},
+          {.variant = "private_hist_balanced",
+           .work_group_size = 64,
+           .replicas = 64,
+           .uniform_check = "guarded",
+           .table_copies = 4},
           {.variant = "naive", .work_group_size = 64, .uniform_check = "corrected"}};
 }
 
@@ -363,7 +388,11 @@ TEST_CASE("histogram: histogram copies, both uniform checks and the bucket looku
     for (const itercl::PairHistogramKernel& k : counting_kernels()) {
       CAPTURE(k);
       CHECK(run_kernel(X, uniform, k) == want_uniform);
-      CHECK(run_kernel(X, explicit_edges, k) == want_edges);
+      // The 148 edges' table (with its lookup, 737 values) takes the copies that fit: 4 or 8 would not fit
+      // a GPU's 48 KiB of local memory beside 64 copies of the histogram, or in double beside 8.
+      itercl::PairHistogramKernel fitting = k;
+      fitting.table_copies = 0;
+      CHECK(run_kernel(X, explicit_edges, fitting) == want_edges);
       CHECK(run_kernel(X, twenty, k) == want_twenty);
       CHECK(run_kernel(X, one, k) == want_one);
     }

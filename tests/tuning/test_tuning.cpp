@@ -207,12 +207,16 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
     CHECK(on_cpu == nlohmann::json({{"variant", "private_hist_balanced"},
                                     {"work_group_size", 64},
                                     {"replicas", 1},
-                                    {"uniform_check", "guarded"}}));
+                                    {"uniform_check", "guarded"},
+                                    {"table_copies", 1},
+                                    {"groups_per_unit", 1}}));
     const auto on_gpu = itercl::tuned_parameters("pair_histogram", gpu).values;
     CHECK(on_gpu == nlohmann::json({{"variant", "private_hist_balanced"},
                                     {"work_group_size", 256},
                                     {"replicas", 32},
-                                    {"uniform_check", "corrected"}}));
+                                    {"uniform_check", "corrected"},
+                                    {"table_copies", 32},
+                                    {"groups_per_unit", 64}}));
   }
 }
 

@@ -36,6 +36,13 @@ struct PairHistogramKernel {
   // put it across an edge, the thresholds read only then) or "corrected" (every pair's floor corrected
   // against the thresholds, as numpy does); both give numpy's bucket. "auto": the database's.
   std::string uniform_check = "auto";
+  // Copies of the edge table (thresholds and lookup cells) staged in local memory, a power of two up to
+  // the work-group, each work-item reading copy t % table_copies; 0: the database's, halved until they fit.
+  int table_copies = 0;
+  // Tiled and private variants: a rectangle's columns are split among work-groups until its launch has
+  // this many work-groups per compute unit (1: a group per anchor block wherever the rectangle has one a
+  // unit); 0: the database's.
+  int groups_per_unit = 0;
 
   void validate() const;  // throws ParamError("kernel.<field>", ...)
 };

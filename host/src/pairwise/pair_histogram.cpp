@@ -43,6 +43,7 @@ struct HistogramWorker {
   std::string options;
   cl::Kernel count, merge;
   cl::Buffer points, box, table;
+  std::size_t partial_rows = 0;  // each lane's per-group histograms (private variants)
   HistogramLane lanes[kLanes];
   double busy_until = 0;  // the device clock (ns) up to which the retired rectangles' kernel time is counted
   DeviceShare share;
@@ -163,10 +164,11 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
       w.table = upload(table_bytes);
       const std::size_t groups =
           static_cast<std::size_t>((s->block + w.kernel.work_group_size - 1) / w.kernel.work_group_size);
+      w.partial_rows = pairwise::partial_rows(w.kernel, problem, groups, w.device.info().compute_units);
       for (pairwise::HistogramLane& lane : w.lanes) {
         lane.totals = cl::Buffer(ctx, CL_MEM_READ_WRITE, buckets * sizeof(cl_ulong));
         if (pairwise::private_histogram(w.kernel)) {
-          lane.partial = cl::Buffer(ctx, CL_MEM_READ_WRITE, groups * buckets * sizeof(cl_uint));
+          lane.partial = cl::Buffer(ctx, CL_MEM_READ_WRITE, w.partial_rows * buckets * sizeof(cl_uint));
         } else if (w.kernel.global_counter_bits == 32) {
           lane.counters = cl::Buffer(ctx, CL_MEM_READ_WRITE, buckets * sizeof(cl_uint));
           lane.queue.enqueueFillBuffer(lane.counters, cl_uint{0}, 0, buckets * sizeof(cl_uint));
@@ -210,6 +212,9 @@ void PairHistogram::Impl::work(pairwise::HistogramWorker& w, pairwise::Rectangle
     next_lane = (next_lane + 1) % pairwise::kLanes;
     retire(lane);
     const std::size_t groups = static_cast<std::size_t>((r->rows + wg - 1) / wg);
+    const std::size_t splits =
+        pairwise::column_splits(w.kernel, groups, static_cast<std::size_t>((r->cols + wg - 1) / wg), w.partial_rows,
+                                w.device.info().compute_units);
     with_real(params.precision, [&](auto zero) {
       using T = decltype(zero);
       const auto lo = static_cast<T>(uniform_frame[0]), hi = static_cast<T>(uniform_frame[1]),
@@ -225,11 +230,11 @@ void PairHistogram::Impl::work(pairwise::HistogramWorker& w, pairwise::Rectangle
         common(global64 ? lane.totals : lane.counters);
     });
     lane.merged = cl::Event();
-    lane.queue.enqueueNDRangeKernel(w.count, cl::NullRange, cl::NDRange(groups * static_cast<std::size_t>(wg)),
-                                    cl::NDRange(static_cast<std::size_t>(wg)), nullptr, &lane.run);
+    lane.queue.enqueueNDRangeKernel(w.count, cl::NullRange, cl::NDRange(groups * static_cast<std::size_t>(wg), splits),
+                                    cl::NDRange(static_cast<std::size_t>(wg), 1), nullptr, &lane.run);
     if (private_hist || !global64) {  // seed 000's reduction of the private histograms into the totals
-      set_args(w.merge, private_hist ? lane.partial : lane.counters, static_cast<cl_int>(private_hist ? groups : 1),
-               lane.totals);
+      set_args(w.merge, private_hist ? lane.partial : lane.counters,
+               static_cast<cl_int>(private_hist ? groups * splits : 1), lane.totals);
       const std::size_t merge_items = (static_cast<std::size_t>(buckets) + pairwise::kMergeGroup - 1) /
                                       pairwise::kMergeGroup * pairwise::kMergeGroup;
       lane.queue.enqueueNDRangeKernel(w.merge, cl::NullRange, cl::NDRange(merge_items),

@@ -29,13 +29,16 @@ constexpr std::uint64_t kCounterMax = std::numeric_limits<std::uint32_t>::max();
 // device of 1 GiB or more, and leaves most of the memory to the points.
 constexpr std::size_t kPartialBudget = std::size_t{256} << 20;
 
+// The most work-groups per compute unit a launch is split for: a GPU's resident groups several times over.
+constexpr int kMaxGroupsPerUnit = 1024;
+
 // The local memory a kernel takes: the staged points (3 or 4 coordinates staged as 4, cl/pair_histogram.cl's
-// BLOCK_TYPE), the private histogram's copies, and with `table` the edge table.
+// BLOCK_TYPE), the private histogram's copies, and the edge table's `table_copies` (0: the table not staged).
 std::size_t histogram_local_bytes(const PairHistogramKernel& k, const HistogramProblem& problem, int replicas,
-                                  bool table) {
+                                  int table_copies) {
   const auto staged_dim = static_cast<std::size_t>(problem.dim == 3 ? 4 : problem.dim);
-  const std::size_t reals =
-      static_cast<std::size_t>(k.work_group_size) * staged_dim + (table ? static_cast<std::size_t>(problem.table) : 0);
+  const std::size_t reals = static_cast<std::size_t>(k.work_group_size) * staged_dim +
+                            static_cast<std::size_t>(problem.table) * static_cast<std::size_t>(table_copies);
   const std::size_t counts =
       private_histogram(k) ? static_cast<std::size_t>(problem.buckets) * static_cast<std::size_t>(replicas) : 0;
   return reals * real_size(problem.precision) + counts * sizeof(cl_uint);
@@ -55,6 +58,11 @@ void PairHistogramKernel::validate() const {
   if (replicas & (replicas - 1))
     throw ParamError("kernel.replicas",
                      "expected a power of two (or 0 for the device's default), got " + std::to_string(replicas));
+  check_tuning_value("kernel.table_copies", table_copies, pairwise::kMaxHistogramGroup);
+  if (table_copies & (table_copies - 1))
+    throw ParamError("kernel.table_copies",
+                     "expected a power of two (or 0 for the device's default), got " + std::to_string(table_copies));
+  check_tuning_value("kernel.groups_per_unit", groups_per_unit, pairwise::kMaxGroupsPerUnit);
   if (global_counter_bits != 0 && global_counter_bits != 32 && global_counter_bits != 64)
     throw ParamError("kernel.global_counter_bits",
                      "expected 32, 64 (or 0 for the device's best), got " + std::to_string(global_counter_bits));
@@ -79,7 +87,9 @@ const std::vector<KernelField<PairHistogramKernel>>& fields<PairHistogramKernel>
       {"work_group_size", &PairHistogramKernel::work_group_size},
       {"global_counter_bits", &PairHistogramKernel::global_counter_bits},
       {"replicas", &PairHistogramKernel::replicas},
-      {"uniform_check", &PairHistogramKernel::uniform_check}};
+      {"uniform_check", &PairHistogramKernel::uniform_check},
+      {"table_copies", &PairHistogramKernel::table_copies},
+      {"groups_per_unit", &PairHistogramKernel::groups_per_unit}};
   return table;
 }
 
@@ -110,12 +120,12 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
   if (k.variant == "auto") {
     PairHistogramKernel private_kernel = k;
     private_kernel.variant = db.variant;
-    k.variant = db.variant.starts_with("private") &&
-                        histogram_local_bytes(private_kernel, problem, 1, false) > info.local_memory
-                    ? "tiled"
-                    : db.variant;
+    k.variant =
+        db.variant.starts_with("private") && histogram_local_bytes(private_kernel, problem, 1, 0) > info.local_memory
+            ? "tiled"
+            : db.variant;
   }
-  auto private_bytes = [&](int replicas) { return histogram_local_bytes(k, problem, replicas, false); };
+  auto private_bytes = [&](int replicas) { return histogram_local_bytes(k, problem, replicas, 0); };
   if (!private_histogram(k)) {
     if (k.replicas > 1) throw ParamError("kernel.replicas", "only the private variants keep copies of the histogram");
     k.replicas = 1;
@@ -137,6 +147,25 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
                                            (k.replicas > 1 ? " in " + std::to_string(k.replicas) + " copies" : "") +
                                            "; the device has " + std::to_string(info.local_memory) +
                                            (private_histogram(k) ? ": use variant tiled or fewer replicas" : ""));
+  // The table's copies, after the histogram's: the database's, halved until they fit beside it (one copy
+  // where even that does not fit: the table is then read from global memory).
+  if (k.table_copies > k.work_group_size)
+    throw ParamError("kernel.table_copies", std::to_string(k.table_copies) + " copies for " +
+                                                std::to_string(k.work_group_size) +
+                                                " work-items; expected at most one per work-item");
+  if (!k.table_copies) {
+    const int wanted = std::min(db.table_copies ? db.table_copies : 1, k.work_group_size);
+    k.table_copies = 1;
+    while (k.table_copies * 2 <= wanted &&
+           histogram_local_bytes(k, problem, k.replicas, k.table_copies * 2) <= info.local_memory)
+      k.table_copies *= 2;
+  }
+  if (k.table_copies > 1 && histogram_local_bytes(k, problem, k.replicas, k.table_copies) > info.local_memory)
+    throw ParamError("kernel.table_copies", std::to_string(k.table_copies) + " copies of the " +
+                                                std::to_string(problem.table) + "-value edge table do not fit the " +
+                                                std::to_string(info.local_memory) +
+                                                " bytes of local memory beside the points and the histogram");
+  if (!k.groups_per_unit) k.groups_per_unit = db.groups_per_unit ? db.groups_per_unit : 1;
   const bool int64 = has_int64_atomics(device);
   if (!k.global_counter_bits) k.global_counter_bits = int64 ? 64 : 32;
   if (k.global_counter_bits == 64 && !int64)
@@ -159,8 +188,24 @@ std::string defines(const PairHistogramKernel& k, const HistogramProblem& proble
       .add("REPLICAS", k.replicas)
       .add("UNIFORM_GUARD", k.uniform_check == "guarded")
       .add("GLOBAL64", k.global_counter_bits == 64)
-      .add("TABLE_LOCAL", histogram_local_bytes(k, problem, k.replicas, true) <= local_memory)
+      .add("TABLE_LOCAL", histogram_local_bytes(k, problem, k.replicas, k.table_copies) <= local_memory)
+      .add("TABLE_COPIES", k.table_copies)
       .str();
+}
+
+std::size_t partial_rows(const PairHistogramKernel& k, const HistogramProblem& problem, std::size_t groups,
+                         unsigned compute_units) {
+  const std::size_t budget = kPartialBudget / (static_cast<std::size_t>(problem.buckets) * sizeof(cl_uint));
+  const std::size_t wanted = static_cast<std::size_t>(k.groups_per_unit) * compute_units;
+  return std::max(groups, std::min(groups + wanted, budget));
+}
+
+std::size_t column_splits(const PairHistogramKernel& k, std::size_t groups, std::size_t column_blocks,
+                          std::size_t partial_rows, unsigned compute_units) {
+  if (k.variant == "naive" || groups == 0) return 1;
+  const std::size_t wanted = static_cast<std::size_t>(k.groups_per_unit) * compute_units;
+  const std::size_t splits = std::min({(wanted + groups - 1) / groups, column_blocks, partial_rows / groups});
+  return std::max<std::size_t>(1, splits);
 }
 
 Eigen::Index max_rectangle_side(const PairHistogramKernel& k, const HistogramProblem& problem) {

@@ -57,6 +57,17 @@ bool private_histogram(const PairHistogramKernel& k);
 // counters hold without overflow (and whose per-group histograms stay within kPartialBudget).
 Eigen::Index max_rectangle_side(const PairHistogramKernel& k, const HistogramProblem& problem);
 
+// The per-group histograms (rows of `buckets` counts) a worker's buffer holds for rectangles of
+// `groups` anchor blocks: room for the splits column_splits gives any of them.
+std::size_t partial_rows(const PairHistogramKernel& k, const HistogramProblem& problem, std::size_t groups,
+                         unsigned compute_units);
+
+// The splits of a rectangle's `column_blocks` among work-groups (the launch's second dimension) for
+// `groups` anchor blocks: groups_per_unit work-groups per compute unit, at most a split per column block,
+// within partial_rows.
+std::size_t column_splits(const PairHistogramKernel& k, std::size_t groups, std::size_t column_blocks,
+                          std::size_t partial_rows, unsigned compute_units);
+
 // Work-items per work-group of hist_merge (one per bucket): a multiple of the SIMD width of NVIDIA's (32)
 // and AMD's (64) GPUs, so that no group runs a partial wavefront.
 inline constexpr std::size_t kMergeGroup = 64;
