@@ -204,8 +204,9 @@ def collectives_rows(paths):
     return rows
 
 
-def measured_scaling(folders):
-    """Per (folder, algorithm, mode): [(ranks, efficiency)] of the scaling runs recorded in each folder."""
+def measured_scaling(folders, root):
+    """Per (folder, algorithm, mode): [(ranks, efficiency)] of the scaling runs recorded in each folder, each
+    named by its path from `root` (the results' folder)."""
     out = {}
     for folder in folders:
         latest = {}
@@ -217,7 +218,7 @@ def measured_scaling(folders):
         for (algorithm, mode, ranks), line in sorted(latest.items()):
             one = latest.get((algorithm, mode, 1))
             if one and ranks > 1:
-                where = os.path.join(*os.path.abspath(folder).split(os.sep)[-2:])  # machine/run
+                where = os.path.relpath(os.path.abspath(folder), root)  # machine/run
                 runs = out.setdefault((where, algorithm, mode), [(1, 1.0)])
                 runs.append((ranks, efficiency(mode, ranks, one["wall_ms"], line["wall_ms"])))
     return out
@@ -254,7 +255,7 @@ def main():
             lines.append(f"| {p} | " + " | ".join(f"{x:.4g}" for x in parts) + f" | {total:.4g} | {e:.0%} |")
         ax = axes[0 if kind == "strong" else 1]
         ax.plot(RANKS, eff, marker="o", label=title.rsplit(",", 1)[0])
-    scaling = measured_scaling(args.measured)
+    scaling = measured_scaling(args.measured, os.path.dirname(os.path.abspath(args.results)))
     if scaling:
         lines += ["", "## Measured on GPUs of one host (benchmarks/mpi/scaling.py)", "",
                   "| machine / run | algorithm | scaling | efficiency by ranks |", "| --- | --- | --- | --- |"]

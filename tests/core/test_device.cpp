@@ -1,4 +1,4 @@
-// Device discovery and selection, the program cache, build errors.
+// Device discovery and selection, the program cache, build errors, busy time over events.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -6,12 +6,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "core/kernel_source.hpp"
 #include "core/program_build.hpp"
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "itercl/kmeans_assignment.hpp"
+#include "itercl/timing.hpp"
 #include "test_support.hpp"
 
 using itercl::Device;
@@ -182,4 +184,22 @@ TEST_CASE("a caller's queue that itercl cannot time, or of another context, is r
   const cl::CommandQueue elsewhere(other, dev, CL_QUEUE_PROFILING_ENABLE);
   CHECK_THROWS_WITH_AS(Device::from_opencl(context, dev, elsewhere), doctest::Contains("another device or context"),
                        itercl::InputError);
+}
+
+TEST_CASE("busy time counts overlapping commands once and adds those that follow one another") {
+  const Device d = test::device();
+  cl::CommandQueue q(d.context(), d.device(), CL_QUEUE_PROFILING_ENABLE);
+  std::vector<float> host(1 << 20, 1.0f);
+  cl::Buffer buffer(d.context(), CL_MEM_READ_WRITE, host.size() * sizeof(float));
+  cl::Event a, b;
+  q.enqueueWriteBuffer(buffer, CL_FALSE, 0, host.size() * sizeof(float), host.data(), nullptr, &a);
+  q.enqueueReadBuffer(buffer, CL_TRUE, 0, host.size() * sizeof(float), host.data(), nullptr, &b);
+  const double ta = itercl::event_seconds(a), tb = itercl::event_seconds(b);
+  REQUIRE(ta > 0);
+  REQUIRE(tb > 0);
+  CHECK(itercl::busy_seconds({}) == 0);
+  CHECK(itercl::busy_seconds({a}) == doctest::Approx(ta).epsilon(1e-9));
+  CHECK(itercl::busy_seconds({a, a, a}) == doctest::Approx(ta).epsilon(1e-9));  // the same span thrice: once
+  // One in-order queue: b starts when a has ended, so their busy time is their sum, in either order.
+  CHECK(itercl::busy_seconds({b, a}) == doctest::Approx(ta + tb).epsilon(1e-9));
 }

@@ -145,34 +145,39 @@ TEST_CASE("SMACOF: several rows per work-item, and a pass enqueued one iteration
   }
 }
 
-TEST_CASE("SMACOF over ranks with packed storage: a rank's slices pass answers as one device; a file is not packed") {
-  // One process's world: a single rank of mpirun, whose range of the slices is all of them. Its pass adds
-  // them on the device, then (the allreduce) scales their sum on the host: within ranks_packed of one
-  // device's iterates, which the storage rule packs alike.
+TEST_CASE("SMACOF over ranks: a rank's pass answers as one device, packed or full; a file is not packed") {
+  // One process's world: a single rank of mpirun, whose range of the slices is all of them. Packed, its
+  // pass adds them on the device, then (the allreduce) scales their sum on the host: within ranks_packed
+  // of one device's iterates, which the storage rule packs alike. Full, every slice is the block's own:
+  // after the first pass each runs on the second queue during the exchange, and the finish waits for it.
   itercl::core::Comm& comm = itercl::core::world();
   const Eigen::Index n = 37;
   const Matrix delta = smacof_test_data::noisy_delta(n, 41);
   const Matrix x0 = test::random_matrix(n, 2, 42);
-  const SmacofKernel kernel{.variant = "fused", .packed_from = 2, .slices = 3};
-  for (Precision p : test::kPrecisions) {
-    CAPTURE(p);
-    const smacof::Problem problem{.n = n, .dim = 2, .precision = p};
-    smacof::SmacofDevice one(test::device(), kernel, problem);
-    smacof::SmacofDevice rank(test::device(), kernel, problem, {.comm = &comm, .first = 0, .rows = n});
-    REQUIRE(*one.kernel().packed);
-    REQUIRE(*rank.kernel().packed);
-    one.upload_dissimilarities(delta);
-    rank.upload_dissimilarities(delta);
-    one.start(x0, nullptr);
-    rank.start(x0, nullptr);
-    const double bound = itercl::tolerance::ranks_packed(p, n);
-    for (int it = 0; it < 5; ++it) {
-      const smacof::StressSums a = one.iterate(nullptr), b = rank.iterate(nullptr);
-      CHECK(std::abs(b.stress - a.stress) <= (itercl::tolerance::ranks_stress(p, n) + 2 * bound) * a.stress);
-      const Matrix ea = one.embedding(), eb = rank.embedding();
-      CHECK((ea - eb).norm() <= bound * ea.norm());
+  for (Precision p : test::kPrecisions)
+    for (const bool packed : {true, false}) {
+      CAPTURE(p);
+      CAPTURE(packed);
+      const SmacofKernel kernel =
+          packed ? SmacofKernel{.variant = "fused", .packed_from = 2, .slices = 3}
+                 : SmacofKernel{.variant = "fused", .packed = false, .work_group_size = 8, .slices = 3};
+      const smacof::Problem problem{.n = n, .dim = 2, .precision = p};
+      smacof::SmacofDevice one(test::device(), kernel, problem);
+      smacof::SmacofDevice rank(test::device(), kernel, problem, {.comm = &comm, .first = 0, .rows = n});
+      REQUIRE(*one.kernel().packed == packed);
+      REQUIRE(*rank.kernel().packed == packed);
+      one.upload_dissimilarities(delta);
+      rank.upload_dissimilarities(delta);
+      one.start(x0, nullptr);
+      rank.start(x0, nullptr);
+      const double bound = itercl::tolerance::ranks_packed(p, n);
+      for (int it = 0; it < 5; ++it) {
+        const smacof::StressSums a = one.iterate(nullptr), b = rank.iterate(nullptr);
+        CHECK(std::abs(b.stress - a.stress) <= (itercl::tolerance::ranks_stress(p, n) + 2 * bound) * a.stress);
+        const Matrix ea = one.embedding(), eb = rank.embedding();
+        CHECK((ea - eb).norm() <= bound * ea.norm());
+      }
     }
-  }
   // A file is read as each rank's rows, in full storage: packed asked for is refused, naming the field.
   SmacofParams params;
   params.kernel.packed = true;

@@ -223,6 +223,25 @@ TEST_CASE("the slices' rule over ranks: one rank's is the rule of one device, P 
   }
 }
 
+TEST_CASE("full storage over ranks: slices until each rank's block fills its device") {
+  // N = 65,536 on H200s (16 groups of 256 a compute unit): one device's 256 row groups need 9 slices, the
+  // 2,048-column cap 32; 4 ranks' 64 row groups need 33, so 64 (a power of two); 2 ranks' 128 need 17: 32.
+  const itercl::DeviceInfo info = smacof_test_data::h200();
+  std::vector<std::string> sources;
+  smacof::Problem problem{.n = 65536, .dim = 2, .precision = itercl::Precision::f32, .features = 4};
+  for (const auto& [ranks, slices] : {std::pair{1, 32}, std::pair{2, 32}, std::pair{4, 64}, std::pair{8, 128}}) {
+    CAPTURE(ranks);
+    problem.ranks = ranks;
+    const itercl::SmacofKernel k = smacof::resolve({.packed = false}, info, problem, sources);
+    CHECK(k.work_group_size == 256);
+    CHECK(k.groups_per_unit == 16);
+    CHECK(k.slices == slices);
+    // Packed storage splits the slices among the ranks instead: as many as one device's for each share.
+    CHECK(smacof::resolve({.packed = true}, info, problem, sources).slices ==
+          smacof::auto_slices_over(info.compute_units, 16, 256, 32768, 1, ranks));
+  }
+}
+
 TEST_CASE("N = 300,000 in float over 2 H200s: packed storage by default, each rank holding half of it") {
   const itercl::DeviceInfo info = smacof_test_data::h200();
   const std::uint64_t n = 300000, real = 4, int_max = std::numeric_limits<std::int32_t>::max();

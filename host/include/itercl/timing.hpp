@@ -6,6 +6,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "itercl/opencl.hpp"
 
@@ -34,6 +35,10 @@ std::string utc_timestamp(const char* format = "%Y-%m-%dT%H:%M:%SZ");
 
 // Seconds between a completed event's start and end (its queue must profile).
 double event_seconds(const cl::Event& e);
+
+// Seconds in which at least one of the completed events ran (their queues must profile, on one device):
+// commands of two queues that overlap count once.
+double busy_seconds(const std::vector<cl::Event>& events);
 
 class Stopwatch {
  public:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ctime>
 #include <nlohmann/json.hpp>
+#include <utility>
 #include <vector>
 
 namespace itercl {
@@ -42,6 +43,21 @@ double event_seconds(const cl::Event& e) {
   const auto start = e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
   const auto end = e.getProfilingInfo<CL_PROFILING_COMMAND_END>();
   return end > start ? static_cast<double>(end - start) * 1e-9 : 0.0;
+}
+
+double busy_seconds(const std::vector<cl::Event>& events) {
+  std::vector<std::pair<cl_ulong, cl_ulong>> spans;
+  for (const cl::Event& e : events)
+    spans.emplace_back(e.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
+                       e.getProfilingInfo<CL_PROFILING_COMMAND_END>());
+  std::sort(spans.begin(), spans.end());
+  cl_ulong busy = 0, covered = 0;  // covered: the end of the spans counted so far
+  for (const auto& [start, end] : spans) {
+    const cl_ulong from = std::max(start, covered);
+    if (end > from) busy += end - from;
+    covered = std::max(covered, end);
+  }
+  return static_cast<double>(busy) * 1e-9;
 }
 
 }  // namespace itercl

@@ -51,7 +51,10 @@ struct SmacofDevice::Impl {
   };
   std::optional<Pass> ahead;  // the next iteration's pass, enqueued before this one's stress was read
   // Over ranks, full storage: the next pass's slices over the block's own columns, queued before the
-  // exchange of X (own_slices), and their launches.
+  // exchange of X (own_slices) on a queue of their own, so that the rest of the pass, queued after the
+  // exchange, can start while they run (one queue would hold it back until their last work-groups end);
+  // and their launches.
+  cl::CommandQueue own_queue;
   bool own_ahead = false;
   std::vector<cl::Event> own_events;
   // Over ranks: x[0] holds the whole X_m, x[1] the block's rows of X_{m+1} (packed: the rank's part of it);
@@ -86,7 +89,9 @@ struct SmacofDevice::Impl {
   // every slice held (fused_slices: those of `range` but not of `skip`), then the finish that adds the slices' partial
   // rows (fused_finish).
   void fused_pass(int src, int dst, int slot, std::vector<cl::Event>& events);
-  void fused_slices(int src, int slot, SliceRange range, SliceRange skip, std::vector<cl::Event>& events);
+  // On `queue` (the device's by default), after `after` where given.
+  void fused_slices(int src, int slot, SliceRange range, SliceRange skip, std::vector<cl::Event>& events,
+                    cl::CommandQueue* queue = nullptr, const std::vector<cl::Event>* after = nullptr);
   void fused_finish(int dst, std::vector<cl::Event>& events);
   // Over ranks, full storage: the slices whose columns all lie in the block's own rows, whose pass needs
   // no other rank's rows of X (empty when the block holds no whole slice).
@@ -103,8 +108,8 @@ struct SmacofDevice::Impl {
   // Over ranks: a fused pass from x[0] (the whole X_m) into the block's rows of X_{m+1} (x[1]), read back
   // with the stress partials, gathered from every rank into x_gathered and written to x[0]; returns
   // sigma(X_m) summed over the ranks (in rank order, the same on every rank). Before the exchange it queues
-  // the next pass's own slices on the block's rows of X_{m+1}, so that the device computes while the host
-  // waits for the other ranks.
+  // the next pass's own slices on the block's rows of X_{m+1} (own_queue), so that the device computes
+  // while the host waits for the other ranks.
   StressSums block_pass(Timings* timings);
   // Over ranks, packed: a fused pass over the rank's slices from x[0] (the whole X_m) into x[1] (their part
   // of sum_j r_ij (x_i - x_j) for every row), read back and summed over the ranks with the stress sums in

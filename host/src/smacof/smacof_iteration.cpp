@@ -25,8 +25,9 @@ void SmacofDevice::Impl::transform_tail(int dst, std::vector<cl::Event>& events)
 }
 
 void SmacofDevice::Impl::fused_slices(int src, int slot, SliceRange range, SliceRange skip,
-                                      std::vector<cl::Event>& events) {
-  cl::CommandQueue& q = device.queue();
+                                      std::vector<cl::Event>& events, cl::CommandQueue* queue,
+                                      const std::vector<cl::Event>* after) {
+  cl::CommandQueue& q = queue ? *queue : device.queue();
   // One launch per buffer of delta over its slices in `range` but not in `skip`, each slice computed as
   // one buffer would (the launch's offset starts it within the buffer, the kernel steps over the skip).
   for (std::size_t b = 0; b < layout.parts.size(); ++b) {
@@ -44,7 +45,7 @@ void SmacofDevice::Impl::fused_slices(int src, int slot, SliceRange range, Slice
     cl::Event run;
     q.enqueueNDRangeKernel(fused, cl::NDRange(0, static_cast<std::size_t>(lo - part.slice_first)),
                            cl::NDRange(fused_global, static_cast<std::size_t>(count)),
-                           cl::NDRange(static_cast<std::size_t>(k.work_group_size), 1), nullptr, &run);
+                           cl::NDRange(static_cast<std::size_t>(k.work_group_size), 1), after, &run);
     events.push_back(run);
   }
 }
@@ -111,7 +112,7 @@ StressSums SmacofDevice::Impl::stress_sums(const std::vector<cl::Event>& events,
   sums.stress /= 2;  // ordered pairs count each pair twice
   sums.squared_distances /= 2;
   if (timings) {
-    for (const cl::Event& e : events) timings->kernel_s += event_seconds(e);
+    timings->kernel_s += busy_seconds(events);  // the own slices' launches may overlap the rest's
     timings->transfer_s += event_seconds(read);
     timings->wall_s += wall.seconds();
   }
@@ -122,14 +123,17 @@ StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
   if (packed()) return slices_pass(timings);
   Stopwatch wall;
   cl::CommandQueue& q = device.queue();
-  // The pass over the columns of the block's own rows may already be queued (own_ahead); the rest of the
-  // slices follow it, each slice computed as in one launch, and the finish adds them in slice order.
+  // The pass over the columns of the block's own rows may already be running on own_queue (own_ahead);
+  // the rest of the slices start beside it, each slice computed as in one launch, and the finish waits for
+  // both and adds them in slice order.
   std::vector<cl::Event> events = std::move(own_events);
   own_events.clear();
   const SliceRange own = own_slices();
   if (rows() > 0) {
     if (!own_ahead) fused_slices(0, 0, own, {}, events);
+    const std::vector<cl::Event> own_runs = events;
     fused_slices(0, 0, {slice_base, slices_held}, own, events);
+    if (own_ahead && !own_runs.empty()) q.enqueueBarrierWithWaitList(&own_runs);
     fused_finish(1, events);
   }
   own_ahead = false;
@@ -146,11 +150,14 @@ StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
     q.enqueueReadBuffer(x[1], CL_FALSE, 0, rows() * row_bytes, gathered + own_offset, nullptr, &read_rows);
     q.enqueueReadBuffer(partial_stress[0], CL_FALSE, 0, stress_bytes(), stress_host.data(), nullptr, &read);
     // The next pass over the block's own columns needs only this rank's rows of X_{m+1}, which are on the
-    // device: it runs while the host exchanges the other ranks' rows (queued after the reads above, so it
-    // overwrites neither what they read nor the partial rows the finish added).
-    q.enqueueCopyBuffer(x[1], x[0], 0, own_offset, rows() * row_bytes);
-    fused_slices(0, 0, own, {}, own_events);
+    // device: it runs while the host exchanges the other ranks' rows (after the copy, and so after the
+    // reads above: it overwrites neither what they read nor the partial rows the finish added).
+    cl::Event copied;
+    q.enqueueCopyBuffer(x[1], x[0], 0, own_offset, rows() * row_bytes, nullptr, &copied);
+    const std::vector<cl::Event> after{copied};
+    fused_slices(0, 0, own, {}, own_events, &own_queue, &after);
     own_ahead = true;
+    own_queue.flush();
     q.flush();
     read.wait();
     own_sums = stress_sums(events, read, 0, &t, wall);
@@ -164,9 +171,14 @@ StressSums SmacofDevice::Impl::block_pass(Timings* timings) {
   const std::vector<double> total = comm.sum_in_rank_order(std::array{own_sums.stress, own_sums.squared_distances});
   const StressSums sums{total[0], total[1]};
   t.comm_s += comm.seconds() - comm_before;
-  cl::Event write;
-  q.enqueueWriteBuffer(x[0], CL_TRUE, 0, x_gathered.size(), x_gathered.data(), nullptr, &write);
-  t.transfer_s += event_seconds(write);
+  // The other ranks' rows only: the block's own, in place already, are what the own slices read now.
+  const std::size_t own_end = rows() > 0 ? own_offset + rows() * row_bytes : own_offset;
+  for (const auto& [from, to] : {std::pair{std::size_t{0}, own_offset}, std::pair{own_end, x_gathered.size()}}) {
+    if (to <= from) continue;
+    cl::Event write;
+    q.enqueueWriteBuffer(x[0], CL_TRUE, from, to - from, gathered + from, nullptr, &write);
+    t.transfer_s += event_seconds(write);
+  }
   t.wall_s = wall.seconds();
   if (timings) *timings += t;
   return sums;
@@ -230,6 +242,7 @@ void SmacofDevice::start(const Matrix& x0, Timings* timings) {
     s.latest = 1;
     s.slot = 0;
     s.ahead.reset();  // a pass a converged run enqueued ahead: the queue runs it first, its result unused
+    if (s.own_ahead) s.own_queue.finish();  // likewise its own slices, which write the partials this pass does
     s.own_ahead = false;
     s.own_events.clear();
     std::vector<cl::Event> events;

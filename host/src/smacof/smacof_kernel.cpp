@@ -153,7 +153,12 @@ SmacofKernel resolve_storage(SmacofKernel k, const DeviceInfo& info, const Probl
   if (!k.rows_per_item) k.rows_per_item = db.rows_per_item;
   const Eigen::Index n = problem.n;
   const Eigen::Index columns = *k.packed ? n / 2 : n;
-  const Eigen::Index row_groups = fused_row_groups(n, k);
+  // The work-groups a slice has on one device: over ranks with full storage each rank's block holds a
+  // P-th of the rows, and its slices are added until they fill its device. With the whole matrix's rows
+  // the 4 ranks of N = 65,536 on four H200s took 32 slices of 64 groups, 1.39 ms an iteration against 1.26
+  // with the 64 this gives (benchmarks/results/nvidia-h200-x4/smacof-own-queue/).
+  const Eigen::Index p = *k.packed ? 1 : std::max(problem.ranks, 1);
+  const Eigen::Index row_groups = fused_row_groups((n + p - 1) / p, k);
   if (!k.groups_per_unit) k.groups_per_unit = db.groups_per_unit;
   // Every slice within one allocation, so that delta can be cut into buffers of whole slices
   // (smacof_parts.hpp); resolved for the whole matrix (N values a column), as every rank resolves.
