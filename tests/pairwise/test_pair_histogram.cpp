@@ -361,7 +361,7 @@ TEST_CASE("histogram: histogram copies, both uniform checks and the bucket looku
   const Matrix X = cube_lattice();
   const std::vector<long> d2s = cube_squared_distances(X);
   // Edges at every lattice distance sqrt m, m = 0 .. 147: most pairs lie exactly on one, the lookup's
-  // cells (4 per bucket) hold several edges each near 0 and none further out.
+  // cells (2,048, about 14 per bucket) hold several edges each near 0 and none further out.
   std::vector<double> edges;
   for (long m = 0; m <= 147; ++m) edges.push_back(std::sqrt(static_cast<double>(m)));
   std::vector<double> radii;
@@ -388,8 +388,8 @@ TEST_CASE("histogram: histogram copies, both uniform checks and the bucket looku
     for (const itercl::PairHistogramKernel& k : counting_kernels()) {
       CAPTURE(k);
       CHECK(run_kernel(X, uniform, k) == want_uniform);
-      // The 148 edges' table (with its lookup, 737 values) takes the copies that fit: 4 or 8 would not fit
-      // a GPU's 48 KiB of local memory beside 64 copies of the histogram, or in double beside 8.
+      // The 148 edges' table (with its lookup, 2,197 values) takes the copies that fit: 4 or 8 would not
+      // fit a GPU's 48 KiB of local memory beside the histogram's copies.
       itercl::PairHistogramKernel fitting = k;
       fitting.table_copies = 0;
       CHECK(run_kernel(X, explicit_edges, fitting) == want_edges);
@@ -443,7 +443,9 @@ TEST_CASE("histogram: histogram copies and the bucket lookup on random points, u
     const auto want_within = within_radii(ref_radii);
     for (const itercl::PairHistogramKernel& k : counting_kernels()) {
       CAPTURE(k);
-      check_counts(run_kernel(X, e, k), ref_edges);
+      itercl::PairHistogramKernel fitting = k;  // 100 edges' table, 1,702 values: the copies that fit
+      fitting.table_copies = 0;
+      check_counts(run_kernel(X, e, fitting), ref_edges);
       const auto got = run_kernel(X, r, k);
       REQUIRE(got.size() == want_within.size());
       for (std::size_t b = 0; b < got.size(); ++b) {

@@ -83,7 +83,7 @@ std::vector<double> edge_table(const Binning& b, Precision precision) {
 
 int lookup_cells(Binning::Kind kind, int buckets) {
   if (kind == Binning::Kind::uniform || buckets == 1) return 0;
-  return std::clamp(4 * buckets, 64, 2048);
+  return std::clamp(16 * buckets, 64, 2048);
 }
 
 std::vector<double> uniform_frame(const Binning& b) {
