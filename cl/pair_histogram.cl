@@ -12,12 +12,15 @@
 //                numpy.histogram's, the correctly rounded root of the squared distance d2 compared with the
 //                edges in the working precision. `table` holds the exactly equivalent thresholds on d2, so
 //                no comparison depends on this device's root. Each pair's bucket is found once:
-//     BIN_UNIFORM  N_BINS equal bins over [lo, hi] (numpy.histogram's bins + range: the last bin closed):
-//                  x = (sqrt(d2) - lo) * inv_width lies within `guard` (below) of the distance's place
-//                  among the edges, so the bucket is m - 1 or m, m the integer nearest x, and one
-//                  threshold decides: edge m <= d exactly when d2 >= table[m] (table: N_BINS + 2 values,
-//                  as BIN_EDGES'). UNIFORM_GUARD = 1: only the pairs within the guard of an edge read it,
-//                  the others take floor(x); 0: every pair reads it (no test of x, no divergence). Where
+//     BIN_UNIFORM  N_BINS equal bins over [lo, hi], the last bin closed (numpy.histogram's bins + range,
+//                  and edges or radii the host found evenly spaced within a few ulps, radii as the edges
+//                  0, r_0 .. r_N_BINS-1): x = (sqrt(d2) - lo) * inv_width lies within `guard` (below) of
+//                  the distance's place among the edges, so the bucket is m - 1 or m, m the integer
+//                  nearest x, and one threshold decides: bucket m or above exactly when d2 >= table[m]
+//                  (table: N_BINS + 2 values, as BIN_EDGES'; for radii table[m] is the least d2 whose
+//                  root exceeds r_m-1, since d = r counts within r). UNIFORM_GUARD = 1: only the pairs
+//                  within the guard of an edge read it, the others take floor(x); 0: every pair reads it
+//                  (no test of x, no divergence). Where
 //                  the guard reaches half a bin (many bins in float) the thresholds are walked from
 //                  there, as numpy corrects its index against its edges.
 //     BIN_EDGES    N_BINS bins between N_BINS + 1 increasing edges; table[k] the least d2 whose root

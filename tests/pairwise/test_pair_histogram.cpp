@@ -9,6 +9,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/pair_histogram.hpp"
+#include "pairwise/pair_histogram_binning.hpp"
 #include "pairwise/pair_histogram_kernel.hpp"
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
@@ -198,6 +199,9 @@ TEST_CASE("histogram: bad binning, box and tuning are errors naming the field") 
   p.box = {};
   p.kernel.variant = "shared";
   CHECK_THROWS_WITH_AS(make(p), doctest::Contains("kernel.variant"), itercl::ParamError);
+  p.kernel = {};
+  p.kernel.even_edges = "cells";
+  CHECK_THROWS_WITH_AS(make(p), doctest::Contains("kernel.even_edges"), itercl::ParamError);
   p.kernel = {"tiled", 0, 16};
   CHECK_THROWS_WITH_AS(make(p), doctest::Contains("global_counter_bits"), itercl::ParamError);
 }
@@ -321,6 +325,7 @@ std::vector<std::uint64_t> run_kernel(const Matrix& X, PairHistogramParams p, co
   CHECK(r.kernel.variant == k.variant);
   if (k.replicas) CHECK(r.kernel.replicas == k.replicas);
   if (k.table_copies) CHECK(r.kernel.table_copies == k.table_copies);
+  if (k.even_edges != "auto") CHECK(r.kernel.even_edges == k.even_edges);
   return r.counts;
 }
 
@@ -395,6 +400,43 @@ TEST_CASE("histogram: histogram copies, both uniform checks and the bucket looku
       CHECK(run_kernel(X, explicit_edges, fitting) == want_edges);
       CHECK(run_kernel(X, twenty, k) == want_twenty);
       CHECK(run_kernel(X, one, k) == want_one);
+    }
+  }
+}
+
+TEST_CASE("histogram: evenly spaced radii and edges, by their place and by the lookup, count at edges as numpy (8^3)") {
+  const Matrix X = cube_lattice();
+  const std::vector<long> d2s = cube_squared_distances(X);
+  // Radii 1 .. 12, which many pairs lie exactly on (d = 1, 2, 3 ..), and k sqrt 3 / 3 for k = 1 .. 21,
+  // evenly spaced only within rounding, with the pairs at j sqrt 3 on every third; as edges, 0 and the radii.
+  std::vector<double> whole, thirds;
+  for (int k = 1; k <= 12; ++k) whole.push_back(k);
+  for (int k = 1; k <= 21; ++k) thirds.push_back(k * std::sqrt(3.0) / 3);
+  for (Precision prec : test::kPrecisions) {
+    CAPTURE(itercl::precision_name(prec));
+    const bool f32 = prec == Precision::f32;
+    for (const std::vector<double>& radii : {whole, thirds}) {
+      CAPTURE(radii.size());
+      std::vector<double> edges = radii;
+      edges.insert(edges.begin(), 0.0);
+      PairHistogramParams r, e;
+      r.precision = e.precision = prec;
+      r.binning = Binning::radii(radii);
+      e.binning = Binning::explicit_edges(edges);
+      REQUIRE(itercl::pairwise::device_binning(r.binning, prec, true).rule == Binning::Kind::uniform);
+      REQUIRE(itercl::pairwise::device_binning(e.binning, prec, true).rule == Binning::Kind::uniform);
+      std::uint64_t on_edge = 0;
+      const auto want_radii =
+          f32 ? numpy_counts<float>(d2s, radii, true, &on_edge) : numpy_counts<double>(d2s, radii, true, &on_edge);
+      const auto want_edges = f32 ? numpy_counts<float>(d2s, edges, false) : numpy_counts<double>(d2s, edges, false);
+      CHECK(on_edge > 0);
+      for (itercl::PairHistogramKernel k : counting_kernels())
+        for (const char* rule : {"place", "lookup"}) {
+          k.even_edges = rule;
+          CAPTURE(k);
+          CHECK(run_kernel(X, r, k) == want_radii);
+          CHECK(run_kernel(X, e, k) == want_edges);
+        }
     }
   }
 }

@@ -12,14 +12,21 @@ namespace pair_histogram_splits_tests {
 using itercl::pairwise::column_splits;
 using itercl::pairwise::partial_rows;
 
+// Uniform bins over 3-D points in float.
+itercl::pairwise::HistogramProblem uniform_problem(int bins) {
+  const auto binning =
+      itercl::pairwise::device_binning(itercl::Binning::uniform(bins, 0, 1), itercl::Precision::f32, true);
+  return {.dim = 3,
+          .buckets = bins,
+          .place = binning,
+          .lookup = binning,
+          .periodic = false,
+          .precision = itercl::Precision::f32};
+}
+
 TEST_CASE("histogram splits: enough work-groups per compute unit, at most a split per column block") {
   itercl::PairHistogramKernel k{.variant = "private_hist_balanced", .work_group_size = 256, .groups_per_unit = 64};
-  const itercl::pairwise::HistogramProblem problem{.dim = 3,
-                                                   .buckets = 256,
-                                                   .table = 258,
-                                                   .binning = itercl::Binning::Kind::uniform,
-                                                   .periodic = false,
-                                                   .precision = itercl::Precision::f32};
+  const itercl::pairwise::HistogramProblem problem = uniform_problem(256);
   const unsigned units = 132;  // an H200
   for (const std::size_t groups : {1, 5, 64, 1024, 8447, 8448, 16384}) {
     CAPTURE(groups);
@@ -38,12 +45,7 @@ TEST_CASE("histogram splits: enough work-groups per compute unit, at most a spli
     }
   }
   // The buffer's budget (256 MiB of 32-bit counts) bounds the splits of many buckets.
-  const itercl::pairwise::HistogramProblem wide{.dim = 3,
-                                                .buckets = 1 << 20,
-                                                .table = (1 << 20) + 2,
-                                                .binning = itercl::Binning::Kind::uniform,
-                                                .periodic = false,
-                                                .precision = itercl::Precision::f32};
+  const itercl::pairwise::HistogramProblem wide = uniform_problem(1 << 20);
   const std::size_t rows = partial_rows(k, wide, 16, units);
   CHECK(rows == 64);
   CHECK(column_splits(k, 16, 1000, rows, units) == 4);

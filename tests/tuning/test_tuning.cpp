@@ -208,6 +208,7 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
                                     {"work_group_size", 64},
                                     {"replicas", 1},
                                     {"uniform_check", "guarded"},
+                                    {"even_edges", "lookup"},
                                     {"table_copies", 1},
                                     {"groups_per_unit", 1}}));
     const auto on_gpu = itercl::tuned_parameters("pair_histogram", gpu).values;
@@ -215,6 +216,7 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
                                     {"work_group_size", 256},
                                     {"replicas", 32},
                                     {"uniform_check", "corrected"},
+                                    {"even_edges", "place"},
                                     {"table_copies", 32},
                                     {"groups_per_unit", 64}}));
   }

@@ -36,6 +36,10 @@ struct PairHistogramKernel {
   // put it across an edge, the thresholds read only then) or "corrected" (every pair's floor corrected
   // against the thresholds, as numpy does); both give numpy's bucket. "auto": the database's.
   std::string uniform_check = "auto";
+  // Explicit edges or radii evenly spaced within a few ulps: "place" (the bucket from the distance's
+  // place among them, as uniform bins find it) or "lookup" (the cells' lookup that uneven edges take); both
+  // give numpy's bucket. "auto": the database's.
+  std::string even_edges = "auto";
   // Copies of the edge table (thresholds and lookup cells) staged in local memory, a power of two up to
   // the work-group, each work-item reading copy t % table_copies; 0: the database's, halved until they fit.
   int table_copies = 0;

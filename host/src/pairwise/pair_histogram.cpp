@@ -43,6 +43,7 @@ struct HistogramWorker {
   std::string options;
   cl::Kernel count, merge;
   cl::Buffer points, box, table;
+  std::vector<double> frame;     // the kernel's lo, hi and inv_width (DeviceBinning)
   std::size_t partial_rows = 0;  // each lane's per-group histograms (private variants)
   HistogramLane lanes[kLanes];
   double busy_until = 0;  // the device clock (ns) up to which the retired rectangles' kernel time is counted
@@ -64,7 +65,6 @@ struct PairHistogram::Impl {
   PairHistogramParams params;
   Eigen::Index n = 0, dim = 0, block = 0;
   int buckets = 0;
-  std::vector<double> uniform_frame;  // lo, hi, bins / (hi - lo)
   std::vector<pairwise::HistogramWorker> workers;
   Timings upload;
 
@@ -102,18 +102,15 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
   std::vector<unsigned char> packed = host_bytes("the points in the device's precision",
                                                  static_cast<std::size_t>(points.size()) * real_size(precision));
   pack_column_major(points, precision, packed.data(), shift);
-  const std::vector<double> table = pairwise::edge_table(b, precision);
-  const std::vector<unsigned char> table_bytes = pairwise::packed_row(table, precision, "the bucket edges");
   const std::vector<unsigned char> box_bytes =
       pairwise::packed_row(params.box.empty() ? std::vector<double>(static_cast<std::size_t>(s->dim), 1.0) : params.box,
                            precision, "the box");
-  const pairwise::HistogramProblem problem{
-      .dim = s->dim,
-      .buckets = s->buckets,
-      .table = static_cast<int>(table.size()),  // staged in local memory where it fits
-      .binning = b.kind,
-      .periodic = !params.box.empty(),
-      .precision = precision};
+  const pairwise::HistogramProblem problem{.dim = s->dim,
+                                           .buckets = s->buckets,
+                                           .place = pairwise::device_binning(b, precision, true),
+                                           .lookup = pairwise::device_binning(b, precision, false),
+                                           .periodic = !params.box.empty(),
+                                           .precision = precision};
 
   try {
     std::map<cl_device_id, int> seen;
@@ -144,7 +141,6 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
     if (s->block > side_limit)
       throw ParamError("block",
                        std::to_string(s->block) + " exceeds the counters' limit of " + std::to_string(side_limit));
-    s->uniform_frame = pairwise::uniform_frame(b);
 
     Stopwatch wall;
     const auto buckets = static_cast<std::size_t>(s->buckets);
@@ -161,7 +157,9 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
       };
       w.points = upload(packed);
       w.box = upload(box_bytes);
-      w.table = upload(table_bytes);
+      const pairwise::DeviceBinning& binning = pairwise::kernel_binning(w.kernel, problem);
+      w.table = upload(pairwise::packed_row(binning.table, precision, "the bucket edges"));
+      w.frame = binning.frame;
       const std::size_t groups =
           static_cast<std::size_t>((s->block + w.kernel.work_group_size - 1) / w.kernel.work_group_size);
       w.partial_rows = pairwise::partial_rows(w.kernel, problem, groups, w.device.info().compute_units);
@@ -217,8 +215,7 @@ void PairHistogram::Impl::work(pairwise::HistogramWorker& w, pairwise::Rectangle
                                 w.device.info().compute_units);
     with_real(params.precision, [&](auto zero) {
       using T = decltype(zero);
-      const auto lo = static_cast<T>(uniform_frame[0]), hi = static_cast<T>(uniform_frame[1]),
-                 scale = static_cast<T>(uniform_frame[2]);
+      const auto lo = static_cast<T>(w.frame[0]), hi = static_cast<T>(w.frame[1]), scale = static_cast<T>(w.frame[2]);
       auto common = [&](const auto&... out) {
         set_args(w.count, w.points, static_cast<cl_int>(n), static_cast<cl_int>(r->row0), static_cast<cl_int>(r->rows),
                  static_cast<cl_int>(r->col0), static_cast<cl_int>(r->cols), static_cast<cl_int>(r->diagonal), w.box,

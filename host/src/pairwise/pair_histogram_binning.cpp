@@ -41,24 +41,54 @@ T at_most(double edge) {
   return x;
 }
 
+// The least x of precision T whose root exceeds the edge.
 template <class T>
-std::vector<double> thresholds(const Binning& b) {
-  const std::vector<double> e = b.bucket_edges();
+T above(double edge) {
+  return std::nextafter(at_most<T>(edge), std::numeric_limits<T>::infinity());
+}
+
+// The edges of the uniform rule: the binning's, or for radii 0 and the radii, when they are evenly
+// spaced within 4 ulps of the largest in precision T (the model's edge lo + k (hi - lo) / n against the
+// edge as given); else none. The kernel's guard, nine times the bound on the place x's rounding error,
+// which counts half an ulp for the edges' own rounding, covers that margin several times over. A single
+// bucket keeps the lookup: one comparison, no root.
+template <class T>
+std::vector<double> even_edges(const Binning& b) {
+  if (b.kind == Binning::Kind::uniform) return b.bucket_edges();
+  if (b.buckets() < 2) return {};
+  std::vector<double> e = b.edges;
+  if (b.kind == Binning::Kind::radii) e.insert(e.begin(), 0.0);
+  const double lo = e.front(), hi = e.back(), n = static_cast<double>(e.size() - 1);
+  const double margin = 4 * std::numeric_limits<T>::epsilon() * std::max(std::abs(lo), std::abs(hi));
+  for (std::size_t k = 1; k + 1 < e.size(); ++k)
+    if (std::abs(e[k] - (lo + static_cast<double>(k) * (hi - lo) / n)) > margin) return {};
+  return e;
+}
+
+// The uniform rule's table for edges e: each bucket's least d2, the least beyond the closed last edge, the
+// greatest within it. A distance equal to an interior edge belongs to the bucket above it (edges) or
+// below it (radii: d <= r).
+template <class T>
+std::vector<double> uniform_table(const std::vector<double>& e, Binning::Kind kind) {
   std::vector<double> table;
-  if (b.kind == Binning::Kind::radii) {
-    for (double r : e) table.push_back(at_most<T>(r));
-    return table;
-  }
-  for (double edge : e) table.push_back(at_least<T>(edge));
-  // In place of the last edge's: the least d2 beyond the closed last edge, so that one comparison also
-  // decides the last bin (cl/pair_histogram.cl's uniform bins).
-  table.back() = std::nextafter(at_most<T>(e.back()), std::numeric_limits<T>::infinity());
+  for (std::size_t k = 0; k + 1 < e.size(); ++k)
+    table.push_back(kind == Binning::Kind::radii && k > 0 ? above<T>(e[k]) : at_least<T>(e[k]));
+  table.push_back(above<T>(e.back()));
   table.push_back(at_most<T>(e.back()));
   return table;
 }
 
-// The bucket of d2 by the thresholds, as the kernel's table_bucket finds it (d2 within them): edges, the
-// last threshold <= d2 among the buckets' lower ones; radii, the first threshold >= d2.
+// The lookup's thresholds: edges as the uniform rule's; radii, the greatest d2 within each radius.
+template <class T>
+std::vector<double> lookup_thresholds(const Binning& b) {
+  if (b.kind == Binning::Kind::edges) return uniform_table<T>(b.edges, b.kind);
+  std::vector<double> table;
+  for (double r : b.edges) table.push_back(at_most<T>(r));
+  return table;
+}
+
+// The bucket of d2 by the lookup's thresholds, as the kernel finds it (d2 within them): edges, the last
+// threshold <= d2 among the buckets' lower ones; radii, the first threshold >= d2.
 int start_bucket(const std::vector<double>& table, Binning::Kind kind, int buckets, double d2) {
   if (kind == Binning::Kind::radii)
     return std::min(static_cast<int>(std::lower_bound(table.begin(), table.end(), d2) - table.begin()), buckets - 1);
@@ -66,35 +96,40 @@ int start_bucket(const std::vector<double>& table, Binning::Kind kind, int bucke
   return std::max(static_cast<int>(std::upper_bound(table.begin(), lower, d2) - table.begin()) - 1, 0);
 }
 
-}  // namespace
-
-std::vector<double> edge_table(const Binning& b, Precision precision) {
-  std::vector<double> table = precision == Precision::f32 ? thresholds<float>(b) : thresholds<double>(b);
+template <class T>
+DeviceBinning resolve_binning(const Binning& b, bool place) {
+  if (const std::vector<double> e = even_edges<T>(b); !e.empty() && (place || b.kind == Binning::Kind::uniform)) {
+    const double lo = e.front(), hi = e.back();
+    return {
+        Binning::Kind::uniform, {lo, hi, static_cast<double>(e.size() - 1) / (hi - lo)}, uniform_table<T>(e, b.kind)};
+  }
+  DeviceBinning d{b.kind, {0, 0, 0}, lookup_thresholds<T>(b)};
   const int cells = lookup_cells(b.kind, b.buckets());
-  const std::vector<double> frame = uniform_frame(b);
-  std::vector<double> starts(static_cast<std::size_t>(cells), 0.0);
-  // Cell c receives d2 from lo + c / inv_width; the device's rounding of the index moves a d2 by far less
-  // than a cell, so each start is the bucket a cell lower (cell 0 starts at bucket 0).
-  for (int c = 1; c < cells && frame[2] > 0; ++c)
-    starts[static_cast<std::size_t>(c)] = start_bucket(table, b.kind, b.buckets(), frame[0] + (c - 1) / frame[2]);
-  table.insert(table.end(), starts.begin(), starts.end());
-  return table;
-}
-
-int lookup_cells(Binning::Kind kind, int buckets) {
-  if (kind == Binning::Kind::uniform || buckets == 1) return 0;
-  return std::clamp(16 * buckets, 64, 2048);
-}
-
-std::vector<double> uniform_frame(const Binning& b) {
-  if (b.kind == Binning::Kind::uniform) return {b.lo, b.hi, b.bins / (b.hi - b.lo)};
-  const int cells = lookup_cells(b.kind, b.buckets());
-  if (cells == 0) return {0, 0, 0};
+  if (cells == 0) return d;
+  // The cells' frame over d2, from the first edge's square (0 for radii) to the last's, cells per unit;
+  // edges that end at or below 0 leave no span, and every pair then starts from bucket 0.
   const double first = b.kind == Binning::Kind::radii ? 0.0 : std::max(b.edges.front(), 0.0);
   const double last = std::max(b.edges.back(), 0.0);
-  const double lo = first * first, hi = last * last;
-  // Edges that end at or below 0 leave no span: every pair then starts from bucket 0.
-  return {lo, hi, hi > lo ? cells / (hi - lo) : 0.0};
+  const double lo = first * first, hi = last * last, per_unit = hi > lo ? cells / (hi - lo) : 0.0;
+  d.frame = {lo, hi, per_unit};
+  // Cell c receives d2 from lo + c / per_unit; the device's rounding of the index moves a d2 by far less
+  // than a cell, so each start is the bucket a cell lower (cell 0 starts at bucket 0).
+  const std::vector<double> thresholds = d.table;
+  for (int c = 0; c < cells; ++c)
+    d.table.push_back(c == 0 || per_unit == 0 ? 0.0
+                                              : start_bucket(thresholds, b.kind, b.buckets(), lo + (c - 1) / per_unit));
+  return d;
+}
+
+}  // namespace
+
+DeviceBinning device_binning(const Binning& b, Precision precision, bool place) {
+  return precision == Precision::f32 ? resolve_binning<float>(b, place) : resolve_binning<double>(b, place);
+}
+
+int lookup_cells(Binning::Kind rule, int buckets) {
+  if (rule == Binning::Kind::uniform || buckets == 1) return 0;
+  return std::clamp(16 * buckets, 64, 2048);
 }
 
 }  // namespace pairwise

@@ -12,23 +12,31 @@ namespace itercl::pairwise {
 // its distance d = sqrt(d2), d2 the squared distance in the working precision and d its correctly
 // rounded root, compared with the edges rounded to the working precision: bin k holds edge_k <= d <
 // edge_k+1, the last bin closed (uniform bins: numpy's linspace edges); radius k counts d <= r_k.
-// The device takes no root to compare: the table holds, per edge, the thresholds on d2 that are
-// exactly equivalent (sqrt is monotonic): uniform and explicit edges, the least d2 whose root reaches
-// each edge but the last (n of them), the least d2 whose root exceeds the last, then the greatest d2
-// whose root stays within the last edge (the closed end); radii, the greatest d2 whose root stays within each radius.
-// Edges and radii: then the bucket lookup's lookup_cells cells, equal over d2 as cell_frame places them, each the
-// bucket of the least d2 a cell can receive (with a cell's slack for the device's rounding of the cell index), so that
-// the device finds a bucket by moving up from its cell's start past the thresholds below d2.
-std::vector<double> edge_table(const Binning& b, Precision precision);
+// The device takes no root to compare: its table holds, per edge, the thresholds on d2 that are exactly
+// equivalent (sqrt is monotonic).
+struct DeviceBinning {
+  // How the device finds a pair's bucket (cl/pair_histogram.cl's BINNING):
+  //   uniform  from the distance's place among evenly spaced edges, a threshold deciding near an edge:
+  //            uniform bins, and with `place` explicit edges or radii (as the edges 0, r_0 .. r_n-1)
+  //            evenly spaced within a few ulps. The table: each bucket's least d2 (the least whose root reaches its
+  //            lower edge; radii, exceeds the radius below), the least d2 beyond the closed last edge, then
+  //            the greatest d2 within it.
+  //   edges, radii  from a lookup of equal cells over d2, each cell's start the bucket of the least d2 it
+  //            can receive (with a cell's slack for the device's rounding of the cell index), moved up past
+  //            the thresholds below d2. The table: edges, as uniform; radii, the greatest d2 whose root
+  //            stays within each radius; then the cells' starts.
+  Binning::Kind rule;
+  std::vector<double> frame;  // the kernel's lo, hi and inv_width: the edges' span, or the cells' over d2
+  std::vector<double> table;
+};
 
-// The cells of the bucket lookup of edges and radii (16 per bucket, 64 to 2048, the table then fitting
-// local memory with the staged points): 0 for uniform bins and single buckets, which need none. Finer
-// cells leave fewer pairs a threshold to step past: on the H200, 20 radii over 262,144 points took 63.6 ms
-// with 16 a bucket against 67.0 with 4 (benchmarks/results/nvidia-h200/histogram-splits/, call 3).
-int lookup_cells(Binning::Kind kind, int buckets);
+DeviceBinning device_binning(const Binning& b, Precision precision, bool place);
 
-// The kernel's lo, hi and inv_width arguments. Uniform bins: lo, hi and bins / (hi - lo). Edges and radii:
-// the cells' frame over d2, from the first edge's square (0 for radii) to the last's, cells per unit.
-std::vector<double> uniform_frame(const Binning& b);
+// The cells of the bucket lookup of a rule (16 per bucket, 64 to 2048, the table then fitting local memory
+// with the staged points): 0 for the uniform rule and single buckets, which need none. Finer cells leave
+// fewer pairs a threshold to step past: on the H200, 20 radii through the lookup took 63.6 ms over 262,144
+// points with 16 a bucket against 67.0 with 4 (benchmarks/results/nvidia-h200/histogram-splits/, call 3;
+// those radii were evenly spaced, and now take the uniform rule).
+int lookup_cells(Binning::Kind rule, int buckets);
 
 }  // namespace itercl::pairwise

@@ -38,7 +38,7 @@ std::size_t histogram_local_bytes(const PairHistogramKernel& k, const HistogramP
                                   int table_copies) {
   const auto staged_dim = static_cast<std::size_t>(problem.dim == 3 ? 4 : problem.dim);
   const std::size_t reals = static_cast<std::size_t>(k.work_group_size) * staged_dim +
-                            static_cast<std::size_t>(problem.table) * static_cast<std::size_t>(table_copies);
+                            kernel_binning(k, problem).table.size() * static_cast<std::size_t>(table_copies);
   const std::size_t counts =
       private_histogram(k) ? static_cast<std::size_t>(problem.buckets) * static_cast<std::size_t>(replicas) : 0;
   return reals * real_size(problem.precision) + counts * sizeof(cl_uint);
@@ -54,6 +54,7 @@ void PairHistogramKernel::validate() const {
   check_choice("kernel.variant", variant, pairwise::kHistogramVariants);
   check_tuning_value("kernel.work_group_size", work_group_size, pairwise::kMaxHistogramGroup);
   check_choice("kernel.uniform_check", uniform_check, pairwise::kUniformChecks);
+  check_choice("kernel.even_edges", even_edges, pairwise::kEvenEdgesRules);
   check_tuning_value("kernel.replicas", replicas, pairwise::kMaxHistogramGroup);
   if (replicas & (replicas - 1))
     throw ParamError("kernel.replicas",
@@ -88,9 +89,14 @@ const std::vector<KernelField<PairHistogramKernel>>& fields<PairHistogramKernel>
       {"global_counter_bits", &PairHistogramKernel::global_counter_bits},
       {"replicas", &PairHistogramKernel::replicas},
       {"uniform_check", &PairHistogramKernel::uniform_check},
+      {"even_edges", &PairHistogramKernel::even_edges},
       {"table_copies", &PairHistogramKernel::table_copies},
       {"groups_per_unit", &PairHistogramKernel::groups_per_unit}};
   return table;
+}
+
+const DeviceBinning& kernel_binning(const PairHistogramKernel& k, const HistogramProblem& problem) {
+  return k.even_edges == "place" ? problem.place : problem.lookup;
 }
 
 bool private_histogram(const PairHistogramKernel& k) { return k.variant.starts_with("private"); }
@@ -107,14 +113,15 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
   const DeviceInfo& info = device.info();
   const auto db = tuned_kernel<PairHistogramKernel>("pair_histogram", info, sources, [](const PairHistogramKernel& t) {
     t.validate();
-    if (t.variant == "auto" || !t.work_group_size || t.uniform_check == "auto")
-      throw ParamError("pair_histogram", "needs variant, work_group_size and uniform_check");
+    if (t.variant == "auto" || !t.work_group_size || t.uniform_check == "auto" || t.even_edges == "auto")
+      throw ParamError("pair_histogram", "needs variant, work_group_size, uniform_check and even_edges");
     if (t.global_counter_bits) throw ParamError("pair_histogram", "global_counter_bits follows the device's atomics");
   });
   if (!k.work_group_size)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
   if (k.uniform_check == "auto") k.uniform_check = db.uniform_check;
+  if (k.even_edges == "auto") k.even_edges = db.even_edges;
   // The points and the histogram's copies must fit local memory; the edge table is staged beside them
   // where it fits too (defines), else read from global memory.
   if (k.variant == "auto") {
@@ -162,7 +169,8 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
   }
   if (k.table_copies > 1 && histogram_local_bytes(k, problem, k.replicas, k.table_copies) > info.local_memory)
     throw ParamError("kernel.table_copies", std::to_string(k.table_copies) + " copies of the " +
-                                                std::to_string(problem.table) + "-value edge table do not fit the " +
+                                                std::to_string(kernel_binning(k, problem).table.size()) +
+                                                "-value edge table do not fit the " +
                                                 std::to_string(info.local_memory) +
                                                 " bytes of local memory beside the points and the histogram");
   if (!k.groups_per_unit) k.groups_per_unit = db.groups_per_unit ? db.groups_per_unit : 1;
@@ -175,15 +183,16 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
 }
 
 std::string defines(const PairHistogramKernel& k, const HistogramProblem& problem, std::size_t local_memory) {
-  const char* binning = problem.binning == Binning::Kind::uniform ? "BIN_UNIFORM"
-                        : problem.binning == Binning::Kind::edges ? "BIN_EDGES"
-                                                                  : "BIN_RADII";
+  const Binning::Kind rule = kernel_binning(k, problem).rule;
+  const char* binning = rule == Binning::Kind::uniform ? "BIN_UNIFORM"
+                        : rule == Binning::Kind::edges ? "BIN_EDGES"
+                                                       : "BIN_RADII";
   return Defines(problem.precision)
       .add("DIM", problem.dim)
       .add("N_BINS", problem.buckets)
       .add("BINNING", binning)
       .add("PERIODIC", problem.periodic)
-      .add("N_CELLS", lookup_cells(problem.binning, problem.buckets))
+      .add("N_CELLS", lookup_cells(rule, problem.buckets))
       .add("WG_SIZE", k.work_group_size)
       .add("REPLICAS", k.replicas)
       .add("UNIFORM_GUARD", k.uniform_check == "guarded")

@@ -10,6 +10,7 @@
 
 #include "itercl/device.hpp"
 #include "itercl/pair_histogram.hpp"
+#include "pairwise/pair_histogram_binning.hpp"
 #include "tuning/kernel_fields.hpp"
 
 namespace itercl::pairwise {
@@ -21,15 +22,22 @@ inline const std::initializer_list<std::string_view> kHistogramVariants = {"naiv
 // The ways uniform bins check a pair's bucket against the edges' thresholds.
 inline const std::initializer_list<std::string_view> kUniformChecks = {"guarded", "corrected"};
 
+// The rules evenly spaced explicit edges and radii can bin by (PairHistogramKernel::even_edges).
+inline const std::initializer_list<std::string_view> kEvenEdgesRules = {"place", "lookup"};
+
 // What the histogram kernel's resolution and -D options depend on.
 struct HistogramProblem {
   Eigen::Index dim;  // coordinates per point
   int buckets;
-  int table;  // values of the edge table (staged in local memory where it fits)
-  Binning::Kind binning;
+  // The binning as the device holds it, by either rule for evenly spaced edges (kernel.even_edges): the
+  // same where the edges are uneven.
+  DeviceBinning place, lookup;
   bool periodic;
   Precision precision;
 };
+
+// The binning a resolved kernel's device holds.
+const DeviceBinning& kernel_binning(const PairHistogramKernel& k, const HistogramProblem& problem);
 
 template <class K>
 const std::vector<KernelField<K>>& fields();

@@ -1,0 +1,106 @@
+// device_binning: which rule the device bins by, and the thresholds it reads, against the rule written
+// out: evenly spaced edges and radii (within a few ulps) take the uniform rule, with thresholds exactly
+// equivalent to comparing the correctly rounded root with each edge; anything else keeps the lookup.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "pairwise/pair_histogram_binning.hpp"
+
+namespace pair_histogram_binning_tests {
+
+using itercl::Binning;
+using itercl::Precision;
+using itercl::pairwise::device_binning;
+
+std::vector<double> decimal_radii() {  // 0.05, 0.1, .. 1.0 as typed: evenly spaced only within rounding
+  std::vector<double> r;
+  for (int k = 1; k <= 20; ++k) r.push_back(k * 0.05);
+  return r;
+}
+
+// Threshold t decides "d2 >= t exactly when sqrt(d2) > r" (strict: d = r counts within r) in precision T.
+template <class T>
+void check_above(double t, double r) {
+  const auto x = static_cast<T>(t), e = static_cast<T>(r);
+  CHECK(static_cast<double>(x) == t);
+  CHECK(std::sqrt(x) > e);
+  CHECK(std::sqrt(std::nextafter(x, T(0))) <= e);
+}
+
+TEST_CASE("device binning: evenly spaced radii take the uniform rule, edges 0 and the radii") {
+  const std::vector<double> radii = decimal_radii();
+  for (Precision prec : {Precision::f32, Precision::f64}) {
+    CAPTURE(itercl::precision_name(prec));
+    const auto d = device_binning(Binning::radii(radii), prec, true);
+    CHECK(d.rule == Binning::Kind::uniform);
+    REQUIRE(d.frame.size() == 3);
+    CHECK(d.frame[0] == 0.0);
+    CHECK(d.frame[1] == 1.0);
+    CHECK(d.frame[2] == doctest::Approx(20.0));
+    REQUIRE(d.table.size() == 22);  // 20 buckets' least d2, the least beyond the last radius, the greatest within
+    CHECK(d.table[0] == 0.0);
+    for (std::size_t m = 1; m <= 20; ++m) {
+      CAPTURE(m);
+      if (prec == Precision::f32)
+        check_above<float>(d.table[m], radii[m - 1]);
+      else
+        check_above<double>(d.table[m], radii[m - 1]);
+    }
+    // The greatest d2 within the last radius, the value just below the least beyond it.
+    if (prec == Precision::f32)
+      CHECK(std::nextafter(static_cast<float>(d.table[21]), 2.0f) == static_cast<float>(d.table[20]));
+    else
+      CHECK(std::nextafter(d.table[21], 2.0) == d.table[20]);
+  }
+}
+
+TEST_CASE("device binning: evenly spaced explicit edges take the uniform rule, as uniform bins do") {
+  std::vector<double> edges;
+  for (int k = 0; k <= 16; ++k) edges.push_back(-0.5 + k * 0.125);
+  const auto even = device_binning(Binning::explicit_edges(edges), Precision::f32, true);
+  const auto bins = device_binning(Binning::uniform(16, -0.5, 1.5), Precision::f32, true);
+  CHECK(even.rule == Binning::Kind::uniform);
+  CHECK(bins.rule == Binning::Kind::uniform);
+  CHECK(even.frame == bins.frame);
+  CHECK(even.table == bins.table);  // the same edges exactly: the same thresholds
+}
+
+TEST_CASE("device binning: uneven edges and radii, and a single radius, keep the lookup") {
+  std::vector<double> radii = decimal_radii();
+  // One radius moved by 64 ulps of float: beyond the uniform rule's margin in float and in double.
+  radii[7] += 64 * std::numeric_limits<float>::epsilon();
+  for (Precision prec : {Precision::f32, Precision::f64}) {
+    CAPTURE(itercl::precision_name(prec));
+    const auto moved = device_binning(Binning::radii(radii), prec, true);
+    CHECK(moved.rule == Binning::Kind::radii);
+    CHECK(moved.table.size() == 20 + 320);  // the thresholds, then 16 cells a bucket
+    const auto first = device_binning(Binning::radii({0.3, 0.5, 0.7}), prec, true);  // the first bucket wider
+    CHECK(first.rule == Binning::Kind::radii);
+    const auto one = device_binning(Binning::radii({0.5}), prec, true);
+    CHECK(one.rule == Binning::Kind::radii);
+    CHECK(one.table.size() == 1);
+    const auto edges = device_binning(Binning::explicit_edges({0, 1, 2, 4}), prec, true);
+    CHECK(edges.rule == Binning::Kind::edges);
+    CHECK(edges.table.size() == 5 + 64);
+  }
+  // Within the margin in float, beyond it in double: each precision decides for itself.
+  radii = decimal_radii();
+  radii[7] += 2 * std::numeric_limits<float>::epsilon() * 0.4;
+  CHECK(device_binning(Binning::radii(radii), Precision::f32, true).rule == Binning::Kind::uniform);
+  CHECK(device_binning(Binning::radii(radii), Precision::f64, true).rule == Binning::Kind::radii);
+}
+
+TEST_CASE("device binning: by the lookup, evenly spaced edges and radii keep the cells; uniform bins their place") {
+  const auto radii = device_binning(Binning::radii(decimal_radii()), Precision::f32, false);
+  CHECK(radii.rule == Binning::Kind::radii);
+  CHECK(radii.table.size() == 20 + 320);
+  std::vector<double> edges;
+  for (int k = 0; k <= 16; ++k) edges.push_back(-0.5 + k * 0.125);
+  CHECK(device_binning(Binning::explicit_edges(edges), Precision::f32, false).rule == Binning::Kind::edges);
+  CHECK(device_binning(Binning::uniform(16, -0.5, 1.5), Precision::f32, false).rule == Binning::Kind::uniform);
+}
+
+}  // namespace pair_histogram_binning_tests
