@@ -189,6 +189,12 @@ smacof = {
         "precision": "double", "data": dict(vectors, kind="vectors", n_samples=300),
         "params": {"n_components": 3, "random_state": 10, "max_iter": 30,
                    "kernel": {"packed": True, "slices": 5, "work_group_size": 16}}},
+    # Each pair once (the GPUs' pass over packed storage; CPUs take it when asked), in 3-D: each rank's
+    # slices' window sums added with its rows'.
+    "smacof_packed_symmetric_double": {
+        "precision": "double", "data": dict(vectors, kind="vectors", n_samples=300),
+        "params": {"n_components": 3, "random_state": 12, "max_iter": 30,
+                   "kernel": {"packed": True, "symmetric": True, "slices": 5, "work_group_size": 16}}},
     "smacof_packed_empty_rank_double": {
         "precision": "double", "data": dict(vectors, kind="vectors", metric="cityblock", n_samples=41),
         "params": {"random_state": 11, "max_iter": 20, "kernel": {"packed": True, "slices": 2}}},

@@ -26,6 +26,7 @@ inline itercl::DeviceInfo h200() {
   info.max_work_group_size = 1024;
   info.global_memory = 150109880320;
   info.max_allocation = 37527470080;
+  info.local_memory = 49152;  // 48 KiB a work-group, as NVIDIA's OpenCL reports it
   return info;
 }
 

@@ -57,30 +57,33 @@ TEST_CASE("SMACOF: every variant and storage follows the reference iteration by 
       const auto expected = reference::smacof(delta, weights, x0, 8, 0);
       for (Precision p : test::kPrecisions)
         for (bool packed : {false, true})
-          for (const std::string_view name : smacof::kVariants) {
-            const std::string variant(name);
-            CAPTURE(n);
-            CAPTURE(weighted);
-            CAPTURE(itercl::precision_name(p));
-            CAPTURE(packed);
-            CAPTURE(variant);
-            if (packed && variant == "fused_rows") continue;  // full storage only (a ParamError)
-            SmacofKernel k{.variant = variant, .packed = packed, .work_group_size = 16};
-            if (k.variant.starts_with("fused")) k.slices = 3;
-            smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = 2, .precision = p, .weighted = weighted});
-            device.upload_dissimilarities(delta);
-            if (weighted) device.upload_weights(weights, smacof::v_pinv(weights));
-            device.start(x0, nullptr);
-            for (std::size_t it = 0; it < expected.stress.size(); ++it) {
-              CAPTURE(it);
-              const auto sums = device.iterate(nullptr);
-              CHECK(sums.stress == doctest::Approx(expected.stress[it]).epsilon(tolerance::smacof(p)));
-              CHECK(sums.squared_distances ==
-                    doctest::Approx(reference::squared_distances(weights, expected.embeddings[it]))
-                        .epsilon(tolerance::smacof(p)));
-              CHECK(relative_error(device.embedding(), expected.embeddings[it]) <= tolerance::smacof(p));
+          for (const std::string_view name : smacof::kVariants)
+            for (bool symmetric : {false, true}) {
+              const std::string variant(name);
+              CAPTURE(n);
+              CAPTURE(weighted);
+              CAPTURE(itercl::precision_name(p));
+              CAPTURE(packed);
+              CAPTURE(variant);
+              CAPTURE(symmetric);
+              if (packed && variant == "fused_rows") continue;             // full storage only (a ParamError)
+              if (symmetric && !(packed && variant == "fused")) continue;  // packed fused only (a ParamError)
+              SmacofKernel k{.variant = variant, .packed = packed, .work_group_size = 16, .symmetric = symmetric};
+              if (k.variant.starts_with("fused")) k.slices = 3;
+              smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = 2, .precision = p, .weighted = weighted});
+              device.upload_dissimilarities(delta);
+              if (weighted) device.upload_weights(weights, smacof::v_pinv(weights));
+              device.start(x0, nullptr);
+              for (std::size_t it = 0; it < expected.stress.size(); ++it) {
+                CAPTURE(it);
+                const auto sums = device.iterate(nullptr);
+                CHECK(sums.stress == doctest::Approx(expected.stress[it]).epsilon(tolerance::smacof(p)));
+                CHECK(sums.squared_distances ==
+                      doctest::Approx(reference::squared_distances(weights, expected.embeddings[it]))
+                          .epsilon(tolerance::smacof(p)));
+                CHECK(relative_error(device.embedding(), expected.embeddings[it]) <= tolerance::smacof(p));
+              }
             }
-          }
     }
   }
 }
@@ -100,16 +103,22 @@ TEST_CASE("SMACOF: several rows per work-item, and a pass enqueued one iteration
       for (Precision p : test::kPrecisions)
         for (const std::string variant : {"fused", "fused_rows"})
           for (bool packed : {false, true})
-            for (int rows : {2, 3}) {
+            for (int rows : {2, 3, 1}) {
               if (packed && variant == "fused_rows") continue;  // full storage only
+              // One row: the symmetric pass, whose work-groups of 4 end in a partial one too.
+              if (rows == 1 && !(packed && variant == "fused")) continue;
               CAPTURE(n);
               CAPTURE(weighted);
               CAPTURE(itercl::precision_name(p));
               CAPTURE(variant);
               CAPTURE(packed);
               CAPTURE(rows);
-              const SmacofKernel k{
-                  .variant = variant, .packed = packed, .work_group_size = 4, .slices = 2, .rows_per_item = rows};
+              const SmacofKernel k{.variant = variant,
+                                   .packed = packed,
+                                   .work_group_size = 4,
+                                   .slices = 2,
+                                   .rows_per_item = rows,
+                                   .symmetric = rows == 1};
               smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = 2, .precision = p, .weighted = weighted});
               device.upload_dissimilarities(delta);
               if (weighted) device.upload_weights(weights, smacof::v_pinv(weights));
@@ -145,6 +154,31 @@ TEST_CASE("SMACOF: several rows per work-item, and a pass enqueued one iteration
   }
 }
 
+TEST_CASE("SMACOF: the symmetric pass follows the reference in 1, 3 and 4 dimensions") {
+  // 2-D takes its own ring of real2 (above); other dimensions a ring of DIM reals. 8 work-items: n = 45
+  // ends in a partial group, and rows wrap past n both in untested batches and in tested ones.
+  const Eigen::Index n = 45;
+  const Matrix delta = noisy_delta(n, 61);
+  for (int dim : {1, 3, 4})
+    for (Precision p : test::kPrecisions) {
+      CAPTURE(dim);
+      CAPTURE(itercl::precision_name(p));
+      const Matrix x0 = test::random_matrix(n, dim, 62 + dim, 1.0, 4.0);
+      const auto expected = reference::smacof(delta, Matrix(), x0, 6, 0);
+      const SmacofKernel k{.variant = "fused", .packed = true, .work_group_size = 8, .slices = 2, .symmetric = true};
+      smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = dim, .precision = p});
+      REQUIRE(*device.kernel().symmetric);
+      device.upload_dissimilarities(delta);
+      device.start(x0, nullptr);
+      for (std::size_t it = 0; it < expected.stress.size(); ++it) {
+        CAPTURE(it);
+        const auto sums = device.iterate(nullptr);
+        CHECK(sums.stress == doctest::Approx(expected.stress[it]).epsilon(tolerance::smacof(p)));
+        CHECK(relative_error(device.embedding(), expected.embeddings[it]) <= tolerance::smacof(p));
+      }
+    }
+}
+
 TEST_CASE("SMACOF over ranks: a rank's pass answers as one device, packed or full; a file is not packed") {
   // One process's world: a single rank of mpirun, whose range of the slices is all of them. Packed, its
   // pass adds them on the device, then (the allreduce) scales their sum on the host: within ranks_packed
@@ -155,11 +189,12 @@ TEST_CASE("SMACOF over ranks: a rank's pass answers as one device, packed or ful
   const Matrix delta = smacof_test_data::noisy_delta(n, 41);
   const Matrix x0 = test::random_matrix(n, 2, 42);
   for (Precision p : test::kPrecisions)
-    for (const bool packed : {true, false}) {
+    for (const int storage : {0, 1, 2}) {  // packed, packed each pair once, full
+      const bool packed = storage < 2;
       CAPTURE(p);
-      CAPTURE(packed);
+      CAPTURE(storage);
       const SmacofKernel kernel =
-          packed ? SmacofKernel{.variant = "fused", .packed_from = 2, .slices = 3}
+          packed ? SmacofKernel{.variant = "fused", .packed_from = 2, .slices = 3, .symmetric = storage == 1}
                  : SmacofKernel{.variant = "fused", .packed = false, .work_group_size = 8, .slices = 3};
       const smacof::Problem problem{.n = n, .dim = 2, .precision = p};
       smacof::SmacofDevice one(test::device(), kernel, problem);

@@ -77,12 +77,14 @@ TEST_CASE("SMACOF: delta in several buffers gives the one-buffer run bit for bit
     std::string variant;
     bool packed, from_vectors;
     int slices;  // 0: resolved, which raises them until a slice fits one allocation
+    bool symmetric = false;
   };
   const Case cases[] = {
-      {Precision::f32, "fused", false, true, 16},      {Precision::f32, "fused", true, true, 16},
-      {Precision::f32, "fused_rows", false, true, 16}, {Precision::f64, "fused", false, false, 16},
-      {Precision::f64, "fused", true, false, 16},      {Precision::f64, "fused_rows", false, false, 16},
-      {Precision::f32, "fused", false, false, 0},
+      {Precision::f32, "fused", false, true, 16},       {Precision::f32, "fused", true, true, 16},
+      {Precision::f32, "fused_rows", false, true, 16},  {Precision::f64, "fused", false, false, 16},
+      {Precision::f64, "fused", true, false, 16},       {Precision::f64, "fused_rows", false, false, 16},
+      {Precision::f32, "fused", false, false, 0},       {Precision::f32, "fused", true, true, 16, true},
+      {Precision::f64, "fused", true, false, 16, true},
   };
   for (const Case& c : cases) {
     CAPTURE(itercl::precision_name(c.p));
@@ -90,8 +92,11 @@ TEST_CASE("SMACOF: delta in several buffers gives the one-buffer run bit for bit
     CAPTURE(c.packed);
     CAPTURE(c.from_vectors);
     CAPTURE(c.slices);
+    CAPTURE(c.symmetric);
     const Matrix& v = c.from_vectors ? vectors : Matrix();
-    const Run cut = run_on(capped, {.variant = c.variant, .packed = c.packed, .slices = c.slices}, c.p, delta, v, x0);
+    const Run cut =
+        run_on(capped, {.variant = c.variant, .packed = c.packed, .slices = c.slices, .symmetric = c.symmetric}, c.p,
+               delta, v, x0);
     CHECK(cut.buffers >= 3);
     // The same slices on one buffer: each slice is computed by the same operations in the same order.
     const Run one = run_on(test::device(), cut.kernel, c.p, delta, v, x0);

@@ -251,6 +251,12 @@ TEST_CASE("SMACOF parameters and kernel tuning are checked with the field named"
                        doctest::Contains("kernel.rows_per_item: only the fused variants"), ParamError);
   CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.rows_per_item = 17}.validate()),
                        doctest::Contains("kernel.rows_per_item: expected an integer from 1 to 16"), ParamError);
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.packed = false, .symmetric = true}.validate()),
+                       doctest::Contains("kernel.symmetric: computes each pair once over packed storage"), ParamError);
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "local_x", .symmetric = true}.validate()),
+                       doctest::Contains("kernel.symmetric: computes each pair once in variant fused"), ParamError);
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.rows_per_item = 2, .symmetric = true}.validate()),
+                       doctest::Contains("kernel.rows_per_item: the symmetric pass computes one row"), ParamError);
   CHECK_THROWS_WITH_AS(
       itercl::check_dissimilarity_metric(itercl::parse_metric("cosine")),
       doctest::Contains("metric: dissimilarities from vectors are euclidean, sqeuclidean or cityblock"), ParamError);
@@ -366,13 +372,16 @@ TEST_CASE("auto storage: packed from the device's packed_from on, unless asked o
   auto resolved = [&](itercl::SmacofKernel k, Eigen::Index n) {
     return smacof::resolve(std::move(k), info, {.n = n, .dim = 2, .precision = itercl::Precision::f32}, sources);
   };
-  // The H200's entry: full storage at every N measured, one row per work-item
-  // (benchmarks/results/nvidia-h200/smacof-storage.csv): no packed_from.
+  // The H200's entry: packed storage, each pair once, from N = 32,768 on, one row per work-item
+  // (benchmarks/results/nvidia-h200/smacof-symmetric-ring/, call 9); full below.
   const itercl::SmacofKernel h200 = resolved({}, 65536);
-  CHECK(h200.packed == false);
-  CHECK(h200.packed_from == 0);
+  CHECK(h200.packed == true);
+  CHECK(h200.symmetric == true);
+  CHECK(h200.packed_from == 32768);
   CHECK(h200.rows_per_item == 1);
-  CHECK(json(h200)["packed"] == false);
+  CHECK(json(h200)["packed"] == true);
+  CHECK(resolved({}, 32767).packed == false);
+  CHECK(resolved({}, 32768).packed == true);
   // A storage asked for is kept; a threshold asked for replaces the device's.
   CHECK(resolved({.packed = false}, 65536).packed == false);
   CHECK(resolved({.packed = true}, 100).packed == true);
@@ -388,4 +397,34 @@ TEST_CASE("auto storage: packed from the device's packed_from on, unless asked o
   itercl::DeviceInfo other = info;
   other.name = "Some GPU";
   CHECK(smacof::resolve({}, other, {.n = 65536, .dim = 2}, sources).packed == false);
+}
+
+TEST_CASE("symmetric pass: GPUs compute each pair once over packed storage with fused, where its ring fits") {
+  const itercl::DeviceInfo h200 = smacof_test_data::h200();
+  std::vector<std::string> sources;
+  const smacof::Problem problem{.n = 65536, .dim = 2, .precision = itercl::Precision::f32};
+  auto resolved = [&](itercl::SmacofKernel k, const itercl::DeviceInfo& info) {
+    return smacof::resolve(std::move(k), info, problem, sources);
+  };
+  const itercl::SmacofKernel packed = resolved({.packed = true}, h200);
+  CHECK(packed.symmetric == true);
+  CHECK(packed.rows_per_item == 1);
+  CHECK(json(packed)["symmetric"] == true);
+  CHECK(resolved({.packed = false}, h200).symmetric == false);                     // full storage: every pair
+  CHECK(resolved({.packed = true, .rows_per_item = 2}, h200).symmetric == false);  // rows asked for
+  CHECK(resolved({.packed = true, .symmetric = false}, h200).symmetric == false);
+  // CPUs keep every ordered pair (tuning/smacof.json's default).
+  itercl::DeviceInfo cpu = h200;
+  cpu.name = "Some CPU";
+  cpu.type = "cpu";
+  CHECK(resolved({.variant = "fused", .packed = true}, cpu).symmetric == false);
+  CHECK(resolved({.variant = "fused", .packed = true, .symmetric = true}, cpu).symmetric == true);
+  // The ring (4 copies of 512 rows of 2 floats for 256 work-items) and the scratch within local memory.
+  CHECK(smacof::symmetric_local_bytes(packed, problem) == (4 * 512 * 2 + 2 * 256) * 4);
+  itercl::DeviceInfo small = h200;
+  small.local_memory = 4096;
+  CHECK(resolved({.packed = true}, small).symmetric == false);
+  CHECK_THROWS_WITH_AS(resolved({.packed = true, .symmetric = true}, small),
+                       doctest::Contains("kernel.symmetric: needs packed storage, variant fused, one row per"),
+                       ParamError);
 }

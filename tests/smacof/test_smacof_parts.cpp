@@ -117,12 +117,12 @@ TEST_CASE("the memory check refuses only what exceeds the device's memory, and n
   const itercl::DeviceInfo info = smacof_test_data::h200();
   std::vector<std::string> sources;
   auto problem = [](Eigen::Index n) { return smacof::Problem{.n = n, .dim = 2, .precision = itercl::Precision::f32}; };
-  auto largest_fitting = [&](bool packed) {
+  auto largest_fitting = [&](bool packed, bool symmetric = false) {
     Eigen::Index lo = 1000, hi = 1000000;
     while (hi - lo > 1) {
       const Eigen::Index mid = lo + (hi - lo) / 2;
-      const itercl::SmacofKernel k =
-          smacof::resolve({.variant = "fused", .packed = packed}, info, problem(mid), sources);
+      const itercl::SmacofKernel k = smacof::resolve(
+          {.variant = "fused", .packed = packed, .symmetric = packed && symmetric}, info, problem(mid), sources);
       bool fits = true;
       try {
         smacof::check_memory(info, k, problem(mid));
@@ -141,6 +141,11 @@ TEST_CASE("the memory check refuses only what exceeds the device's memory, and n
   CHECK(full >= 0.999 * std::sqrt(memory / 4));
   CHECK(packed <= std::sqrt(memory / 2));
   CHECK(packed >= 0.999 * std::sqrt(memory / 2));
+  // Each pair once adds its window sums, n / 256 rows of 2 values for each of 256 work-items' n / 2 + 255
+  // rows: 2/256 of packed delta's bytes, so N about 0.4% lower.
+  const Eigen::Index symmetric = largest_fitting(true, true);
+  CHECK(symmetric < packed);
+  CHECK(static_cast<double>(symmetric) >= 0.995 * std::sqrt(memory / 2 / (1 + 2.0 / 256)));
   // N = 300,000 needs 3 H200s in full storage (360 GB), and the message says so.
   const itercl::SmacofKernel k = smacof::resolve({.variant = "fused", .packed = false}, info, problem(300000), sources);
   CHECK(smacof::ranks_that_fit(info, k, problem(300000)) == 3);
@@ -247,9 +252,10 @@ TEST_CASE("N = 300,000 in float over 2 H200s: packed storage by default, each ra
   const std::uint64_t n = 300000, real = 4, int_max = std::numeric_limits<std::int32_t>::max();
   std::vector<std::string> sources;
   smacof::Problem problem{.n = 300000, .dim = 2, .precision = itercl::Precision::f32, .features = 4};
-  // One H200: neither storage fits (360 GB full, 180 GB packed); the message names the ranks of each.
+  // One H200: neither storage fits (360 GB full, 180 GB packed); the message names the ranks of each. The
+  // storage is packed from the device's packed_from (32,768) on.
   const itercl::SmacofKernel one = smacof::resolve({}, info, problem, sources);
-  CHECK_FALSE(*one.packed);
+  CHECK(*one.packed);
   CHECK_THROWS_WITH_AS(smacof::check_memory(info, one, problem),
                        doctest::Contains("at least 3 ranks (100000 rows each) with full storage, or 2 with packed"),
                        InputError);
@@ -278,10 +284,13 @@ TEST_CASE("N = 300,000 in float over 2 H200s: packed storage by default, each ra
     CHECK(held + slice_bytes > packed_bytes / 2);
     CHECK(held < packed_bytes / 2 + slice_bytes);
   }
-  // Three: full storage fits (100,000 rows a rank) and stays, as the database measured it; pinned full on
-  // two it is refused, naming both storages.
+  // Three: full storage would fit (100,000 rows a rank), but packed storage is the device's from 32,768
+  // on; without that threshold full storage stays. Pinned full on two it is refused, naming both storages.
   problem.ranks = 3;
-  CHECK_FALSE(*smacof::resolve({}, info, problem, sources).packed);
+  CHECK(*smacof::resolve({}, info, problem, sources).packed);
+  itercl::DeviceInfo unmeasured = info;
+  unmeasured.name = "Some GPU";
+  CHECK_FALSE(*smacof::resolve({}, unmeasured, problem, sources).packed);
   problem.ranks = 2;
   const itercl::SmacofKernel full = smacof::resolve({.packed = false}, info, problem, sources);
   CHECK_THROWS_WITH_AS(smacof::check_rank_memory(info, full, problem, 0, 150000),

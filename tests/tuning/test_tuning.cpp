@@ -108,7 +108,8 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
                                                                         .work_group_size = 64,
                                                                         .slices = 2,
                                                                         .groups_per_unit = 1,
-                                                                        .rows_per_item = 1}));
+                                                                        .rows_per_item = 1,
+                                                                        .symmetric = false}));
     const auto on_gpu = itercl::smacof::resolve({}, gpu, {.n = 4096}, sources);
     CHECK(sources == std::vector<std::string>{"default", "types/gpu"});
     // 132 units x 8 groups over 16 row groups: 66 slices, capped at 4096 / 64 columns.
@@ -117,7 +118,8 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
                                                                         .work_group_size = 256,
                                                                         .slices = 64,
                                                                         .groups_per_unit = 8,
-                                                                        .rows_per_item = 1}));
+                                                                        .rows_per_item = 1,
+                                                                        .symmetric = false}));
     CHECK(itercl::smacof::resolve({.variant = "naive"}, gpu, {.n = 4096}, sources).work_group_size == 256);
     // Packed storage with the CPU's choice, fused_rows (full storage only): auto takes fused instead.
     CHECK(itercl::smacof::resolve({.packed = true}, cpu, {.n = 4096}, sources).variant == "fused");

@@ -45,6 +45,10 @@ struct SmacofKernel {
   // fused: rows each work-item computes (WG_SIZE apart, so reads still coalesce): more independent
   // loads of delta in flight, and each x_j loaded once for all of them.
   int rows_per_item = 0;
+  // fused over packed storage: each unordered pair's terms computed once, the other row's share added
+  // through local memory (half the arithmetic; GPUs), instead of every ordered pair's (CPUs). Unset
+  // ("auto"): the device's, where packed storage and fused are what resolve chose.
+  std::optional<bool> symmetric = std::nullopt;
 
   void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
 };

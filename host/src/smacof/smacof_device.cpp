@@ -110,8 +110,8 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
     const std::size_t row_groups = round_up(rows, k.work_group_size) / k.work_group_size;
     s.rows_global = row_groups * k.work_group_size;
     if (is_fused(k.variant)) {
-      s.fused = device.kernel("smacof.cl", s.options, k.variant.c_str());
-      s.finish = device.kernel("smacof.cl", s.options, "fused_finish");
+      s.fused = device.kernel("smacof.cl", s.options, s.symmetric() ? "fused_symmetric" : k.variant.c_str());
+      s.finish = device.kernel("smacof.cl", s.options, s.symmetric() ? "fused_symmetric_finish" : "fused_finish");
       const auto fused_groups = static_cast<std::size_t>(fused_row_groups(static_cast<Eigen::Index>(rows), k));
       s.fused_global = fused_groups * k.work_group_size;
       s.stress_pairs = fused_groups * static_cast<std::size_t>(s.slices_held);
@@ -138,6 +138,15 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
     for (const DeltaPart& part : s.layout.parts)
       s.delta.emplace_back(device.context(), CL_MEM_READ_WRITE,
                            std::max<std::size_t>(s.layout.values(part), 1) * s.real());
+    if (s.symmetric()) {  // each work-group's window sums of each slice held; the pass's last argument
+      s.partial_ring = cl::Buffer(
+          device.context(), CL_MEM_READ_WRITE,
+          std::max<std::size_t>(static_cast<std::size_t>(s.slices_held) * (s.fused_global / k.work_group_size) *
+                                    ring_span(k, s.layout.per_slice) * dim,
+                                1) *
+              s.real());
+      s.fused.setArg(14, s.partial_ring);
+    }
     // Over ranks x[1] receives the block's rows only (packed: every row, the rank's slices' sum).
     s.x[0] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     s.x[1] = cl::Buffer(device.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(rows, 1) * dim * s.real());

@@ -54,8 +54,13 @@ void SmacofDevice::Impl::fused_finish(int dst, std::vector<cl::Event>& events) {
   cl::Event tail;
   const std::size_t values = rows() * static_cast<std::size_t>(problem.dim);
   with_real(problem.precision, [&](auto zero) {
-    set_args(finish, partial_bx, static_cast<cl_int>(slices_held), static_cast<cl_int>(rows()),
-             static_cast<decltype(zero)>(transform_scale()), problem.weighted ? bx : x[dst]);
+    const auto scale = static_cast<decltype(zero)>(transform_scale());
+    const cl::Buffer& out = problem.weighted ? bx : x[dst];
+    if (symmetric())
+      set_args(finish, partial_bx, partial_ring, static_cast<cl_int>(slices_held), static_cast<cl_int>(slice_base),
+               static_cast<cl_int>(problem.n), static_cast<cl_int>(layout.per_slice), scale, out);
+    else
+      set_args(finish, partial_bx, static_cast<cl_int>(slices_held), static_cast<cl_int>(rows()), scale, out);
   });
   device.queue().enqueueNDRangeKernel(finish, cl::NullRange, cl::NDRange(round_up(values, k.work_group_size)), local(),
                                       nullptr, &tail);

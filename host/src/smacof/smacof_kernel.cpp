@@ -72,6 +72,23 @@ int auto_slices_over(unsigned compute_units, int groups_per_unit, Eigen::Index r
   return static_cast<int>(std::min(each * p, std::max<Eigen::Index>(columns, 1)));
 }
 
+int ring_rows(const SmacofKernel& k) {
+  int rows = 128;
+  while (rows < k.work_group_size + 2 * kRingSteps) rows *= 2;
+  return rows;
+}
+
+std::size_t symmetric_local_bytes(const SmacofKernel& k, const Problem& problem) {
+  const auto reals = static_cast<std::size_t>(kRingSteps) * static_cast<std::size_t>(ring_rows(k)) *
+                         static_cast<std::size_t>(problem.dim) +
+                     2 * static_cast<std::size_t>(k.work_group_size);
+  return reals * real_size(problem.precision);
+}
+
+std::size_t ring_span(const SmacofKernel& k, int per_slice) {
+  return static_cast<std::size_t>(per_slice) + static_cast<std::size_t>(k.work_group_size) - 1;
+}
+
 Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k) {
   const Eigen::Index per_group = static_cast<Eigen::Index>(k.work_group_size) * std::max(k.rows_per_item, 1);
   return (rows + per_group - 1) / per_group;
@@ -96,6 +113,14 @@ void SmacofKernel::validate() const {
   if (rows_per_item > 0 && !fused)
     throw ParamError("kernel.rows_per_item",
                      "only the fused variants compute several rows per work-item; leave it unset for " + variant);
+  if (symmetric.value_or(false) && (variant != "auto" && variant != "fused"))
+    throw ParamError("kernel.symmetric",
+                     "computes each pair once in variant fused over packed storage; got variant " + variant);
+  if (symmetric.value_or(false) && !packed.value_or(true))
+    throw ParamError("kernel.symmetric", "computes each pair once over packed storage; packed is false");
+  if (symmetric.value_or(false) && rows_per_item > 1)
+    throw ParamError("kernel.rows_per_item",
+                     "the symmetric pass computes one row per work-item; got " + std::to_string(rows_per_item));
   if (packed.value_or(false) && variant == "fused_rows")
     throw ParamError("kernel.variant",
                      "fused_rows reads full storage along its rows; packed storage is read down the columns by "
@@ -117,7 +142,8 @@ const std::vector<KernelField<SmacofKernel>>& fields() {
                                                                {"work_group_size", &SmacofKernel::work_group_size},
                                                                {"slices", &SmacofKernel::slices},
                                                                {"groups_per_unit", &SmacofKernel::groups_per_unit},
-                                                               {"rows_per_item", &SmacofKernel::rows_per_item}};
+                                                               {"rows_per_item", &SmacofKernel::rows_per_item},
+                                                               {"symmetric", &SmacofKernel::symmetric}};
   return table;
 }
 
@@ -148,8 +174,22 @@ SmacofKernel resolve_storage(SmacofKernel k, const DeviceInfo& info, const Probl
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
   if (!is_fused(k.variant)) {
     k.slices = k.groups_per_unit = k.rows_per_item = 0;
+    k.symmetric = false;
     return k;
   }
+  // Each pair once: where the device's entry says so, over packed storage, with fused, one row per
+  // work-item, and its ring within local memory.
+  const bool can_symmetric = *k.packed && k.variant == "fused" && k.rows_per_item <= 1 &&
+                             symmetric_local_bytes(k, problem) <= info.local_memory;
+  if (!k.symmetric) k.symmetric = db.symmetric.value_or(false) && can_symmetric;
+  if (*k.symmetric && !can_symmetric)
+    throw ParamError("kernel.symmetric", "needs packed storage, variant fused, one row per work-item and " +
+                                             std::to_string(symmetric_local_bytes(k, problem)) +
+                                             " bytes of local memory (device '" + info.name + "' has " +
+                                             std::to_string(info.local_memory) + "); got packed " +
+                                             (*k.packed ? "true" : "false") + ", variant " + k.variant +
+                                             (k.work_group_size > 64 ? " (fewer work-items need less)" : ""));
+  if (*k.symmetric) k.rows_per_item = 1;
   if (!k.rows_per_item) k.rows_per_item = db.rows_per_item;
   const Eigen::Index n = problem.n;
   const Eigen::Index columns = *k.packed ? n / 2 : n;
@@ -201,6 +241,7 @@ std::string defines(const SmacofKernel& k, const Problem& problem) {
       .add("PACKED", int(k.packed.value_or(false)))
       .add("WEIGHTED", int(problem.weighted));
   if (is_fused(k.variant)) d.add("ROWS_PER_ITEM", std::max(k.rows_per_item, 1));
+  if (k.symmetric.value_or(false)) d.add("SYMMETRIC", 1).add("RING_STEPS", kRingSteps).add("RING", ring_rows(k));
   if (problem.features > 0) {
     // build_delta's steps, named as cl/pairwise.cl names them.
     check_dissimilarity_metric(problem.metric);

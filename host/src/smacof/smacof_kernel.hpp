@@ -58,6 +58,18 @@ int auto_slices_over(unsigned compute_units, int groups_per_unit, Eigen::Index r
 // Work-groups along the rows of a fused pass over `rows` rows: each takes work_group_size * rows_per_item.
 Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k);
 
+// The symmetric pass (cl/smacof.cl's fused_symmetric): steps a batch, the copies of its ring of rows. 4
+// measured fastest on the H200 (2 and 1: more barriers; 8 and 16: more local memory, fewer work-groups
+// resident; benchmarks/results/nvidia-h200/smacof-symmetric-ring/).
+inline constexpr int kRingSteps = 4;
+// The ring's rows: what a batch's window and the rows being flushed span (work_group_size + 2 kRingSteps),
+// as a power of two.
+int ring_rows(const SmacofKernel& k);
+// The local memory the symmetric pass takes: the ring's copies and the stress reduction's scratch.
+std::size_t symmetric_local_bytes(const SmacofKernel& k, const Problem& problem);
+// The symmetric pass's window sums a slice of `per_slice` columns writes per work-group, in rows.
+std::size_t ring_span(const SmacofKernel& k, int per_slice);
+
 // The -D options of cl/smacof.cl for a resolved kernel.
 std::string defines(const SmacofKernel& k, const Problem& problem);
 

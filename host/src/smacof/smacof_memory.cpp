@@ -17,15 +17,29 @@ struct Need {
   std::uint64_t total = 0, largest = 0;  // bytes in all, and in the largest buffer
 };
 
+// The symmetric pass's window sums (partial_ring) for `slices` slices of `columns` columns in all, with
+// work-groups of `ring_group` (0: no symmetric pass): each group's ring_span rows a slice.
+std::uint64_t ring_bytes(int ring_group, std::uint64_t slices, std::uint64_t columns, std::uint64_t n,
+                         std::uint64_t dim, std::uint64_t real) {
+  if (ring_group <= 0 || slices == 0) return 0;
+  const auto g = static_cast<std::uint64_t>(ring_group);
+  return slices * ((n + g - 1) / g) * ((columns + slices - 1) / slices + g - 1) * dim * real;
+}
+
+// The work-groups of a resolved kernel's symmetric pass, 0 where it has none.
+int ring_group(const SmacofKernel& k) { return k.symmetric.value_or(false) ? k.work_group_size : 0; }
+
 // The fused variants cut delta (and the weights) into buffers of whole slices (smacof_parts.hpp), which
 // resolve keeps within one allocation: their largest buffer need only hold one column. The seed variants
 // read delta whole from one buffer.
-Need need_for(Precision p, bool packed, bool fused, int slices, const Problem& s, std::uint64_t n) {
+Need need_for(Precision p, bool packed, bool fused, int slices, int ring, const Problem& s, std::uint64_t n) {
   const std::uint64_t real = real_size(p), pairs = pair_values(n, packed) * real;
   const std::uint64_t rows = n * static_cast<std::uint64_t>(s.dim) * real;
   Need need;
   need.largest = fused ? n * real : pairs;
-  need.total = pairs + (2 + static_cast<std::uint64_t>(std::max(slices, 1))) * rows;
+  need.total = pairs + (2 + static_cast<std::uint64_t>(std::max(slices, 1))) * rows +
+               ring_bytes(packed ? ring : 0, static_cast<std::uint64_t>(std::max(slices, 1)), n / 2, n,
+                          static_cast<std::uint64_t>(s.dim), real);
   if (s.weighted) {
     need.total += pairs + n * n * real + rows;  // weights, V+ (always full) and B(X) X
     need.largest = std::max(need.largest, n * n * real);
@@ -39,19 +53,21 @@ bool fits(const DeviceInfo& info, const Need& need) {
 }
 
 // The largest N that fits with these settings (binary search; the need grows with N).
-std::uint64_t largest_n(const DeviceInfo& info, Precision p, bool packed, bool fused, int slices, const Problem& s) {
+std::uint64_t largest_n(const DeviceInfo& info, Precision p, bool packed, bool fused, int slices, int ring,
+                        const Problem& s) {
   std::uint64_t lo = 0, hi = 1;
-  while (fits(info, need_for(p, packed, fused, slices, s, hi))) hi *= 2;
+  while (fits(info, need_for(p, packed, fused, slices, ring, s, hi))) hi *= 2;
   while (hi - lo > 1) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
-    (fits(info, need_for(p, packed, fused, slices, s, mid)) ? lo : hi) = mid;
+    (fits(info, need_for(p, packed, fused, slices, ring, s, mid)) ? lo : hi) = mid;
   }
   return lo;
 }
 
 bool storage_fits(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem) {
   const bool packed = *k.packed, fused = is_fused(k.variant);
-  if (problem.ranks <= 1) return fits(info, need_for(problem.precision, packed, fused, k.slices, problem, problem.n));
+  if (problem.ranks <= 1)
+    return fits(info, need_for(problem.precision, packed, fused, k.slices, ring_group(k), problem, problem.n));
   const auto n = static_cast<std::uint64_t>(problem.n), ranks = static_cast<std::uint64_t>(problem.ranks);
   if (least_slices(packed ? n / 2 : n, n, real_size(problem.precision), info.max_allocation) == 0) return false;
   return (packed ? packed_rank_bytes(k, problem) : block_bytes(k, problem, (n + ranks - 1) / ranks)) <=
@@ -73,7 +89,8 @@ std::uint64_t packed_rank_bytes(const SmacofKernel& k, const Problem& problem) {
   // rank_slices gives the ranks floor or ceil of slices / ranks, whole slices of ceil(columns / slices).
   const std::uint64_t most = (slices + ranks - 1) / ranks;
   const std::uint64_t held = std::min(columns, most * ((columns + slices - 1) / slices));
-  return held * n * real + (2 + most) * n * dim * real + n * static_cast<std::uint64_t>(problem.features) * real;
+  return held * n * real + (2 + most) * n * dim * real + n * static_cast<std::uint64_t>(problem.features) * real +
+         ring_bytes(ring_group(k), most, held, n, dim, real);
 }
 
 std::uint64_t packed_ranks_that_fit(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem) {
@@ -126,7 +143,8 @@ void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& 
   const auto n = static_cast<std::uint64_t>(s.n);
   const Precision p = s.precision;
   const bool packed = k.packed.value_or(false), fused = is_fused(k.variant);
-  const Need need = need_for(p, packed, fused, k.slices, s, n);
+  const int ring = ring_group(k);
+  const Need need = need_for(p, packed, fused, k.slices, ring, s, n);
   if (fits(info, need)) return;
   std::string message =
       "N = " + std::to_string(n) + " points need " + gib(need.total) + " on the device (" +
@@ -134,15 +152,15 @@ void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& 
       (s.weighted ? ", weights and V+" : "") + "), the largest buffer " + gib(need.largest) +
       (fused ? " (delta is cut into buffers of whole slices)" : "") + "; device '" + info.name + "' has " +
       gib(info.global_memory) + " and allocates at most " + gib(info.max_allocation) +
-      " in one buffer. At most N = " + std::to_string(largest_n(info, p, packed, fused, k.slices, s)) +
+      " in one buffer. At most N = " + std::to_string(largest_n(info, p, packed, fused, k.slices, ring, s)) +
       " fits like this";
   if (!fused && need.total <= info.global_memory) message += ", more with variant fused (several buffers)";
   if (!packed)
-    message += ", N = " + std::to_string(largest_n(info, p, true, fused, k.slices, s)) +
+    message += ", N = " + std::to_string(largest_n(info, p, true, fused, k.slices, ring, s)) +
                " with packed storage (params.kernel.packed = true)";
   if (p == Precision::f64)
-    message +=
-        ", N = " + std::to_string(largest_n(info, Precision::f32, packed, fused, k.slices, s)) + " in precision float";
+    message += ", N = " + std::to_string(largest_n(info, Precision::f32, packed, fused, k.slices, ring, s)) +
+               " in precision float";
   if (!s.weighted)
     message += over_ranks_advice(info, k, s, "; over MPI ranks, one device each like this one, it needs at least ");
   throw InputError("data: " + message);
