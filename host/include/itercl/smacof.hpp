@@ -34,9 +34,9 @@ struct SmacofKernel {
   // larger N fits, and half the bytes an iteration reads. Every variant but fused_rows reads it. Unset
   // ("auto"): packed from packed_from points on, where the device's measurements found it faster.
   std::optional<bool> packed = std::nullopt;
-  // Unset packed: packed storage from this many points on (0: the tuned value for this device; a tuned
-  // 0 is never), or where full storage does not fit the device (over MPI ranks, the ranks' devices) but
-  // packed storage does. Over several MPI ranks a dissimilarity file is read in full storage.
+  // Unset packed: packed storage from this many points on, on one device (0: the tuned value for this
+  // device; a tuned 0 is never), or where full storage does not fit the device (over MPI ranks, the ranks'
+  // devices) but packed storage does. Over several MPI ranks a dissimilarity file is read in full storage.
   int packed_from = 0;
   int work_group_size = 0;
   int slices = 0;  // fused: the columns are split into this many slices, each a row of work-groups

@@ -163,11 +163,13 @@ SmacofKernel resolve_storage(SmacofKernel k, const DeviceInfo& info, const Probl
   // Packed storage is read down the columns, which only fused does: a row-reading choice yields to it.
   const bool asked_packed = k.packed.value_or(false);
   if (k.variant == "auto") k.variant = asked_packed && db.variant == "fused_rows" ? "fused" : db.variant;
-  // Storage left to the device: packed from the size on which it measured faster (fused_rows reads full
-  // storage only).
+  // Storage left to the device: packed from the size on which one device measured it faster (fused_rows
+  // reads full storage only). Over ranks full storage's blocks hide the exchange of X behind their own
+  // columns, while packed storage adds every row over the ranks: there it stays full unless it does not
+  // fit (resolve), as the 4-GPU runs measured it (benchmarks/results/nvidia-h200-x4/smacof-own-queue/).
   if (!k.packed) {
     if (!k.packed_from) k.packed_from = db.packed_from;
-    k.packed = k.variant != "fused_rows" && k.packed_from > 0 && problem.n >= k.packed_from;
+    k.packed = k.variant != "fused_rows" && problem.ranks <= 1 && k.packed_from > 0 && problem.n >= k.packed_from;
   }
   if (k.work_group_size == 0)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
