@@ -142,7 +142,7 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
       s.partial_ring = cl::Buffer(
           device.context(), CL_MEM_READ_WRITE,
           std::max<std::size_t>(static_cast<std::size_t>(s.slices_held) * (s.fused_global / k.work_group_size) *
-                                    ring_span(k, s.layout.per_slice) * dim,
+                                    ring_span(k.work_group_size, s.layout.per_slice) * dim,
                                 1) *
               s.real());
       s.fused.setArg(14, s.partial_ring);

@@ -85,8 +85,8 @@ std::size_t symmetric_local_bytes(const SmacofKernel& k, const Problem& problem)
   return reals * real_size(problem.precision);
 }
 
-std::size_t ring_span(const SmacofKernel& k, int per_slice) {
-  return static_cast<std::size_t>(per_slice) + static_cast<std::size_t>(k.work_group_size) - 1;
+std::uint64_t ring_span(int work_group_size, std::uint64_t per_slice) {
+  return per_slice + static_cast<std::uint64_t>(work_group_size) - 1;
 }
 
 Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k) {

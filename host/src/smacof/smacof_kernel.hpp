@@ -67,8 +67,9 @@ inline constexpr int kRingSteps = 4;
 int ring_rows(const SmacofKernel& k);
 // The local memory the symmetric pass takes: the ring's copies and the stress reduction's scratch.
 std::size_t symmetric_local_bytes(const SmacofKernel& k, const Problem& problem);
-// The symmetric pass's window sums a slice of `per_slice` columns writes per work-group, in rows.
-std::size_t ring_span(const SmacofKernel& k, int per_slice);
+// The symmetric pass's window sums a slice of `per_slice` columns writes per work-group of
+// `work_group_size`, in rows (cl/smacof.cl's span).
+std::uint64_t ring_span(int work_group_size, std::uint64_t per_slice);
 
 // The -D options of cl/smacof.cl for a resolved kernel.
 std::string defines(const SmacofKernel& k, const Problem& problem);

@@ -23,7 +23,7 @@ std::uint64_t ring_bytes(int ring_group, std::uint64_t slices, std::uint64_t col
                          std::uint64_t dim, std::uint64_t real) {
   if (ring_group <= 0 || slices == 0) return 0;
   const auto g = static_cast<std::uint64_t>(ring_group);
-  return slices * ((n + g - 1) / g) * ((columns + slices - 1) / slices + g - 1) * dim * real;
+  return slices * ((n + g - 1) / g) * ring_span(ring_group, (columns + slices - 1) / slices) * dim * real;
 }
 
 // The work-groups of a resolved kernel's symmetric pass, 0 where it has none.
