@@ -68,6 +68,15 @@
 #else
 #define UNROLL_DIM _Pragma("unroll 8")
 #endif
+// The expanded variants' loop over tiles of centroids unrolls 4 times for short vectors, twice for longer
+// ones: on the H200 (benchmarks/results/nvidia-h200/kmeans-d4-tile/, call 4) unrolling 4 times took the
+// D = 4 assignment from 0.354 to 0.303 ms, but made the fused Lloyd kernel at D = 32 slower (2.24 against
+// 2.14 ms), where twice made it faster (2.05).
+#if DIM <= 4
+#define TILE_UNROLL _Pragma("unroll 4")
+#else
+#define TILE_UNROLL _Pragma("unroll 2")
+#endif
 
 // Points a work-group covers in the local-memory variants; point p of work-item l is l + p * WG_SIZE.
 #define GROUP_POINTS (WG_SIZE * PPI)
@@ -202,51 +211,75 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_local_
   store_labels(labels, n, first, best_c);
 }
 
-// A staged centroid for the expanded distance: -2 c, then |c|^2; padded to DIM + 4 values when DIM is a
-// multiple of 4, so that every centroid starts on a vector boundary and -2 c reads as DIM / 4 aligned
-// vectors (a quarter of the local-memory loads, which bound the loop at long vectors).
+// Staged centroids for the expanded distance, in tiles of CPI (1 outside the tiled kernels): a tile holds
+// -2c of its CPI centroids, then their CPI norms |c|^2. When DIM is a multiple of 4, features 4q .. 4q + 3
+// of the tile's centroid j are the vector q * CPI + j, and the tile is padded to whole vectors, so that
+// every tile starts on a vector boundary and is read as DIM / 4 x CPI aligned vector loads (a quarter of
+// the local-memory loads, which bound the loop at long vectors), its norms as CPI / 4 more where CPI is a
+// multiple of 4 (at D = 4, CPI = 4: 5 loads a tile instead of 8).
 #if DIM % 4 == 0
-#define STAGED (DIM + 4)
+#define TILE_REALS ((CPI * (DIM + 1) + 3) / 4 * 4)
+#define STAGED_AT(j, d) ((((d) / 4) * CPI + (j)) * 4 + (d) % 4)
 #else
-#define STAGED (DIM + 1)
+#define TILE_REALS (CPI * (DIM + 1))
+#define STAGED_AT(j, d) ((d) * CPI + (j))
 #endif
+#define NORM_AT(j) (CPI * DIM + (j))
 
-// Stages centroids [first, first + count) as STAGED values each, padded to a multiple of CPI with
-// centroids that are never nearer: -2 c = 0 and |c|^2 = REAL_MAX (no real distance reaches it, the
-// host's overflow check sees to that).
+// Stages centroids [first, first + count) in tiles, the last padded to CPI with centroids that are never
+// nearer: -2 c = 0 and |c|^2 = REAL_MAX (no real distance reaches it, the host's overflow check sees to that).
 inline void stage_expanded(__global const real* restrict centroids, const int first, const int count,
                            __local real* chunk) {
   barrier(CLK_LOCAL_MEM_FENCE);
   const int padded = (count + CPI - 1) / CPI * CPI;
   for (int c = get_local_id(0); c < padded; c += WG_SIZE) {
+    __local real* tile = chunk + c / CPI * TILE_REALS;
+    const int j = c % CPI;
     real norm = c < count ? 0 : REAL_MAX;
     UNROLL_DIM
     for (int d = 0; d < DIM; ++d) {
       const real v = c < count ? centroids[(first + c) * DIM + d] : 0;
-      chunk[c * STAGED + d] = -2 * v;
+      tile[STAGED_AT(j, d)] = -2 * v;
       if (c < count) norm += v * v;
     }
-    chunk[c * STAGED + DIM] = norm;
+    tile[NORM_AT(j)] = norm;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// The expanded distances (less |x|^2) from the PPI points to the CPI staged centroids from c on, each
-// one chain of fmas in feature order (end_of_tile repeats that order from global memory).
+// The expanded distances (less |x|^2) from the PPI points to the tile's CPI staged centroids (c its first),
+// each one chain of fmas in feature order (end_of_tile repeats that order from global memory). Every read
+// is a broadcast, reused for all PPI points.
 inline void tile_distances(__local const real4* staged, const int c, real x[PPI][DIM], real dist[PPI][CPI]) {
-  __local const real* chunk = (__local const real*)staged;
+  __local const real* tile = (__local const real*)staged + c / CPI * TILE_REALS;
+#if DIM % 4 == 0 && CPI % 4 == 0
+  __local const real4* norms = (__local const real4*)(tile + NORM_AT(0));
+#pragma unroll
+  for (int g = 0; g < CPI / 4; ++g) {
+    const real4 norm = norms[g];  // |x - c|^2 - |x|^2 = |c|^2 - 2 x.c
+#pragma unroll
+    for (int p = 0; p < PPI; ++p) {
+      dist[p][4 * g] = norm.x;
+      dist[p][4 * g + 1] = norm.y;
+      dist[p][4 * g + 2] = norm.z;
+      dist[p][4 * g + 3] = norm.w;
+    }
+  }
+#else
 #pragma unroll
   for (int j = 0; j < CPI; ++j) {
-    const real norm = chunk[(c + j) * STAGED + DIM];  // |x - c|^2 - |x|^2 = |c|^2 - 2 x.c
+    const real norm = tile[NORM_AT(j)];
 #pragma unroll
     for (int p = 0; p < PPI; ++p) dist[p][j] = norm;
   }
+#endif
 #if DIM % 4 == 0
+  __local const real4* tile4 = (__local const real4*)tile;
   UNROLL_DIM
   for (int q = 0; q < DIM / 4; ++q) {
 #pragma unroll
     for (int j = 0; j < CPI; ++j) {
-      const real4 m = staged[(c + j) * (STAGED / 4) + q];  // a broadcast read, reused for all PPI points
+      const real4 m = tile4[q * CPI + j];
 #pragma unroll
       for (int p = 0; p < PPI; ++p) {
         dist[p][j] += x[p][4 * q] * m.x;
@@ -261,7 +294,7 @@ inline void tile_distances(__local const real4* staged, const int c, real x[PPI]
   for (int d = 0; d < DIM; ++d) {
 #pragma unroll
     for (int j = 0; j < CPI; ++j) {
-      const real m = chunk[(c + j) * STAGED + d];
+      const real m = tile[STAGED_AT(j, d)];
 #pragma unroll
       for (int p = 0; p < PPI; ++p) dist[p][j] += x[p][d] * m;
     }
@@ -299,6 +332,7 @@ inline void nearest_expanded(__global const real* restrict centroids, const int 
   for (int c0 = 0; c0 < k; c0 += chunk_size) {
     const int count = min(chunk_size, k - c0);
     stage_expanded(centroids, c0, count, chunk);
+    TILE_UNROLL
     for (int c = 0; c < count; c += CPI) {
       real dist[PPI][CPI];
       tile_distances(staged, c, x, dist);
@@ -389,10 +423,10 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void assign_point_
     for (int c = 0; c < count; ++c) {
       realw dist[PB_N];
 #pragma unroll
-      for (int v = 0; v < PB_N; ++v) dist[v] = (realw)chunk[c * STAGED + DIM];
+      for (int v = 0; v < PB_N; ++v) dist[v] = (realw)chunk[c * TILE_REALS + NORM_AT(0)];
       UNROLL_DIM
       for (int d = 0; d < DIM; ++d) {
-        const real m = chunk[c * STAGED + d];
+        const real m = chunk[c * TILE_REALS + STAGED_AT(0, d)];
 #pragma unroll
         for (int v = 0; v < PB_N; ++v) dist[v] += x[d][v] * m;
       }

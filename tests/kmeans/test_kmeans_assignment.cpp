@@ -229,8 +229,10 @@ TEST_CASE("tiled: N not a multiple of the tile, K below and past a tile, odd D, 
     const auto [X, C] = with_ties(s, seed);
     seed += 2;
     for (Precision p : test::kPrecisions) {
-      for (const int tile : {3, 8}) {
-        const int ppi = tile == 3 ? 1 : 3;  // a row of one point, and a tile of 3 x 8
+      for (const int tile : {3, 4, 8}) {
+        // A row of one point; the H200's tile of 10 x 4 (the norms read as a vector where D is a multiple of
+        // 4); a tile of 3 x 8 (two vectors of norms).
+        const int ppi = tile == 3 ? 1 : tile == 4 ? 10 : 3;
         CAPTURE(s.n);
         CAPTURE(s.d);
         CAPTURE(s.k);

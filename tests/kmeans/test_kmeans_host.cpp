@@ -286,7 +286,18 @@ TEST_CASE("auto: the device's tiled variant up to tiled_up_to_dim features, expa
   const auto resolved = [&](itercl::KMeansKernel k, Eigen::Index dim) {
     return itercl::kmeans::resolve(std::move(k), h200, {.dim = dim, .precision = itercl::Precision::f32}, sources);
   };
-  CHECK(resolved({}, 4).points_per_item == 16);
+  // The entry's points_per_item is its variant's (tiled at D = 4); expanded above takes register_values / D.
+  CHECK(resolved({}, 4).points_per_item == 10);
+  CHECK(resolved({}, 32).points_per_item == 4);
+  CHECK(resolved({.variant = "tiled"}, 32).points_per_item == 10);
+  CHECK(resolved({.variant = "tiled", .points_per_item = 6}, 4).points_per_item == 6);
+  // A tile of 4 centroids at D = 4 stages 4 x 5 values (-2c and the norms); 16,384 bytes hold 204 tiles.
+  CHECK(itercl::kmeans::staged_tile_values(resolved({}, 4), 4) == 20);
+  CHECK(resolved({}, 4).centroids_per_chunk == 204 * 4);
+  // Padded to whole vectors where D is a multiple of 4 (3 x 5 to 16), not otherwise (4 x 6 at D = 5).
+  CHECK(itercl::kmeans::staged_tile_values({.variant = "tiled", .centroids_per_item = 3}, 4) == 16);
+  CHECK(itercl::kmeans::staged_tile_values({.variant = "tiled", .centroids_per_item = 4}, 5) == 24);
+  CHECK(itercl::kmeans::staged_tile_values({.variant = "expanded", .centroids_per_item = 1}, 8) == 12);
   CHECK(resolved({.variant = "expanded", .register_values = 256}, 4).points_per_item == 16);
   CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 4).points_per_item == 64);
   CHECK(resolved({.variant = "point_blocks", .register_values = 256}, 32).points_per_item == 8);

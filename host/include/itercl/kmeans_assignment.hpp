@@ -27,7 +27,8 @@ struct KMeansKernel {
   std::string variant = "auto";
   int work_group_size = 0;
   int points_per_item = 0;      // points each work-item keeps (local-memory variants and gemm)
-  int register_values = 0;      // sets points_per_item = register_values / D when that is 0 (not gemm)
+  int register_values = 0;      // points_per_item = register_values / D when neither it nor the device's
+                                // entry for the variant sets it (not gemm)
   int local_memory_bytes = 0;   // budget for staged centroids; larger K * D is staged in chunks (not gemm)
   int centroids_per_chunk = 0;  // centroids staged at once (0: as many as the budget holds; not gemm)
   int centroids_per_item = 0;   // tiled, gemm: centroids each work-item compares with its points at once

@@ -125,7 +125,8 @@ std::size_t KMeansAssignment::Impl::chunk(Eigen::Index k) const {
 std::size_t KMeansAssignment::Impl::chunk_bytes(Eigen::Index k) const {
   if (kernel_config.variant == "gemm")
     return static_cast<std::size_t>(kmeans::gemm_local_values(kernel_config, dim)) * real_size(precision);
-  return chunk(k) * kmeans::staged_centroid_values(kernel_config, dim) * real_size(precision);
+  const auto tiles = chunk(k) / static_cast<std::size_t>(kernel_config.centroids_per_item);
+  return tiles * kmeans::staged_tile_values(kernel_config, dim) * real_size(precision);
 }
 
 void KMeansAssignment::Impl::over_points(Eigen::Index k, bool sums, Timings* timings,

@@ -50,10 +50,12 @@ constexpr int kGemmPerItem = 8;
 // from running one assignment for minutes.
 constexpr int kMaxLaunches = 64;
 
-// expanded and tiled stage |c|^2 too, and pad to DIM + 4 when DIM is a multiple of 4 (cl/kmeans.cl, STAGED).
-Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim) {
+// The expanded form stages tiles of centroids_per_item centroids with their norms, padded to whole vectors
+// when DIM is a multiple of 4 (cl/kmeans.cl, TILE_REALS).
+Eigen::Index staged_tile_values(const KMeansKernel& k, Eigen::Index dim) {
   if (!expanded_form(k)) return dim;
-  return dim % 4 == 0 ? dim + 4 : dim + 1;
+  const Eigen::Index values = k.centroids_per_item * (dim + 1);
+  return dim % 4 == 0 ? (values + 3) / 4 * 4 : values;
 }
 
 Eigen::Index points_per_group(const KMeansKernel& k) {
@@ -179,8 +181,12 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
     if (!k.register_values) k.register_values = db.register_values;
     if (!k.local_memory_bytes) k.local_memory_bytes = db.local_memory_bytes;
     // Short vectors: several points per work-item, so each staged centroid is reused from registers;
-    // long ones: one, the registers being better spent on the vector itself.
-    if (!k.points_per_item) k.points_per_item = default_points_per_item(k, dim);
+    // long ones: one, the registers being better spent on the vector itself. The database's points_per_item
+    // is its variant's, measured where that variant runs (tiled up to tiled_up_to_dim); the variants auto
+    // takes elsewhere derive theirs from register_values.
+    if (!k.points_per_item)
+      k.points_per_item =
+          k.variant == db.variant && db.points_per_item ? db.points_per_item : default_points_per_item(k, dim);
   }
   if (k.variant != "tiled") {
     k.centroids_per_item = 1;
@@ -192,21 +198,19 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
 
   const std::size_t real = real_size(problem.precision);
-  const std::size_t centroid_bytes = static_cast<std::size_t>(staged_centroid_values(k, dim)) * real;
+  const std::size_t tile_of_centroids = static_cast<std::size_t>(staged_tile_values(k, dim)) * real;
   const std::size_t local = info.local_memory;
-  auto tile_bytes = [&] { return static_cast<std::size_t>(staged_point_values(k, dim)) * real; };
-  // The points' tile must leave room for at least one centroid: shrink a defaulted work-group to fit.
-  while (!explicit_wg && k.work_group_size > 1 && tile_bytes() + centroid_bytes > local) k.work_group_size /= 2;
+  auto points_bytes = [&] { return static_cast<std::size_t>(staged_point_values(k, dim)) * real; };
+  // The points' tile must leave room for one tile of centroids: shrink a defaulted work-group to fit.
+  while (!explicit_wg && k.work_group_size > 1 && points_bytes() + tile_of_centroids > local) k.work_group_size /= 2;
   if (k.variant != "naive") {
-    if (tile_bytes() + centroid_bytes > local)
+    if (points_bytes() + tile_of_centroids > local)
       throw ParamError("kernel.work_group_size",
-                       "variant " + k.variant + " needs " + std::to_string(tile_bytes() + centroid_bytes) +
+                       "variant " + k.variant + " needs " + std::to_string(points_bytes() + tile_of_centroids) +
                            " bytes of local memory for " + std::to_string(dim) + " features; the device has " +
                            std::to_string(local) + ". Use a smaller work group or variant local_centroids");
-    const std::size_t available = local - tile_bytes();
-    // The budget bounds the staged centroids (for occupancy), but always fits at least one.
-    // tiled stages whole tiles of centroids_per_item (the last one padded).
-    const std::size_t tile_of_centroids = centroid_bytes * static_cast<std::size_t>(k.centroids_per_item);
+    const std::size_t available = local - points_bytes();
+    // The budget bounds the staged centroids (for occupancy), but always fits one tile.
     const std::size_t budget =
         std::min(std::max<std::size_t>(static_cast<std::size_t>(k.local_memory_bytes), tile_of_centroids), available);
     if (budget < tile_of_centroids)

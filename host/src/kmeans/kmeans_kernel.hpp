@@ -56,9 +56,9 @@ std::string defines(const KMeansKernel& k, const Problem& problem);
 // The struct's JSON names, both ways (to_json, from_json).
 const std::vector<KernelField<KMeansKernel>>& fields();
 
-// Values one centroid takes when staged in local memory: its DIM values, plus |c|^2 and padding for the
-// expanded form.
-Eigen::Index staged_centroid_values(const KMeansKernel& k, Eigen::Index dim);
+// Values one tile of centroids_per_item centroids takes when staged in local memory: their DIM values, plus
+// their norms and padding for the expanded form.
+Eigen::Index staged_tile_values(const KMeansKernel& k, Eigen::Index dim);
 
 // The checks of n x dim points in `precision` that need no values: shape, one buffer's size, 32-bit indexing.
 // Points that may stream through the device (kmeans_stream.hpp) need neither one buffer nor 32-bit indexing

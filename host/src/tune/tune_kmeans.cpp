@@ -1,4 +1,6 @@
 // `itercl tune kmeans`: the assignment kernel's variants, work-group sizes and register budgets.
+#include <algorithm>
+#include <set>
 #include <span>
 
 #include "itercl/error.hpp"
@@ -14,17 +16,22 @@ namespace kmeans {
 // defaults (tuning/kmeans.json: 64 x 16 on CPUs, 128 x 32 on GPUs) and a step either side of the GPU's.
 constexpr int kWorkGroupSizes[] = {64, 128, 256};
 constexpr int kRegisterBudgets[] = {16, 32, 64};
-// tiled: its register tile of points x centroids wants more points (the H200's entry keeps 128 values:
-// 16 points at D = 4, 4 at D = 32) and a few centroids per tile.
-constexpr int kTiledRegisterBudgets[] = {32, 64, 128};
+// tiled: its register tile of points x centroids, points counted directly (the H200's entry keeps 10 at
+// D = 4; 8 to 16 were within 20% of one another, benchmarks/results/nvidia-h200/kmeans-d4-tile/), and a
+// few centroids per tile. A work-item holds points x (D + centroids) values: counts past kTiledValues
+// fall to what fits (at least one point), since beyond it the tile only spills (the H200's 16 x 8 at
+// D = 4 took 138 registers).
+constexpr int kTiledPoints[] = {8, 10, 12, 16};
+constexpr int kTiledValues = 256;
 constexpr int kCentroidsPerItem[] = {2, 4, 8};
 // point_blocks: a CPU's vector loop runs over the work-item's points, so it wants many (64 at D = 4).
 constexpr int kPointBlockRegisterBudgets[] = {64, 128, 256};
 // gemm: register tiles of 4 or 8 points by 4 or 8 centroids per work-item (multiples of 4: vector loads).
 constexpr int kGemmTileSides[] = {4, 8};
 
-// The declared space: every variant, with the work-group sizes and register budgets worth trying.
-std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
+// The declared space: every variant, with the work-group sizes and register budgets worth trying for
+// vectors of `dim` features.
+std::vector<KMeansKernel> tune_space(const DeviceInfo& info, Eigen::Index dim) {
   std::vector<KMeansKernel> out;
   for (int wg : kWorkGroupSizes) {
     if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
@@ -44,12 +51,16 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
         continue;
       }
       if (variant == "tiled") {
-        for (int values : kTiledRegisterBudgets)
-          for (int centroids : kCentroidsPerItem)
+        for (int centroids : kCentroidsPerItem) {
+          const int fits = static_cast<int>(std::max<Eigen::Index>(1, kTiledValues / (dim + centroids)));
+          std::set<int> counts;  // clipped counts once each
+          for (int points : kTiledPoints) counts.insert(std::min(points, fits));
+          for (int points : counts)
             out.push_back({.variant = std::string(variant),
                            .work_group_size = wg,
-                           .register_values = values,
+                           .points_per_item = points,
                            .centroids_per_item = centroids});
+        }
         continue;
       }
       for (int values : variant == "point_blocks" ? std::span<const int>(kPointBlockRegisterBudgets)
@@ -62,13 +73,12 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info) {
 
 nlohmann::json stored(const KMeansKernel& k) {
   nlohmann::json j = {{"variant", k.variant}, {"work_group_size", k.work_group_size}};
-  if (k.variant == "gemm") {
+  if (k.variant == "gemm" || k.variant == "tiled") {  // register tiles, counted directly
     j["points_per_item"] = k.points_per_item;
     j["centroids_per_item"] = k.centroids_per_item;
     return j;
   }
   if (k.variant != "naive") j["register_values"] = k.register_values;
-  if (k.variant == "tiled") j["centroids_per_item"] = k.centroids_per_item;
   return j;
 }
 
@@ -93,7 +103,7 @@ void tune_kmeans(const Device& device, ConfigObject& problem, const TuneOptions&
   }();
 
   std::vector<KMeansKernel> kernels = {KMeansKernel{}};  // the database's current choice first
-  for (const KMeansKernel& kernel : kmeans::tune_space(device.info())) kernels.push_back(kernel);
+  for (const KMeansKernel& kernel : kmeans::tune_space(device.info(), d)) kernels.push_back(kernel);
   for (const KMeansKernel& kernel : kernels)
     add_candidate(report, options, kernels.size(), kmeans::stored(kernel), [&](TuneCandidate& c) {
       KMeansAssignment a(device, X, options.precision, kernel);
