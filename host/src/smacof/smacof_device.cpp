@@ -157,6 +157,7 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
     s.x_host = PinnedHostBuffer(device, n * dim * s.real());
     if (block.comm)
       for (PinnedHostBuffer* b : {&s.x_all, &s.x_gathered}) *b = PinnedHostBuffer(device, n * dim * s.real());
+    if (block.comm && s.packed()) s.rank_sums.resize(n * dim + 2);
     if (block.comm && !s.packed())
       s.own_queue = cl::CommandQueue(device.context(), device.device(), CL_QUEUE_PROFILING_ENABLE);
     s.stress_host = PinnedHostBuffer(device, std::max<std::size_t>(2 * s.stress_bytes(), 1));

@@ -63,6 +63,9 @@ struct SmacofDevice::Impl {
   // both cross the bus every iteration.
   std::size_t rows_global = 0, fused_global = 0, stress_pairs = 0;
   PinnedHostBuffer x_host, stress_host, x_all, x_gathered;
+  // Packed over ranks: the allreduce's N x D row sums and two stress sums in double, allocated once (a
+  // fresh vector each iteration paid its page faults and zeroing every time).
+  std::vector<double> rank_sums;
   Timings upload;
 
   std::size_t real() const { return real_size(problem.precision); }

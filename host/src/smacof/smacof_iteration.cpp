@@ -208,7 +208,7 @@ StressSums SmacofDevice::Impl::slices_pass(Timings* timings) {
   // The ranks' sums and stress partials, added in double in one allreduce (the order of its additions is
   // MPI's: tolerance::ranks_packed bounds what that moves against one process).
   Stopwatch widen;
-  std::vector<double> sums(values + 2);
+  std::vector<double>& sums = rank_sums;
   with_real(problem.precision, [&](auto zero) {
     const auto* v = reinterpret_cast<const decltype(zero)*>(x_gathered.data());
     for (std::size_t at = 0; at < values; ++at) sums[at] = v[at];
