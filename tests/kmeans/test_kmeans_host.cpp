@@ -291,6 +291,7 @@ TEST_CASE("auto: the device's tiled variant up to tiled_up_to_dim features, expa
   CHECK(resolved({}, 32).points_per_item == 4);
   CHECK(resolved({.variant = "tiled"}, 32).points_per_item == 10);
   CHECK(resolved({.variant = "tiled", .points_per_item = 6}, 4).points_per_item == 6);
+  CHECK(resolved({.variant = "tiled", .register_values = 32}, 4).points_per_item == 8);  // a config's budget
   // A tile of 4 centroids at D = 4 stages 4 x 5 values (-2c and the norms); 16,384 bytes hold 204 tiles.
   CHECK(itercl::kmeans::staged_tile_values(resolved({}, 4), 4) == 20);
   CHECK(resolved({}, 4).centroids_per_chunk == 204 * 4);

@@ -178,15 +178,17 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
   if (k.variant == "naive") {  // the seed's baseline: one point per work-item, nothing staged
     k.points_per_item = 1;
   } else {
+    const bool values_asked = k.register_values != 0;
     if (!k.register_values) k.register_values = db.register_values;
     if (!k.local_memory_bytes) k.local_memory_bytes = db.local_memory_bytes;
     // Short vectors: several points per work-item, so each staged centroid is reused from registers;
     // long ones: one, the registers being better spent on the vector itself. The database's points_per_item
     // is its variant's, measured where that variant runs (tiled up to tiled_up_to_dim); the variants auto
-    // takes elsewhere derive theirs from register_values.
+    // takes elsewhere, and a config's register_values, derive the count from register_values.
     if (!k.points_per_item)
-      k.points_per_item =
-          k.variant == db.variant && db.points_per_item ? db.points_per_item : default_points_per_item(k, dim);
+      k.points_per_item = !values_asked && k.variant == db.variant && db.points_per_item
+                              ? db.points_per_item
+                              : default_points_per_item(k, dim);
   }
   if (k.variant != "tiled") {
     k.centroids_per_item = 1;

@@ -19,8 +19,8 @@ constexpr int kRegisterBudgets[] = {16, 32, 64};
 // tiled: its register tile of points x centroids, points counted directly (the H200's entry keeps 10 at
 // D = 4; 8 to 16 were within 20% of one another, benchmarks/results/nvidia-h200/kmeans-d4-tile/), and a
 // few centroids per tile. A work-item holds points x (D + centroids) values: counts past kTiledValues
-// fall to what fits (at least one point), since beyond it the tile only spills (the H200's 16 x 8 at
-// D = 4 took 138 registers).
+// fall to what fits (at least one point), since beyond it the tile only spills (on the H200, 16 points
+// x (4 + 4) values at D = 4 took 138 registers).
 constexpr int kTiledPoints[] = {8, 10, 12, 16};
 constexpr int kTiledValues = 256;
 constexpr int kCentroidsPerItem[] = {2, 4, 8};
