@@ -462,6 +462,33 @@ TEST_CASE("histogram: 40,000 uniform bins, more than one comparison corrects in 
   }
 }
 
+TEST_CASE("histogram: bins narrower than float's spacing of the distances walk the thresholds, count as numpy") {
+  // The origin and (2048, j), (j, 2048) for j = 0 .. 64: 130 distances in [2048, 2049], each a multiple of
+  // float's spacing there (2^-11), and 65,536 bins over that span, whose float edges fall 16 to a spacing.
+  // x = (d - 2048) 65,536 lands on the first of the 16 equal edges where numpy takes the last, 15 buckets
+  // on: only walking the thresholds (the host's UNIFORM_WALK) reaches it. In double one comparison decides.
+  Matrix X(131, 2);
+  X.row(0) << 0, 0;
+  for (int j = 0; j <= 64; ++j) {
+    X.row(1 + j) << 2048, j;
+    X.row(66 + j) << j, 2048;
+  }
+  const std::vector<long> d2s = cube_squared_distances(X);
+  for (Precision prec : test::kPrecisions) {
+    CAPTURE(itercl::precision_name(prec));
+    PairHistogramParams p;
+    p.precision = prec;
+    p.binning = Binning::uniform(65536, 2048, 2049);
+    const auto want = prec == Precision::f32 ? numpy_counts<float>(d2s, p.binning.bucket_edges(), false)
+                                             : numpy_counts<double>(d2s, p.binning.bucket_edges(), false);
+    CHECK(std::accumulate(want.begin(), want.end(), std::uint64_t{0}) == 130);
+    for (const char* check : {"guarded", "corrected"}) {
+      CAPTURE(check);
+      CHECK(run_kernel(X, p, {.variant = "tiled", .work_group_size = 64, .uniform_check = check}) == want);
+    }
+  }
+}
+
 TEST_CASE("histogram: histogram copies and the bucket lookup on random points, uneven edges and radii") {
   const Matrix X = test::random_matrix(600, 3, 11, 0.0, 4.0);
   std::mt19937_64 rng(5);

@@ -103,4 +103,23 @@ TEST_CASE("device binning: by the lookup, evenly spaced edges and radii keep the
   CHECK(device_binning(Binning::uniform(16, -0.5, 1.5), Precision::f32, false).rule == Binning::Kind::uniform);
 }
 
+// The guard, 64 eps (max(|lo|, |hi|) inv_width + bins), against a quarter of a bucket: in float about
+// 16,400 bins over [0, hi] reach it (64 eps 2 bins = 1/4), in double none of any size the kernel takes.
+TEST_CASE("device binning: the uniform rule walks the thresholds only where x may be off by half a bucket") {
+  using itercl::pairwise::uniform_walk;
+  auto walks = [](int bins, double lo, double hi, Precision p) {
+    return uniform_walk(device_binning(Binning::uniform(bins, lo, hi), p, true), bins, p);
+  };
+  CHECK_FALSE(walks(256, 0, std::sqrt(3.0), Precision::f32));
+  CHECK_FALSE(walks(16000, 0, 1, Precision::f32));
+  CHECK(walks(17000, 0, 1, Precision::f32));
+  CHECK(walks(40000, 0, 7 * std::sqrt(3.0), Precision::f32));
+  CHECK_FALSE(walks(1 << 24, 0, 1, Precision::f64));
+  // a span far from 0 needs the walk with fewer bins: lo's magnitude is in the guard
+  CHECK_FALSE(walks(256, 0, 1, Precision::f32));
+  CHECK(walks(256, 1000, 1001, Precision::f32));
+  // the lookup's rules take no place
+  CHECK_FALSE(uniform_walk(device_binning(Binning::radii({0.5, 0.7, 2.0}), Precision::f32, true), 3, Precision::f32));
+}
+
 }  // namespace pair_histogram_binning_tests

@@ -127,6 +127,13 @@ DeviceBinning device_binning(const Binning& b, Precision precision, bool place) 
   return precision == Precision::f32 ? resolve_binning<float>(b, place) : resolve_binning<double>(b, place);
 }
 
+bool uniform_walk(const DeviceBinning& d, int buckets, Precision precision) {
+  if (d.rule != Binning::Kind::uniform) return false;
+  const double eps =
+      precision == Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+  return 64 * eps * (std::max(std::abs(d.frame[0]), std::abs(d.frame[1])) * d.frame[2] + buckets) >= 0.25;
+}
+
 int lookup_cells(Binning::Kind rule, int buckets) {
   if (rule == Binning::Kind::uniform || buckets == 1) return 0;
   return std::clamp(16 * buckets, 64, 2048);

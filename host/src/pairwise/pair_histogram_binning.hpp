@@ -32,6 +32,12 @@ struct DeviceBinning {
 
 DeviceBinning device_binning(const Binning& b, Precision precision, bool place);
 
+// Whether the uniform rule's x may be off by half a bucket or more, so that the kernel walks the thresholds
+// from the nearest edge (UNIFORM_WALK): where its guard on x's rounding, 64 eps (max(|lo|, |hi|) inv_width +
+// buckets), reaches a quarter of a bucket, half the kernel's own limit, as the device rounds the guard in
+// the working precision. False for the other rules, which take no place.
+bool uniform_walk(const DeviceBinning& d, int buckets, Precision precision);
+
 // The cells of the bucket lookup of a rule (16 per bucket, 64 to 2048, the table then fitting local memory
 // with the staged points): 0 for the uniform rule and single buckets, which need none. Finer cells leave
 // fewer pairs a threshold to step past: on the H200, 20 radii through the lookup took 63.6 ms over 262,144

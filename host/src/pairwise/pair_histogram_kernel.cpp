@@ -39,8 +39,9 @@ std::size_t histogram_local_bytes(const PairHistogramKernel& k, const HistogramP
   const auto staged_dim = static_cast<std::size_t>(problem.dim == 3 ? 4 : problem.dim);
   const std::size_t reals = static_cast<std::size_t>(k.work_group_size) * staged_dim +
                             kernel_binning(k, problem).table.size() * static_cast<std::size_t>(table_copies);
+  // the private histogram's buckets and its two for the pairs in none (cl/pair_histogram.cl's HIST)
   const std::size_t counts =
-      private_histogram(k) ? static_cast<std::size_t>(problem.buckets) * static_cast<std::size_t>(replicas) : 0;
+      private_histogram(k) ? static_cast<std::size_t>(problem.buckets + 2) * static_cast<std::size_t>(replicas) : 0;
   return reals * real_size(problem.precision) + counts * sizeof(cl_uint);
 }
 
@@ -183,7 +184,8 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
 }
 
 std::string defines(const PairHistogramKernel& k, const HistogramProblem& problem, std::size_t local_memory) {
-  const Binning::Kind rule = kernel_binning(k, problem).rule;
+  const DeviceBinning& device_rule = kernel_binning(k, problem);
+  const Binning::Kind rule = device_rule.rule;
   const char* binning = rule == Binning::Kind::uniform ? "BIN_UNIFORM"
                         : rule == Binning::Kind::edges ? "BIN_EDGES"
                                                        : "BIN_RADII";
@@ -196,7 +198,9 @@ std::string defines(const PairHistogramKernel& k, const HistogramProblem& proble
       .add("WG_SIZE", k.work_group_size)
       .add("REPLICAS", k.replicas)
       .add("UNIFORM_GUARD", k.uniform_check == "guarded")
+      .add("UNIFORM_WALK", uniform_walk(device_rule, problem.buckets, problem.precision))
       .add("GLOBAL64", k.global_counter_bits == 64)
+      .add("PRIVATE_HIST", private_histogram(k))
       .add("TABLE_LOCAL", histogram_local_bytes(k, problem, k.replicas, k.table_copies) <= local_memory)
       .add("TABLE_COPIES", k.table_copies)
       .str();
