@@ -33,7 +33,9 @@
 //     Edges and radii: N_CELLS equal cells over d2 from lo, inv_width cells per unit, follow the
 //                  thresholds in the table, each holding (as a real) a bucket no later than that of any d2
 //                  the cell can receive: the bucket is that start, moved up past the thresholds below d2
-//                  (a step or none where the cells outnumber the buckets), instead of a search.
+//                  (a step or none where the cells outnumber the buckets), instead of a search. Where the
+//                  host found no cell whose pairs move past more than LOOKUP_STEPS <= 4 thresholds, each
+//                  pair takes that many steps of 0 or 1, with no loop and no branch.
 //   Counts: the host adds every launch's counts into 64-bit totals (`totals`, ulong) on the device.
 //
 // Kernels (seed 000's variants)
@@ -66,6 +68,8 @@
 //   -D BINNING=<BIN_*>     (required) see above
 //   -D PERIODIC=0          1: minimum image in the box
 //   -D N_CELLS=0           BIN_EDGES, BIN_RADII: cells of the bucket lookup after the thresholds in `table`
+//   -D LOOKUP_STEPS=5      BIN_EDGES, BIN_RADII: the most thresholds a cell's start is moved past (the host's
+//                          bound); over 4, a loop moves it
 //   -D WG_SIZE=256         work-items per work-group = points per staged block (the seed's B)
 //   -D REPLICAS=1          private variants: copies of the group's histogram, a power of two <= WG_SIZE
 //   -D UNIFORM_GUARD=1     BIN_UNIFORM: the thresholds only near an edge (1) or for every pair (0)
@@ -104,6 +108,9 @@
 #endif
 #ifndef N_CELLS
 #define N_CELLS 0
+#endif
+#ifndef LOOKUP_STEPS
+#define LOOKUP_STEPS 5
 #endif
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -249,7 +256,16 @@ inline int bucket(const struct Frame* f, const real d2, THRESHOLDS table) {
   if (N_BINS == 1) return 0;
   const real cell = (d2 - f->lo) * f->inv_width;  // d2 <= f->last keeps it within about N_CELLS
   int k = (int)TABLE(N_THRESHOLDS + clamp((int)cell, 0, N_CELLS - 1));
+#if LOOKUP_STEPS <= 4
+#pragma unroll
+  for (int s = 0; s < LOOKUP_STEPS; ++s) {
 #if BINNING == BIN_EDGES
+    k += (k < N_BINS - 1) & (d2 >= TABLE(k + 1));
+#else
+    k += d2 > TABLE(k);  // never past the last radius: d2 <= f->last
+#endif
+  }
+#elif BINNING == BIN_EDGES
   while (k < N_BINS - 1 && d2 >= TABLE(k + 1)) ++k;
 #else
   while (d2 > TABLE(k)) ++k;  // stops at the last radius at the latest: d2 <= f->last

@@ -3,6 +3,7 @@
 // equivalent to comparing the correctly rounded root with each edge; anything else keeps the lookup.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -101,6 +102,49 @@ TEST_CASE("device binning: by the lookup, evenly spaced edges and radii keep the
   for (int k = 0; k <= 16; ++k) edges.push_back(-0.5 + k * 0.125);
   CHECK(device_binning(Binning::explicit_edges(edges), Precision::f32, false).rule == Binning::Kind::edges);
   CHECK(device_binning(Binning::uniform(16, -0.5, 1.5), Precision::f32, false).rule == Binning::Kind::uniform);
+}
+
+// Every d2 of a cell, as the kernel finds its bucket from the cell's start: within `steps` of the start.
+// The pairs' buckets by the thresholds written out (edges: the last lower edge <= d2; radii: the first
+// radius's threshold >= d2), over 64 points of each cell and its ends.
+void check_steps(const Binning& b, Precision prec) {
+  const auto d = device_binning(b, prec, false);
+  const int buckets = b.buckets(), thresholds = b.kind == Binning::Kind::radii ? buckets : buckets + 2;
+  const int cells = static_cast<int>(d.table.size()) - thresholds;
+  REQUIRE(cells > 0);
+  int most = 0;
+  for (int c = 0; c < cells; ++c) {
+    const int start = static_cast<int>(d.table[thresholds + c]);
+    for (int i = 0; i <= 64; ++i) {
+      const double d2 = d.frame[0] + (c + i / 64.0) / d.frame[2];
+      int bucket = 0;
+      if (b.kind == Binning::Kind::radii)
+        while (bucket < buckets - 1 && d2 > d.table[bucket]) ++bucket;
+      else
+        while (bucket < buckets - 1 && d2 >= d.table[bucket + 1]) ++bucket;
+      CHECK(start <= bucket);
+      most = std::max(most, bucket - start);
+    }
+  }
+  CHECK(most <= d.steps);
+  CHECK(d.steps <= most + 2);  // the bound is a cell's slack above the cell, no more
+}
+
+TEST_CASE("device binning: the lookup's steps bound every cell's, for even, uneven and logarithmic radii and edges") {
+  std::vector<double> uneven = decimal_radii(), log_radii, edges;
+  for (std::size_t k = 0; k < uneven.size(); k += 3) uneven[k] += 0.01;
+  for (int k = 0; k < 20; ++k) log_radii.push_back(0.001 * std::pow(1000.0, k / 19.0));
+  for (int k = 0; k <= 50; ++k) edges.push_back(0.5 + k * k * 0.01);
+  for (Precision prec : {Precision::f32, Precision::f64}) {
+    CAPTURE(itercl::precision_name(prec));
+    check_steps(Binning::radii(decimal_radii()), prec);
+    check_steps(Binning::radii(uneven), prec);
+    check_steps(Binning::radii(log_radii), prec);
+    check_steps(Binning::explicit_edges(edges), prec);
+    // 16 cells a bucket: one step at most for radii as even as these, many near 0 for logarithmic ones
+    CHECK(device_binning(Binning::radii(uneven), prec, false).steps <= 2);
+    CHECK(device_binning(Binning::radii(log_radii), prec, false).steps > 4);
+  }
 }
 
 // The guard, 64 eps (max(|lo|, |hi|) inv_width + bins), against a quarter of a bucket: in float about

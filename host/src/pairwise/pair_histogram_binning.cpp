@@ -114,10 +114,16 @@ DeviceBinning resolve_binning(const Binning& b, bool place) {
   d.frame = {lo, hi, per_unit};
   // Cell c receives d2 from lo + c / per_unit; the device's rounding of the index moves a d2 by far less
   // than a cell, so each start is the bucket a cell lower (cell 0 starts at bucket 0).
+  // The highest bucket of a cell is bounded by that of the d2 a cell above its end, for the same rounding.
   const std::vector<double> thresholds = d.table;
-  for (int c = 0; c < cells; ++c)
-    d.table.push_back(c == 0 || per_unit == 0 ? 0.0
-                                              : start_bucket(thresholds, b.kind, b.buckets(), lo + (c - 1) / per_unit));
+  for (int c = 0; c < cells; ++c) {
+    const int start =
+        c == 0 || per_unit == 0 ? 0 : start_bucket(thresholds, b.kind, b.buckets(), lo + (c - 1) / per_unit);
+    const int highest =
+        per_unit == 0 ? b.buckets() - 1 : start_bucket(thresholds, b.kind, b.buckets(), lo + (c + 2) / per_unit);
+    d.table.push_back(start);
+    d.steps = std::max(d.steps, highest - start);
+  }
   return d;
 }
 

@@ -195,6 +195,7 @@ std::string defines(const PairHistogramKernel& k, const HistogramProblem& proble
       .add("BINNING", binning)
       .add("PERIODIC", problem.periodic)
       .add("N_CELLS", lookup_cells(rule, problem.buckets))
+      .add("LOOKUP_STEPS", device_rule.steps)
       .add("WG_SIZE", k.work_group_size)
       .add("REPLICAS", k.replicas)
       .add("UNIFORM_GUARD", k.uniform_check == "guarded")
