@@ -489,6 +489,38 @@ TEST_CASE("histogram: bins narrower than float's spacing of the distances walk t
   }
 }
 
+TEST_CASE("histogram: uneven edges and radii far from 0 through the lookup count as numpy, on and between edges") {
+  // The origin and (1000, j), j = 0 .. 64: squared distances 10^6 + j^2, exact in float, whose cells over
+  // d2 lie far from 0 (the index's rounding is then the largest). Edges and radii at every third of those
+  // distances and between them, unevenly.
+  Matrix X(66, 2);
+  X.row(0) << 0, 0;
+  for (int j = 0; j <= 64; ++j) X.row(1 + j) << 1000, j;
+  const std::vector<long> d2s = cube_squared_distances(X);
+  std::vector<double> edges = {1000.0};
+  for (int j = 3; j <= 63; j += 3) edges.push_back(std::sqrt(1e6 + j * j + (j % 2 ? 0.0 : 5.0)));
+  edges.push_back(1002.5);
+  const std::vector<double> radii(edges.begin() + 1, edges.end());
+  for (Precision prec : test::kPrecisions) {
+    CAPTURE(itercl::precision_name(prec));
+    const bool f32 = prec == Precision::f32;
+    PairHistogramParams by_edges, by_radii;
+    by_edges.precision = by_radii.precision = prec;
+    by_edges.binning = Binning::explicit_edges(edges);
+    by_radii.binning = Binning::radii(radii);
+    std::uint64_t on_edge = 0;
+    const auto want =
+        f32 ? numpy_counts<float>(d2s, edges, false, &on_edge) : numpy_counts<double>(d2s, edges, false, &on_edge);
+    CHECK(on_edge >= 10);
+    const auto within = f32 ? numpy_counts<float>(d2s, radii, true) : numpy_counts<double>(d2s, radii, true);
+    for (const char* variant : {"tiled", "private_hist_balanced"}) {
+      CAPTURE(variant);
+      CHECK(run_kernel(X, by_edges, {.variant = variant, .work_group_size = 64, .even_edges = "lookup"}) == want);
+      CHECK(run_kernel(X, by_radii, {.variant = variant, .work_group_size = 64, .even_edges = "lookup"}) == within);
+    }
+  }
+}
+
 TEST_CASE("histogram: histogram copies and the bucket lookup on random points, uneven edges and radii") {
   const Matrix X = test::random_matrix(600, 3, 11, 0.0, 4.0);
   std::mt19937_64 rng(5);

@@ -112,15 +112,18 @@ DeviceBinning resolve_binning(const Binning& b, bool place) {
   const double last = std::max(b.edges.back(), 0.0);
   const double lo = first * first, hi = last * last, per_unit = hi > lo ? cells / (hi - lo) : 0.0;
   d.frame = {lo, hi, per_unit};
-  // Cell c receives d2 from lo + c / per_unit; the device's rounding of the index moves a d2 by far less
-  // than a cell, so each start is the bucket a cell lower (cell 0 starts at bucket 0).
-  // The highest bucket of a cell is bounded by that of the d2 a cell above its end, for the same rounding.
+  // Cell c receives d2 from lo + c / per_unit to a cell on, within the device's rounding of the index: of
+  // d2 - lo, of the product and of the frame's lo and per_unit in T, a few ulps of hi per_unit + cells (in
+  // cells; a span far from 0 makes it large), bounded four times over, and at least 1/64 of a cell. Each
+  // start is the bucket that far below the cell (cell 0 starts at bucket 0), and the most steps are to the
+  // bucket that far above its end.
+  const double slack = 4 * std::numeric_limits<T>::epsilon() * (hi * per_unit + cells) + 1.0 / 64;
   const std::vector<double> thresholds = d.table;
   for (int c = 0; c < cells; ++c) {
     const int start =
-        c == 0 || per_unit == 0 ? 0 : start_bucket(thresholds, b.kind, b.buckets(), lo + (c - 1) / per_unit);
-    const int highest =
-        per_unit == 0 ? b.buckets() - 1 : start_bucket(thresholds, b.kind, b.buckets(), lo + (c + 2) / per_unit);
+        c == 0 || per_unit == 0 ? 0 : start_bucket(thresholds, b.kind, b.buckets(), lo + (c - slack) / per_unit);
+    const int highest = per_unit == 0 ? b.buckets() - 1
+                                      : start_bucket(thresholds, b.kind, b.buckets(), lo + (c + 1 + slack) / per_unit);
     d.table.push_back(start);
     d.steps = std::max(d.steps, highest - start);
   }
