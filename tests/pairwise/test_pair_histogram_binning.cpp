@@ -127,7 +127,7 @@ void check_steps(const Binning& b, Precision prec) {
     }
   }
   CHECK(most <= d.steps);
-  CHECK(d.steps <= most + 2);  // the bound is a cell's slack above the cell, no more
+  CHECK(d.steps <= most + 2);  // the rounding's slack adds a threshold below the cell and one above, here
 }
 
 TEST_CASE("device binning: the lookup's steps bound every cell's, for even, uneven and logarithmic radii and edges") {

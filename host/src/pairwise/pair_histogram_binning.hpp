@@ -28,8 +28,8 @@ struct DeviceBinning {
   Binning::Kind rule;
   std::vector<double> frame;  // the kernel's lo, hi and inv_width: the edges' span, or the cells' over d2
   std::vector<double> table;
-  // The lookup: the most thresholds a pair's start is moved past, over every cell, a cell's slack above
-  // it included (cl/pair_histogram.cl's LOOKUP_STEPS). 0 for the uniform rule.
+  // The lookup: the most thresholds a pair's start is moved past, over every cell and the slack of the
+  // device's rounding of the cell index (cl/pair_histogram.cl's LOOKUP_STEPS). 0 for the uniform rule.
   int steps = 0;
 };
 
