@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
@@ -27,8 +28,15 @@ inline const itercl::Device& device() {
 }
 
 inline const itercl::Precision kPrecisions[] = {itercl::Precision::f32, itercl::Precision::f64};
-inline const char* const kVariants[] = {"naive", "local_centroids", "local_centroids_points", "expanded", "tiled",
-                                        "gemm",  "point_blocks"};
+inline const char* const kVariants[] = {
+    "naive", "local_centroids", "local_centroids_points", "expanded", "tiled", "gemm", "point_blocks", "mma"};
+
+// Whether the device under test runs K-Means `variant` in `p`: mma only on NVIDIA's tensor cores (compute
+// capability 8.0 and later) and in float. Elsewhere the library refuses it by name, which
+// test_kmeans_assignment.cpp checks ("mma: refused ...").
+inline bool runs(std::string_view variant, itercl::Precision p) {
+  return variant != "mma" || (device().info().nvidia_compute_capability >= 80 && p == itercl::Precision::f32);
+}
 
 // Gaussian values around `offset`: data away from the origin, as real data is, so that rounding
 // errors scale as they would there.

@@ -233,7 +233,7 @@ TEST_CASE("the params section of a config") {
     p["kernel"] = {{"variant", "fast"}};
     check_config_error(c, dir.path,
                        "cfg.json: params.kernel.variant: expected one of auto, naive, local_centroids, "
-                       "local_centroids_points, expanded, tiled, gemm, point_blocks; got \"fast\"");
+                       "local_centroids_points, expanded, tiled, gemm, point_blocks, mma; got \"fast\"");
   }
   SUBCASE("kernel work_group_size negative") {
     p["kernel"] = {{"work_group_size", -1}};

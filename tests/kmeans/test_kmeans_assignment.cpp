@@ -53,6 +53,7 @@ TEST_CASE("every variant matches the reference on awkward shapes, in float and d
     const Matrix C = test::random_matrix(s.k, s.d, seed++, 3.0, 10.0);
     for (Precision p : test::kPrecisions) {
       for (const char* variant : test::kVariants) {
+        if (!test::runs(variant, p)) continue;
         CAPTURE(s.n);
         CAPTURE(s.d);
         CAPTURE(s.k);
@@ -366,6 +367,69 @@ TEST_CASE("gemm: shapes it cannot take are refused with the field named") {
                        doctest::Contains("bytes of local memory"), itercl::ParamError);
 }
 
+TEST_CASE("mma: N past the warps' tiles, K below and past a block and a chunk, D odd to 64, exact ties; sums") {
+  if (!test::runs("mma", Precision::f32)) {
+    MESSAGE("skipped: mma needs NVIDIA's tensor cores; \"mma: refused ...\" checks the refusal on this device");
+    return;
+  }
+  // {n, d, k}: K = 3 below a block of 8, K = 301 past chunks of 160 with a partial block, D = 1, odd, 32 as
+  // in issue 13 (4 k-steps) and 64 (8 k-steps, one tile a warp).
+  const Shape shapes[] = {{1001, 5, 3}, {777, 4, 301}, {999, 1, 7}, {515, 32, 200}, {333, 64, 41}, {1500, 13, 1024}};
+  std::uint64_t seed = 111;
+  for (const Shape& s : shapes) {
+    const auto [X, C] = with_ties(s, seed);
+    seed += 2;
+    // The default shape; one warp of one tile with chunks of 8 centroids (every chunk boundary a block's).
+    for (const KMeansKernel& k :
+         {KMeansKernel{.variant = "mma"},
+          KMeansKernel{.variant = "mma", .work_group_size = 32, .points_per_item = 1, .centroids_per_chunk = 8}}) {
+      CAPTURE(s.n);
+      CAPTURE(s.d);
+      CAPTURE(s.k);
+      CAPTURE(k.work_group_size);
+      KMeansAssignment a(test::device(), X, Precision::f32, k);
+      CHECK(a.kernel().variant == "mma");
+      check_tied_labels(a, X, C, Precision::f32);
+    }
+  }
+  // The device update: the same sums as the double reference, weighted, an empty cluster, K = N, and
+  // points far from the origin (the host centres them; 3xTF32 keeps float's accuracy on what remains).
+  const Shape sums_shapes[] = {{1237, 3, 15}, {200, 5, 200}, {4099, 32, 100}};
+  for (const Shape& s : sums_shapes) {
+    const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 1e3);
+    Matrix C = s.k == s.n ? X : test::random_matrix(s.k, s.d, seed++, 3.0, 1e3);
+    if (s.k < s.n) C.row(s.k - 1).setConstant(1e5);  // nearest to no point: an empty cluster
+    std::vector<double> w(static_cast<std::size_t>(s.n));
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(i % 4);
+    CAPTURE(s.n);
+    CAPTURE(s.d);
+    CAPTURE(s.k);
+    KMeansAssignment a(test::device(), X, Precision::f32, KMeansKernel{.variant = "mma", .update = "device"});
+    check_sums(a, X, {}, C, Precision::f32, s.n);
+    a.set_sample_weight(w);
+    check_sums(a, X, w, C, Precision::f32, 0);
+  }
+}
+
+TEST_CASE("mma: refused by name where it cannot run") {
+  const Matrix X = test::random_matrix(100, 8, 121);
+  if (test::device().info().nvidia_compute_capability < 80) {
+    CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "mma"}),
+                         doctest::Contains("kernel.variant: mma runs on the tensor cores of NVIDIA GPUs"),
+                         itercl::ParamError);
+    // auto never takes it here, whatever a config's threshold.
+    CHECK(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.mma_from_dim = 1}).kernel().variant !=
+          "mma");
+    return;
+  }
+  CHECK_THROWS_WITH_AS(KMeansAssignment(test::device(), X, Precision::f64, KMeansKernel{.variant = "mma"}),
+                       doctest::Contains("TF32"), itercl::ParamError);
+  CHECK_THROWS_WITH_AS(
+      KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.variant = "mma", .work_group_size = 48}),
+      doctest::Contains("kernel.work_group_size: variant mma takes whole warps"), itercl::ParamError);
+  CHECK(KMeansAssignment(test::device(), X, Precision::f32, KMeansKernel{.mma_from_dim = 1}).kernel().variant == "mma");
+}
+
 TEST_CASE("the device update is refused where it cannot run, and assign_and_sum without it") {
   const Matrix X = test::random_matrix(100, 3, 61);
   CHECK_THROWS_WITH_AS(
@@ -429,6 +493,7 @@ TEST_CASE("tuning sweeps the declared space, checks every candidate and proposes
     if (c.rejected.empty()) CHECK(c.median_ms > 0);
     CHECK(c.rejected.find("label") == std::string::npos);  // every variant is correct on this device
     if (c.parameters["variant"] == "tiled") CHECK(c.parameters["points_per_item"] == 3);
+    if (!test::runs("mma", Precision::f32)) CHECK(c.parameters["variant"] != "mma");  // swept only where it runs
   }
   const auto& best = r.candidates[r.best];
   for (const auto& c : r.candidates)

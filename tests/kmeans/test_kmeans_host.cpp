@@ -339,4 +339,57 @@ TEST_CASE("auto: the device's tiled variant up to tiled_up_to_dim features, expa
                        itercl::ParamError);
 }
 
+TEST_CASE("auto: mma from mma_from_dim on, only on NVIDIA's tensor cores and in float; its default shape") {
+  itercl::DeviceInfo h200;
+  h200.name = "NVIDIA H200", h200.type = "gpu", h200.vendor = "NVIDIA Corporation";
+  h200.compute_units = 132, h200.max_work_group_size = 1024, h200.local_memory = 48 * 1024, h200.fp64 = true;
+  h200.nvidia_compute_capability = 90;
+  using itercl::Precision;
+  std::vector<std::string> sources;
+  auto resolved = [&](itercl::KMeansKernel k, Eigen::Index dim, Precision p = Precision::f32) {
+    return itercl::kmeans::resolve(std::move(k), h200, {.dim = dim, .precision = p, .int64_atomics = true}, sources);
+  };
+  CHECK(resolved({.mma_from_dim = 16}, 8).variant == "expanded");
+  CHECK(resolved({.mma_from_dim = 16}, 16).variant == "mma");
+  CHECK(resolved({.gemm_from_dim = 16, .mma_from_dim = 16}, 32).variant == "mma");  // ahead of gemm
+  CHECK(resolved({.mma_from_dim = 16}, 32, Precision::f64).variant != "mma");       // TF32 cannot carry double
+  CHECK(resolved({.mma_from_dim = 16}, 129).variant != "mma");  // one tile of 129 features: 136 registers
+  // It fuses the device update, which auto keeps.
+  CHECK(resolved({.mma_from_dim = 16}, 32).update == "device");
+  // The default shape: 256 work-items, fragments in 64 registers a lane (2 tiles of 16 points at D = 32, 8 at
+  // D <= 8, 1 from D = 57), 44 KiB of staged centroids in blocks of 8: 160 of 272 bytes at D = 32.
+  const itercl::KMeansKernel d32 = resolved({.variant = "mma"}, 32);
+  CHECK(d32.work_group_size == 256);
+  CHECK(d32.points_per_item == 2);
+  CHECK(itercl::kmeans::points_per_group(d32) == 256);
+  CHECK(itercl::kmeans::mma_prepared_values(32) == 68);
+  CHECK(d32.centroids_per_chunk == 160);
+  CHECK(d32.local_memory_bytes == 160 * 68 * 4);
+  CHECK(resolved({.variant = "mma"}, 3).points_per_item == 8);
+  CHECK(resolved({.variant = "mma"}, 64).points_per_item == 1);
+  // The fused kernel's fixed local memory (the inertia's tree, the group's labels) leaves room for the chunk.
+  CHECK(d32.local_memory_bytes + itercl::kmeans::lloyd_fixed_local_bytes(d32) <= h200.local_memory);
+  CHECK(resolved({.variant = "mma", .local_memory_bytes = 1 << 20}, 32).local_memory_bytes +
+            itercl::kmeans::lloyd_fixed_local_bytes(d32) <=
+        h200.local_memory);
+  CHECK(resolved({.variant = "mma", .centroids_per_chunk = 16}, 32).centroids_per_chunk == 16);
+
+  // Refused by name where it cannot run.
+  auto refused = [&](itercl::KMeansKernel k, Eigen::Index dim, Precision p, const char* why) {
+    CAPTURE(why);
+    CHECK_THROWS_WITH_AS(resolved(std::move(k), dim, p), doctest::Contains(why), itercl::ParamError);
+  };
+  refused({.variant = "mma"}, 32, Precision::f64, "kernel.variant: mma computes in pairs of TF32 values");
+  refused({.variant = "mma", .work_group_size = 48}, 32, Precision::f32, "kernel.work_group_size");
+  refused({.variant = "mma", .points_per_item = 2}, 128, Precision::f32, "kernel.points_per_item");
+  refused({.variant = "mma", .register_values = 32}, 32, Precision::f32, "leave register_values");
+  refused({.variant = "mma", .centroids_per_chunk = 4}, 32, Precision::f32, "kernel.centroids_per_chunk");
+  refused({.variant = "mma", .centroids_per_chunk = 20}, 32, Precision::f32, "whole blocks of 8 centroids");
+  h200.nvidia_compute_capability = 75;  // Turing: no TF32
+  refused({.variant = "mma"}, 32, Precision::f32, "compute capability 8.0");
+  CHECK(resolved({.mma_from_dim = 16}, 32).variant == "expanded");
+  CHECK_THROWS_WITH_AS(itercl::KMeansKernel{.mma_from_dim = -1}.validate(), doctest::Contains("kernel.mma_from_dim"),
+                       itercl::ParamError);
+}
+
 }  // namespace kmeans_tests

@@ -23,6 +23,9 @@ struct DeviceInfo {
   std::uint64_t global_memory = 0, max_allocation = 0, local_memory = 0;
   std::size_t max_work_group_size = 0;
   bool fp64 = false;
+  // NVIDIA's compute capability, major * 10 + minor (cl_nv_device_attribute_query); 0 on other platforms.
+  // Kernels with inline PTX (cl/kmeans_mma.cl) need it.
+  int nvidia_compute_capability = 0;
 
   std::string id() const { return std::to_string(platform_index) + ":" + std::to_string(device_index); }
 };

@@ -22,11 +22,13 @@ namespace itercl {
 // device" (tuning/kmeans.json, itercl/tuning.hpp); KMeansAssignment::kernel() reports the values used.
 struct KMeansKernel {
   // "naive", "local_centroids", "local_centroids_points", "expanded", "tiled" (cl/kmeans.cl), "gemm"
-  // (cl/kmeans_gemm.cl), or "auto": the fastest correct variant measured for the device type
+  // (cl/kmeans_gemm.cl), "mma" (cl/kmeans_mma.cl: the tensor cores of NVIDIA GPUs of compute capability 8.0
+  // and later, float only), or "auto": the fastest correct variant measured for the device type
   // (docs/kmeans.md, "Choosing the assignment kernel").
   std::string variant = "auto";
   int work_group_size = 0;
-  int points_per_item = 0;      // points each work-item keeps (local-memory variants and gemm)
+  int points_per_item = 0;      // points each work-item keeps (local-memory variants and gemm); mma: tiles
+                                // of 16 points each warp keeps
   int register_values = 0;      // points_per_item = register_values / D when neither it nor the device's
                                 // entry for the variant sets it (not gemm)
   int local_memory_bytes = 0;   // budget for staged centroids; larger K * D is staged in chunks (not gemm)
@@ -37,6 +39,8 @@ struct KMeansKernel {
   int tiled_up_to_dim = 0;
   // With variant "auto": gemm for D from this on (0: never), where its measurements found it faster.
   int gemm_from_dim = 0;
+  // With variant "auto": mma for D from this on (0: never) where the device has it, ahead of gemm.
+  int mma_from_dim = 0;
   // Times the kernel runs per assignment (same labels): 2 doubles the compute for the seed's overhead
   // model (section 4.2: T = c + o; T' = 2c + o gives c and o). Not a tuning field.
   int launches = 1;

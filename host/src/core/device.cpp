@@ -106,7 +106,11 @@ DeviceInfo describe(int p, int d, const cl::Device& dev) {
   i.max_allocation = dev.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
   i.local_memory = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   i.max_work_group_size = dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-  i.fp64 = dev.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_fp64") != std::string::npos;
+  const auto extensions = dev.getInfo<CL_DEVICE_EXTENSIONS>();
+  i.fp64 = extensions.find("cl_khr_fp64") != std::string::npos;
+  if (extensions.find("cl_nv_device_attribute_query") != std::string::npos)
+    i.nvidia_compute_capability = static_cast<int>(dev.getInfo<CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV>() * 10 +
+                                                   dev.getInfo<CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV>());
   apply_memory_limits(i);
   return i;
 }
@@ -172,7 +176,8 @@ void to_json(nlohmann::json& j, const DeviceInfo& i) {
        {"max_allocation_bytes", i.max_allocation},
        {"local_memory_bytes", i.local_memory},
        {"max_work_group_size", i.max_work_group_size},
-       {"fp64", i.fp64}};
+       {"fp64", i.fp64},
+       {"nvidia_compute_capability", i.nvidia_compute_capability}};
 }
 
 std::vector<DeviceInfo> list_devices() {

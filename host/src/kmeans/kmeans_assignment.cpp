@@ -27,6 +27,8 @@ void KMeansAssignment::Impl::build(KMeansKernel k) {
   kernel_config = kmeans::resolve(std::move(k), device.info(), problem, tuning_sources);
   options = kmeans::defines(kernel_config, problem);
   kernel = device.kernel(kmeans::kernel_file(kernel_config), options, ("assign_" + kernel_config.variant).c_str());
+  if (kernel_config.variant == "mma")
+    prepare = device.kernel(kmeans::kernel_file(kernel_config), options, "prepare_mma");
   check_kernel_work_group("kernel.work_group_size", kernel_config.work_group_size,
                           kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()));
   labels = cl::Buffer(device.context(), CL_MEM_READ_WRITE, static_cast<std::size_t>(n) * sizeof(std::int32_t));
@@ -98,26 +100,39 @@ KMeansAssignment::~KMeansAssignment() = default;
 KMeansAssignment::KMeansAssignment(KMeansAssignment&&) noexcept = default;
 KMeansAssignment& KMeansAssignment::operator=(KMeansAssignment&&) noexcept = default;
 
-// Checks the centroids, packs them into pinned memory and enqueues their upload.
-void KMeansAssignment::Impl::send_centroids(const Matrix& c, cl::Event& write) {
+// Checks the centroids, packs them into pinned memory and enqueues their upload, and for mma their layout.
+void KMeansAssignment::Impl::send_centroids(const Matrix& c, cl::Event& write, std::vector<cl::Event>& runs) {
   const Eigen::Index k = c.rows();
   if (k < 1) throw ParamError("centroids", "expected at least one centroid");
   if (c.cols() != dim)
     throw ParamError("centroids", "have " + std::to_string(c.cols()) + " features, the points " + std::to_string(dim));
   check_int_indexing("centroids", static_cast<std::uint64_t>(k) * dim, "values");
   const std::size_t bytes = static_cast<std::size_t>(k) * dim * real_size(precision);
+  const Eigen::Index blocks = (k + kmeans::kMmaBlock - 1) / kmeans::kMmaBlock;
   if (static_cast<std::size_t>(k) > centroid_capacity) {
     centroids = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
     centroids_host = PinnedHostBuffer(device, bytes);
+    if (prepare())
+      prepared = cl::Buffer(
+          device.context(), CL_MEM_READ_WRITE,
+          static_cast<std::size_t>(blocks * kmeans::kMmaBlock * kmeans::mma_prepared_values(dim)) * sizeof(float));
     centroid_capacity = static_cast<std::size_t>(k);
   }
   pack_row_major(c, precision, centroids_host.data(), shift);
   device.queue().enqueueWriteBuffer(centroids, CL_FALSE, 0, bytes, centroids_host.data(), nullptr, &write);
+  if (!prepare()) return;
+  set_args(prepare, centroids, static_cast<cl_int>(k), prepared);
+  constexpr std::size_t kItems = 64;  // one work-item a centroid
+  runs.emplace_back();
+  device.queue().enqueueNDRangeKernel(
+      prepare, cl::NullRange,
+      cl::NDRange((static_cast<std::size_t>(blocks * kmeans::kMmaBlock) + kItems - 1) / kItems * kItems),
+      cl::NDRange(kItems), nullptr, &runs.back());
 }
 
-// At most K, rounded up to whole tiles of centroids_per_item (the kernel pads the last one).
+// At most K, rounded up to whole tiles of centroids_per_item, or mma's blocks (the kernel pads the last one).
 std::size_t KMeansAssignment::Impl::chunk(Eigen::Index k) const {
-  const Eigen::Index tile = kernel_config.centroids_per_item;
+  const Eigen::Index tile = kernel_config.variant == "mma" ? kmeans::kMmaBlock : kernel_config.centroids_per_item;
   return static_cast<std::size_t>(
       std::min<Eigen::Index>(kernel_config.centroids_per_chunk, (k + tile - 1) / tile * tile));
 }
@@ -125,6 +140,8 @@ std::size_t KMeansAssignment::Impl::chunk(Eigen::Index k) const {
 std::size_t KMeansAssignment::Impl::chunk_bytes(Eigen::Index k) const {
   if (kernel_config.variant == "gemm")
     return static_cast<std::size_t>(kmeans::gemm_local_values(kernel_config, dim)) * real_size(precision);
+  if (kernel_config.variant == "mma")
+    return chunk(k) * static_cast<std::size_t>(kmeans::mma_prepared_values(dim)) * sizeof(float);
   const auto tiles = chunk(k) / static_cast<std::size_t>(kernel_config.centroids_per_item);
   return tiles * kmeans::staged_tile_values(kernel_config, dim) * real_size(precision);
 }
@@ -159,6 +176,8 @@ cl::Event KMeansAssignment::Impl::enqueue_assign(Eigen::Index first, Eigen::Inde
     if (cfg.variant == "local_centroids_points")
       set_args(kernel, pts, r, r, centroids, k, staged_centroids, staged,
                cl::Local(static_cast<std::size_t>(kmeans::staged_point_values(cfg, dim)) * real_size(precision)), labs);
+    else if (prepare())  // mma's kernels take the prepared layout after the common arguments
+      set_args(kernel, pts, r, r, centroids, k, staged_centroids, staged, labs, prepared);
     else
       set_args(kernel, pts, r, r, centroids, k, staged_centroids, staged, labs);
   }
@@ -175,9 +194,9 @@ std::span<const std::int32_t> KMeansAssignment::assign(const Matrix& centroids, 
   try {
     Stopwatch wall;
     cl::Event write, read;
-    s.send_centroids(centroids, write);
-    const auto k = static_cast<cl_int>(centroids.rows());
     std::vector<cl::Event> runs;
+    s.send_centroids(centroids, write, runs);
+    const auto k = static_cast<cl_int>(centroids.rows());
     s.over_points(k, false, timings,
                   [&](Eigen::Index first, Eigen::Index rows, const cl::Buffer& pts, const auto& after) {
                     return s.enqueue_assign(first, rows, pts, k, after, runs);

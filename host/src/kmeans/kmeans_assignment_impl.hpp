@@ -29,6 +29,9 @@ struct KMeansAssignment::Impl {
   std::string options;
   cl::Kernel kernel;
   cl::Buffer points, centroids, labels;  // points: empty when they are in chunks
+  // mma's layout of the centroids, made from `centroids` on the device each call (prepare_mma).
+  cl::Kernel prepare;
+  cl::Buffer prepared;
   // Points in chunks of rows (kmeans_stream.hpp), kept on the device or streamed through it every call;
   // the labels (and the weights) stay resident whole, each chunk's kernel working on its sub-buffers.
   std::optional<kmeans::PointStream> stream;
@@ -47,7 +50,8 @@ struct KMeansAssignment::Impl {
   PinnedHostBuffer sums_host, inertia_host;
 
   void build(KMeansKernel k);
-  void send_centroids(const Matrix& c, cl::Event& write);
+  // Uploads the centroids (`write`) and enqueues what the kernels need made of them (into `runs`).
+  void send_centroids(const Matrix& c, cl::Event& write, std::vector<cl::Event>& runs);
   std::size_t chunk(Eigen::Index k) const;        // centroids staged at once
   std::size_t chunk_bytes(Eigen::Index k) const;  // the local memory of the staged centroids (and gemm's points)
   void prepare_sums(std::span<const double> w);   // weights, scales and the lloyd kernel

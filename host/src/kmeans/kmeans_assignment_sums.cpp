@@ -69,9 +69,13 @@ cl::Event KMeansAssignment::Impl::enqueue_lloyd(Eigen::Index first, Eigen::Index
   const cl::Buffer labs = part(labels, first, rows, sizeof(std::int32_t));
   // Unweighted, the kernel never reads `weights`: any buffer stands in.
   const cl::Buffer w = weights() ? part(weights, first, rows, sizeof(double)) : scale;
-  set_args(lloyd, pts, r, r, centroids, static_cast<cl_int>(k), cl::Local(chunk_bytes(k)),
-           static_cast<cl_int>(chunk(k)), labs, w, scale, sums, cl::Local(local_sums), static_cast<cl_int>(in_local),
-           stream ? chunk_inertia : group_inertia);
+  const cl::Buffer& inertia = stream ? chunk_inertia : group_inertia;
+  auto args = [&](const auto&... prepared_layout) {  // mma's kernels take it after the common arguments
+    set_args(lloyd, pts, r, r, centroids, static_cast<cl_int>(k), cl::Local(chunk_bytes(k)),
+             static_cast<cl_int>(chunk(k)), labs, w, scale, sums, cl::Local(local_sums), static_cast<cl_int>(in_local),
+             inertia, prepared_layout...);
+  };
+  prepare() ? args(prepared) : args();
   runs.emplace_back();
   device.queue().enqueueNDRangeKernel(lloyd, cl::NullRange, cl::NDRange(groups(rows) * cfg.work_group_size),
                                       cl::NDRange(cfg.work_group_size), &after, &runs.back());
@@ -91,7 +95,8 @@ KMeansSums KMeansAssignment::assign_and_sum(const Matrix& centroids, Timings* ti
     if (!s.lloyd()) s.prepare_sums({});
     Stopwatch wall;
     cl::Event write, fill, read_sums, read_inertia;
-    s.send_centroids(centroids, write);
+    std::vector<cl::Event> kernels;
+    s.send_centroids(centroids, write, kernels);
     const Eigen::Index k = centroids.rows(), row = s.dim + 1;
     const std::size_t values = static_cast<std::size_t>(k * row) + 1;  // and the changed labels' count
     if (values > s.sums_capacity) {
@@ -102,10 +107,9 @@ KMeansSums KMeansAssignment::assign_and_sum(const Matrix& centroids, Timings* ti
     // The work-group's sums in local memory when they fit beside the staged centroids and the inertia's tree.
     const std::size_t local_sums = static_cast<std::size_t>(k * row) * sizeof(cl_long);
     const bool in_local =
-        s.chunk_bytes(k) + local_sums + cfg.work_group_size * sizeof(double) + 64 <= s.device.info().local_memory;
+        s.chunk_bytes(k) + local_sums + kmeans::lloyd_fixed_local_bytes(cfg) <= s.device.info().local_memory;
     cl::CommandQueue& q = s.device.queue();
     q.enqueueFillBuffer(s.sums, cl_long{0}, 0, values * sizeof(cl_long), nullptr, &fill);
-    std::vector<cl::Event> kernels;
     s.over_points(k, true, timings,
                   [&](Eigen::Index first, Eigen::Index rows, const cl::Buffer& pts, const auto& after) {
                     return s.enqueue_lloyd(first, rows, pts, k, in_local, after, kernels);

@@ -59,8 +59,15 @@ Eigen::Index staged_tile_values(const KMeansKernel& k, Eigen::Index dim) {
 }
 
 Eigen::Index points_per_group(const KMeansKernel& k) {
+  if (k.variant == "mma") return Eigen::Index{k.work_group_size} / 32 * 16 * k.points_per_item;
   const Eigen::Index items = k.variant == "gemm" ? k.work_group_size / kGemmColumns : k.work_group_size;
   return items * k.points_per_item;
+}
+
+std::size_t lloyd_fixed_local_bytes(const KMeansKernel& k) {
+  const std::size_t labels =
+      k.variant == "mma" ? static_cast<std::size_t>(points_per_group(k)) * sizeof(std::int32_t) : 0;
+  return static_cast<std::size_t>(k.work_group_size) * sizeof(double) + labels + 64;
 }
 
 // Mirrors GEMM_LOCAL_REALS: the points (DIM x TP), then a tile of centroids (DIM rows of TC + 4, and TC
@@ -121,6 +128,75 @@ KMeansKernel gemm_shape(KMeansKernel k, const DeviceInfo& info, const Problem& p
   return k;
 }
 
+// mma's shape when a config leaves it unset: 256 work-items, each warp keeping its points' fragments in at
+// most 64 registers a lane (8 x tiles x DIM / 8 of them: 2 tiles of 16 points at D = 32), and 44 KiB of
+// staged centroids (160 at D = 32). At D = 32 on the H200 that shape was the prototype's fastest: 1.078 ms,
+// against 1.116 with 4 tiles, 1.198 with 3 and slower with 128 or 512 work-items
+// (benchmarks/results/nvidia-h200/kmeans-mma-probe/, call 3).
+constexpr int kMmaWorkGroup = 256;
+constexpr int kMmaFragmentRegisters = 64;
+constexpr int kMmaLocalBytes = 45056;
+// The most registers a lane may give its fragments when a config asks for more tiles; a bound, not a
+// measurement (4 tiles at D = 32, 128 registers, ran 4% slower than 2 without spilling). It also bounds D:
+// one tile of 16 points at D = 128 takes 128.
+constexpr int kMmaMaxFragmentRegisters = 128;
+
+// Registers a lane gives one tile's fragments: hi and lo, 4 values a k-step of 8 features, over 32 lanes.
+int mma_tile_registers(Eigen::Index dim) { return static_cast<int>(8 * ((dim + 7) / 8)); }
+
+std::size_t mma_chunk_bytes(const KMeansKernel& k, Eigen::Index dim) {
+  return static_cast<std::size_t>(k.centroids_per_chunk * mma_prepared_values(dim)) * sizeof(float);
+}
+
+// mma's shape with the unset fields defaulted, its chunk of centroids sized to the budget and to what the
+// fused Lloyd kernel leaves of the device's local memory, in whole blocks of 8.
+KMeansKernel mma_shape(KMeansKernel k, const DeviceInfo& info, const Problem& problem) {
+  k.variant = "mma";  // also for auto's question whether mma would run
+  if (!k.work_group_size) k.work_group_size = kMmaWorkGroup;
+  if (!k.points_per_item) k.points_per_item = std::max(1, kMmaFragmentRegisters / mma_tile_registers(problem.dim));
+  const std::size_t fixed = lloyd_fixed_local_bytes(k);
+  const std::size_t room = info.local_memory > fixed ? info.local_memory - fixed : 0;
+  const std::size_t budget = std::min<std::size_t>(k.local_memory_bytes ? k.local_memory_bytes : kMmaLocalBytes, room);
+  const auto fits =
+      static_cast<int>(budget / (mma_prepared_values(problem.dim) * sizeof(float))) / kMmaBlock * kMmaBlock;
+  k.centroids_per_chunk = k.centroids_per_chunk ? std::min(k.centroids_per_chunk, fits) : fits;
+  k.local_memory_bytes = static_cast<int>(mma_chunk_bytes(k, problem.dim));
+  return k;
+}
+
+// Empty if mma can run in this shape on this device, else why not (the field, then the reason).
+std::pair<std::string, std::string> mma_problem(const KMeansKernel& k, const DeviceInfo& info, const Problem& problem) {
+  if (info.nvidia_compute_capability < 80)
+    return {"kernel.variant",
+            "mma runs on the tensor cores of NVIDIA GPUs of compute capability 8.0 and later "
+            "(through inline PTX); device '" +
+                info.name + "' has none. Use variant auto"};
+  if (problem.precision != Precision::f32)
+    return {"kernel.variant",
+            "mma computes in pairs of TF32 values, which carry float's precision, not double's; "
+            "use precision float or another variant"};
+  if (k.register_values || k.centroids_per_item > 1)
+    return {"kernel.variant",
+            "mma keeps tiles of 16 points a warp: leave register_values and centroids_per_item "
+            "unset (points_per_item counts the tiles)"};
+  if (k.work_group_size % 32)
+    return {"kernel.work_group_size",
+            "variant mma takes whole warps, a multiple of 32 work-items, got " + std::to_string(k.work_group_size)};
+  const int registers = k.points_per_item * mma_tile_registers(problem.dim);
+  if (registers > kMmaMaxFragmentRegisters)
+    return {"kernel.points_per_item",
+            "variant mma keeps " + std::to_string(k.points_per_item) + " tile(s) of 16 points of " +
+                std::to_string(problem.dim) + " features in " + std::to_string(registers) +
+                " registers a work-item, past the " + std::to_string(kMmaMaxFragmentRegisters) +
+                " it may take; use fewer points_per_item, or for D over 128 variant gemm or expanded"};
+  if (k.centroids_per_chunk < kMmaBlock || k.centroids_per_chunk % kMmaBlock)
+    return {"kernel.centroids_per_chunk", "variant mma stages whole blocks of 8 centroids (" +
+                                              std::to_string(mma_prepared_values(problem.dim) * 4) +
+                                              " bytes each at D = " + std::to_string(problem.dim) + "), got " +
+                                              std::to_string(k.centroids_per_chunk) + " in the local memory left"};
+  return {};
+}
+
 }  // namespace
 
 Eigen::Index staged_point_values(const KMeansKernel& k, Eigen::Index dim) {
@@ -146,13 +222,22 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
   if (k.variant == "auto") {
     if (!k.tiled_up_to_dim) k.tiled_up_to_dim = db.tiled_up_to_dim;
     if (!k.gemm_from_dim) k.gemm_from_dim = db.gemm_from_dim;
+    if (!k.mma_from_dim) k.mma_from_dim = db.mma_from_dim;
     const bool too_long = k.tiled_up_to_dim > 0 && dim > k.tiled_up_to_dim;
+    // mma from its threshold on, where the device and the precision have it, ahead of gemm.
+    const bool mma = k.mma_from_dim > 0 && dim >= k.mma_from_dim &&
+                     mma_problem(mma_shape(k, info, problem), info, problem).first.empty();
     // gemm from its threshold on, where its tiles fit (a config's tuning of the other variants keeps them).
     const bool gemm = k.gemm_from_dim > 0 && dim >= k.gemm_from_dim &&
                       gemm_problem(gemm_shape(k, info, problem), info, problem).first.empty();
-    k.variant = gemm ? "gemm" : db.variant == "tiled" && too_long ? "expanded" : db.variant;
+    k.variant = mma ? "mma" : gemm ? "gemm" : db.variant == "tiled" && too_long ? "expanded" : db.variant;
     // The device update asked for: a variant that fuses it (a CPU's point_blocks does not).
     if (k.update == "device" && !fuses_update(k)) k.variant = "expanded";
+  }
+  if (k.variant == "mma") {
+    // Checked first, so that a device without tensor cores or a double run hears that before any shape.
+    if (const auto [field, why] = mma_problem(mma_shape(k, info, problem), info, problem); !field.empty())
+      throw ParamError(field, why);
   }
   if (k.variant != "tiled" && k.variant != "gemm" && k.centroids_per_item > 1)
     throw ParamError("kernel.centroids_per_item", "applies to variants tiled and gemm only (variant " + k.variant +
@@ -162,9 +247,15 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
   const bool device_update = fuses_update(k) && info.fp64 && problem.int64_atomics;
   if (k.update == "device" && !device_update)
     throw ParamError("kernel.update",
-                     "\"device\" needs variant expanded, tiled or gemm and a device with cl_khr_fp64 and "
+                     "\"device\" needs variant expanded, tiled, gemm or mma and a device with cl_khr_fp64 and "
                      "cl_khr_int64_base_atomics; use \"host\" or \"auto\"");
   if (k.update == "auto") k.update = device_update ? db.update : "host";
+  if (k.variant == "mma") {
+    k = mma_shape(std::move(k), info, problem);
+    check_device_work_group("kernel.work_group_size", k.work_group_size, info);
+    k.centroids_per_item = 1;
+    return k;
+  }
   if (k.variant == "gemm") {
     k = gemm_shape(std::move(k), info, problem);
     const auto [field, why] = gemm_problem(k, info, problem);
@@ -254,6 +345,7 @@ const std::vector<KernelField<KMeansKernel>>& fields() {
       {"centroids_per_item", &KMeansKernel::centroids_per_item},
       {"tiled_up_to_dim", &KMeansKernel::tiled_up_to_dim},
       {"gemm_from_dim", &KMeansKernel::gemm_from_dim},
+      {"mma_from_dim", &KMeansKernel::mma_from_dim},
       {"launches", &KMeansKernel::launches},
       {"update", &KMeansKernel::update}};
   return table;
@@ -305,6 +397,7 @@ void KMeansKernel::validate() const {
   non_negative("centroids_per_chunk", centroids_per_chunk);
   non_negative("tiled_up_to_dim", tiled_up_to_dim);
   non_negative("gemm_from_dim", gemm_from_dim);
+  non_negative("mma_from_dim", mma_from_dim);
   if (launches < 1 || launches > kmeans::kMaxLaunches)
     throw ParamError("kernel.launches", "expected an integer from 1 to " + std::to_string(kmeans::kMaxLaunches) +
                                             ", got " + std::to_string(launches));

@@ -12,24 +12,33 @@
 
 namespace itercl::kmeans {
 
-// The assignment kernels of cl/kmeans.cl and cl/kmeans_gemm.cl (assign_<variant>).
-inline constexpr std::array<std::string_view, 7> kVariants = {
-    "naive", "local_centroids", "local_centroids_points", "expanded", "tiled", "gemm", "point_blocks"};
+// The assignment kernels of cl/kmeans.cl, cl/kmeans_gemm.cl and cl/kmeans_mma.cl (assign_<variant>).
+inline constexpr std::array<std::string_view, 8> kVariants = {
+    "naive", "local_centroids", "local_centroids_points", "expanded", "tiled", "gemm", "point_blocks", "mma"};
 
 // The variants that compute the expanded distance (they stage |c|^2 beside -2 c).
 inline bool expanded_form(const KMeansKernel& k) {
   return k.variant == "expanded" || k.variant == "tiled" || k.variant == "gemm" || k.variant == "point_blocks";
 }
 
-// The variants whose search a fused Lloyd kernel repeats (lloyd_expanded, lloyd_gemm), so that they can
-// run the device update.
+// The variants whose search a fused Lloyd kernel repeats (lloyd_expanded, lloyd_gemm, lloyd_mma), so that
+// they can run the device update.
 inline bool fuses_update(const KMeansKernel& k) {
-  return k.variant == "expanded" || k.variant == "tiled" || k.variant == "gemm";
+  return k.variant == "expanded" || k.variant == "tiled" || k.variant == "gemm" || k.variant == "mma";
 }
 
 // The kernel file of a resolved variant, and the name of its fused Lloyd kernel.
-inline const char* kernel_file(const KMeansKernel& k) { return k.variant == "gemm" ? "kmeans_gemm.cl" : "kmeans.cl"; }
-inline const char* lloyd_kernel(const KMeansKernel& k) { return k.variant == "gemm" ? "lloyd_gemm" : "lloyd_expanded"; }
+inline const char* kernel_file(const KMeansKernel& k) {
+  return k.variant == "gemm" ? "kmeans_gemm.cl" : k.variant == "mma" ? "kmeans_mma.cl" : "kmeans.cl";
+}
+inline const char* lloyd_kernel(const KMeansKernel& k) {
+  return k.variant == "gemm" ? "lloyd_gemm" : k.variant == "mma" ? "lloyd_mma" : "lloyd_expanded";
+}
+
+// mma's kernels take the centroids' prepared layout (prepare_mma) after the common arguments: floats a
+// centroid takes there (cl/kmeans_mma.cl, STRIDE), and the block of centroids one mma.sync compares.
+inline Eigen::Index mma_prepared_values(Eigen::Index dim) { return 2 * ((dim + 7) / 8 * 8) + 4; }
+inline constexpr int kMmaBlock = 8;
 
 // gemm's work-items across a tile of centroids (cl/kmeans_gemm.cl, COLS).
 inline constexpr int kGemmColumns = 16;
@@ -68,8 +77,13 @@ void check_points_shape(const Device& device, Eigen::Index n, Eigen::Index dim, 
 // The largest |centred value| against the overflow of squared distances in `precision`.
 void check_points_range(double largest, Eigen::Index dim, Precision precision);
 
-// Points one work-group assigns: work_group_size x points_per_item, or for gemm (WG / 16) x points_per_item.
+// Points one work-group assigns: work_group_size x points_per_item, for gemm (WG / 16) x points_per_item,
+// for mma (WG / 32) warps x points_per_item tiles of 16.
 Eigen::Index points_per_group(const KMeansKernel& k);
+
+// The local memory the fused Lloyd kernel takes besides the staged centroids and its sums: the inertia's
+// tree, the count of changed labels and (lloyd_mma) the group's labels.
+std::size_t lloyd_fixed_local_bytes(const KMeansKernel& k);
 
 // The local memory gemm takes, in values of the precision (cl/kmeans_gemm.cl, GEMM_LOCAL_REALS).
 Eigen::Index gemm_local_values(const KMeansKernel& k, Eigen::Index dim);

@@ -28,6 +28,9 @@ constexpr int kCentroidsPerItem[] = {2, 4, 8};
 constexpr int kPointBlockRegisterBudgets[] = {64, 128, 256};
 // gemm: register tiles of 4 or 8 points by 4 or 8 centroids per work-item (multiples of 4: vector loads).
 constexpr int kGemmTileSides[] = {4, 8};
+// mma (NVIDIA's tensor cores only): tiles of 16 points a warp; at D = 32 on the H200 2 were the fastest, 4
+// within 4% of them (benchmarks/results/nvidia-h200/kmeans-mma-probe/).
+constexpr int kMmaTiles[] = {1, 2, 4};
 
 // The declared space: every variant, with the work-group sizes and register budgets worth trying for
 // vectors of `dim` features.
@@ -48,6 +51,12 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info, Eigen::Index dim) {
                            .work_group_size = wg,
                            .points_per_item = points,
                            .centroids_per_item = centroids});
+        continue;
+      }
+      if (variant == "mma") {
+        if (info.nvidia_compute_capability < 80) continue;
+        for (int tiles : kMmaTiles)
+          out.push_back({.variant = std::string(variant), .work_group_size = wg, .points_per_item = tiles});
         continue;
       }
       if (variant == "tiled") {
@@ -76,6 +85,10 @@ nlohmann::json stored(const KMeansKernel& k) {
   if (k.variant == "gemm" || k.variant == "tiled") {  // register tiles, counted directly
     j["points_per_item"] = k.points_per_item;
     j["centroids_per_item"] = k.centroids_per_item;
+    return j;
+  }
+  if (k.variant == "mma") {  // tiles of 16 points a warp
+    j["points_per_item"] = k.points_per_item;
     return j;
   }
   if (k.variant != "naive") j["register_values"] = k.register_values;
