@@ -9,10 +9,10 @@
 // (assign_expanded, bound by its FP32 FMAs) to 1.08 (benchmarks/results/nvidia-h200/kmeans-mma-probe/).
 //
 // Kernels
-//   prepare_mma  the centroids' staged layout, once a call: for each centroid its TF32 parts, their
-//                remainders (DP values each, zero past DIM), |c|^2 and padding, STRIDE floats; the rows
-//                from K up to a multiple of 8 are zero with |c|^2 = INFINITY, so no block of 8 needs a
-//                bound.
+//   prepare_mma  the centroids' staged layout, once a call, one work-item a value: for each centroid its
+//                TF32 parts, their remainders (DP values each, zero past DIM), |c|^2 and padding, STRIDE
+//                floats; the rows from K up to a multiple of 8 are zero with |c|^2 = INFINITY, so no
+//                block of 8 needs a bound.
 //   assign_mma   each warp keeps the A fragments (hi and lo) of 16 PPI points in registers for the whole
 //                run; the work-group stages `chunk_size` prepared centroids at a time in local memory and
 //                each warp multiplies its points by blocks of 8 of them. STRIDE = 2 DP + 4 floats puts a
@@ -86,23 +86,22 @@ inline uint shuffle_xor(const uint v, const uint mask) {
 }
 
 __kernel void prepare_mma(__global const float* restrict centroids, const int k, __global float* restrict prepared) {
-  const int j = get_global_id(0);
+  // One work-item a value of the layout, so that the writes coalesce; a row's norm work-item reads the row.
+  const int e = get_global_id(0), j = e / STRIDE, f = e % STRIDE;
   if (j >= (k + 7) / 8 * 8) return;
-  __global float* row = prepared + j * STRIDE;
-  float norm = INFINITY;
-  if (j < k) {
-    norm = 0;
+  float v = 0;
+  if (j >= k) {
+    v = f == NORM_AT ? INFINITY : 0;
+  } else if (f < DIM) {
+    v = as_float(tf32_part(centroids[j * DIM + f]));
+  } else if (f >= DP && f < DP + DIM) {
+    const float c = centroids[j * DIM + f - DP];
+    v = c - as_float(tf32_part(c));
+  } else if (f == NORM_AT) {
     UNROLL_DIM
-    for (int d = 0; d < DIM; ++d) {
-      const float v = centroids[j * DIM + d];
-      row[d] = as_float(tf32_part(v));
-      row[DP + d] = v - as_float(tf32_part(v));
-      norm = fma(v, v, norm);
-    }
+    for (int d = 0; d < DIM; ++d) v = fma(centroids[j * DIM + d], centroids[j * DIM + d], v);
   }
-  for (int d = j < k ? DIM : 0; d < DP; ++d) row[d] = row[DP + d] = 0;
-  row[NORM_AT] = norm;
-  row[NORM_AT + 1] = row[NORM_AT + 2] = row[NORM_AT + 3] = 0;
+  prepared[e] = v;
 }
 
 // The nearest prepared centroid to each of the warp's 16 PPI points, from `first` on. Lane (g, t) = (lane / 4,

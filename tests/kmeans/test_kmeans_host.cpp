@@ -349,6 +349,10 @@ TEST_CASE("auto: mma from mma_from_dim on, only on NVIDIA's tensor cores and in 
   auto resolved = [&](itercl::KMeansKernel k, Eigen::Index dim, Precision p = Precision::f32) {
     return itercl::kmeans::resolve(std::move(k), h200, {.dim = dim, .precision = p, .int64_atomics = true}, sources);
   };
+  // NVIDIA's GPUs' entry: from D = 8 on (tuning/kmeans.json); the H200's tiled below. A config's threshold
+  // replaces it.
+  CHECK(resolved({}, 4).variant == "tiled");
+  CHECK(resolved({}, 8).variant == "mma");
   CHECK(resolved({.mma_from_dim = 16}, 8).variant == "expanded");
   CHECK(resolved({.mma_from_dim = 16}, 16).variant == "mma");
   CHECK(resolved({.gemm_from_dim = 16, .mma_from_dim = 16}, 32).variant == "mma");  // ahead of gemm

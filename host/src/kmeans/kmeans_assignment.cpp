@@ -109,25 +109,23 @@ void KMeansAssignment::Impl::send_centroids(const Matrix& c, cl::Event& write, s
   check_int_indexing("centroids", static_cast<std::uint64_t>(k) * dim, "values");
   const std::size_t bytes = static_cast<std::size_t>(k) * dim * real_size(precision);
   const Eigen::Index blocks = (k + kmeans::kMmaBlock - 1) / kmeans::kMmaBlock;
+  const auto layout_values = static_cast<std::size_t>(blocks * kmeans::kMmaBlock * kmeans::mma_prepared_values(dim));
+  if (prepare()) check_int_indexing("centroids", layout_values, "values of mma's layout");
   if (static_cast<std::size_t>(k) > centroid_capacity) {
     centroids = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
     centroids_host = PinnedHostBuffer(device, bytes);
-    if (prepare())
-      prepared = cl::Buffer(
-          device.context(), CL_MEM_READ_WRITE,
-          static_cast<std::size_t>(blocks * kmeans::kMmaBlock * kmeans::mma_prepared_values(dim)) * sizeof(float));
+    if (prepare()) prepared = cl::Buffer(device.context(), CL_MEM_READ_WRITE, layout_values * sizeof(float));
     centroid_capacity = static_cast<std::size_t>(k);
   }
   pack_row_major(c, precision, centroids_host.data(), shift);
   device.queue().enqueueWriteBuffer(centroids, CL_FALSE, 0, bytes, centroids_host.data(), nullptr, &write);
   if (!prepare()) return;
   set_args(prepare, centroids, static_cast<cl_int>(k), prepared);
-  constexpr std::size_t kItems = 64;  // one work-item a centroid
+  constexpr std::size_t kItems = 256;  // one work-item a value of the layout
   runs.emplace_back();
-  device.queue().enqueueNDRangeKernel(
-      prepare, cl::NullRange,
-      cl::NDRange((static_cast<std::size_t>(blocks * kmeans::kMmaBlock) + kItems - 1) / kItems * kItems),
-      cl::NDRange(kItems), nullptr, &runs.back());
+  device.queue().enqueueNDRangeKernel(prepare, cl::NullRange,
+                                      cl::NDRange((layout_values + kItems - 1) / kItems * kItems), cl::NDRange(kItems),
+                                      nullptr, &runs.back());
 }
 
 // At most K, rounded up to whole tiles of centroids_per_item, or mma's blocks (the kernel pads the last one).
