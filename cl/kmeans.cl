@@ -41,33 +41,16 @@
 //                         host stages a multiple of CPI centroids per chunk.
 //   -D SUMS=0             1 builds lloyd_expanded too (needs cl_khr_fp64 and cl_khr_int64_base_atomics).
 //   -D WEIGHTED=0         lloyd_expanded: 1 reads a weight per point, 0 weighs every point 1.
-#include "common.clh"
+//   -D UNROLL_DIM_UP_TO=32  loops over features unroll fully up to this D (kmeans_params.clh).
+#include "kmeans_params.clh"
 
-#ifndef DIM
-#error "DIM (features per point) must be defined"
-#endif
-#ifndef WG_SIZE
-#define WG_SIZE 256
-#endif
 #ifndef PPI
 #define PPI 1
 #endif
 #ifndef CPI
 #define CPI 1
 #endif
-#ifndef SUMS
-#define SUMS 0
-#endif
-#ifndef WEIGHTED
-#define WEIGHTED 0
-#endif
 
-// Loops over features unroll fully for the short vectors K-Means usually sees, partly for long ones.
-#if DIM <= 32
-#define UNROLL_DIM _Pragma("unroll")
-#else
-#define UNROLL_DIM _Pragma("unroll 8")
-#endif
 // The expanded variants' loop over tiles of centroids unrolls 4 times for short vectors, twice for longer
 // ones: on the H200 (benchmarks/results/nvidia-h200/kmeans-d4-tile/, call 4) unrolling 4 times took the
 // D = 4 assignment from 0.354 to 0.303 ms, but made the fused Lloyd kernel at D = 32 slower (2.24 against

@@ -30,35 +30,17 @@
 //   -D WG_SIZE=256        work-items per work-group, a multiple of 128 (ROWS a multiple of 8).
 //   -D PPI=8              points per work-item, a multiple of 4.
 //   -D CPI=8              centroids per work-item in each tile, a multiple of 4.
-//   -D SUMS=0, -D WEIGHTED=0  as in kmeans.cl.
-#include "common.clh"
+//   -D SUMS=0, -D WEIGHTED=0, -D UNROLL_DIM_UP_TO=32  as in kmeans.cl.
+#include "kmeans_params.clh"
 
-#ifndef DIM
-#error "DIM (features per point) must be defined"
-#endif
-#ifndef WG_SIZE
-#define WG_SIZE 256
-#endif
 #ifndef PPI
 #define PPI 8
 #endif
 #ifndef CPI
 #define CPI 8
 #endif
-#ifndef SUMS
-#define SUMS 0
-#endif
-#ifndef WEIGHTED
-#define WEIGHTED 0
-#endif
 #if WG_SIZE % 128 != 0 || PPI % 4 != 0 || CPI % 4 != 0
 #error "WG_SIZE must be a multiple of 128, PPI and CPI multiples of 4"
-#endif
-
-#if DIM <= 32
-#define UNROLL_DIM _Pragma("unroll")
-#else
-#define UNROLL_DIM _Pragma("unroll 8")
 #endif
 
 #define COLS 16                // work-items across a tile of centroids

@@ -19,31 +19,19 @@
 //                fragment's 32 reads in 32 banks.
 //   lloyd_mma    (SUMS) assign_mma fused with the update's sums (kmeans_sums.clh): the labels go through
 //                local memory to one point per work-item, which adds its point to its cluster's sums.
-// All take kmeans.cl's arguments (row-major `centroids` included, which lloyd_mma's sums read) and then
-// `prepared`, prepare_mma's output.
+// assign_mma and lloyd_mma take their kmeans.cl counterparts' arguments (row-major `centroids` included,
+// which lloyd_mma's sums read) and then `prepared`, prepare_mma's output.
 //
 // Parameters
 //   -D REAL=float          (required: the host refuses double, which TF32 cannot carry)
 //   -D DIM=<int>           (required) features per point; padded to DP, a multiple of the k-step 8.
 //   -D WG_SIZE=256         work-items per work-group, a multiple of 32 (whole warps).
 //   -D PPI=2               tiles of 16 points each warp keeps (its A fragments: 8 PPI DP / 8 registers a lane).
-//   -D SUMS=0, -D WEIGHTED=0  as in kmeans.cl.
-#include "common.clh"
+//   -D SUMS=0, -D WEIGHTED=0, -D UNROLL_DIM_UP_TO=32  as in kmeans.cl.
+#include "kmeans_params.clh"
 
-#ifndef DIM
-#error "DIM (features per point) must be defined"
-#endif
-#ifndef WG_SIZE
-#define WG_SIZE 256
-#endif
 #ifndef PPI
 #define PPI 2
-#endif
-#ifndef SUMS
-#define SUMS 0
-#endif
-#ifndef WEIGHTED
-#define WEIGHTED 0
 #endif
 #if WG_SIZE % 32 != 0
 #error "WG_SIZE must be a multiple of 32"
@@ -55,12 +43,6 @@
 #define NORM_AT (2 * DP)
 #define WARPS (WG_SIZE / 32)
 #define GROUP_POINTS (WARPS * 16 * PPI)
-
-#if DIM <= 32
-#define UNROLL_DIM _Pragma("unroll")
-#else
-#define UNROLL_DIM _Pragma("unroll 8")
-#endif
 
 // The TF32 part of v: its top 19 bits (sign, exponent, 10 of the fraction), the value mma.sync reads.
 inline uint tf32_part(const float v) { return as_uint(v) & 0xffffe000u; }

@@ -61,6 +61,9 @@ TEST_CASE("every variant matches the reference on awkward shapes, in float and d
         CAPTURE(itercl::precision_name(p));
         KMeansAssignment a(test::device(), X, p, KMeansKernel{.variant = variant});
         CHECK(a.kernel().variant == variant);
+        // Loops over features unrolled fully up to D = 128 on GPUs (registers), 32 on other devices.
+        const bool gpu = test::device().info().type == "gpu";
+        CHECK(a.build_options().find(gpu ? "-D UNROLL_DIM_UP_TO=128" : "-D UNROLL_DIM_UP_TO=32") != std::string::npos);
         check_labels(X, C, a.assign(C), p);
       }
     }

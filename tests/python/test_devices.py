@@ -12,7 +12,9 @@ def test_devices_lists_the_cli_fields():
     devices = itercl.devices()
     assert devices, "no OpenCL device: install pocl-opencl-icd"
     for d in devices:
-        assert set(d) >= {"id", "type", "name", "platform", "compute_units", "global_memory", "fp64"}
+        assert set(d) >= {"id", "type", "name", "platform", "compute_units", "global_memory", "fp64",
+                          "nvidia_compute_capability"}
+        assert d["nvidia_compute_capability"] == 0 or "NVIDIA" in d["platform"]
         assert d["type"] in ("gpu", "cpu", "accelerator", "other")
         platform, device = d["id"].split(":")
         assert int(platform) >= 0 and int(device) >= 0

@@ -25,7 +25,7 @@ void KMeansAssignment::Impl::build(KMeansKernel k) {
       device.device().getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_int64_base_atomics") != std::string::npos;
   const kmeans::Problem problem{dim, precision, int64_atomics};
   kernel_config = kmeans::resolve(std::move(k), device.info(), problem, tuning_sources);
-  options = kmeans::defines(kernel_config, problem);
+  options = kmeans::defines(kernel_config, problem, device.info());
   kernel = device.kernel(kmeans::kernel_file(kernel_config), options, ("assign_" + kernel_config.variant).c_str());
   if (kernel_config.variant == "mma")
     prepare = device.kernel(kmeans::kernel_file(kernel_config), options, "prepare_mma");

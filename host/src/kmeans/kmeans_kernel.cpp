@@ -325,9 +325,22 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
   return k;
 }
 
-std::string defines(const KMeansKernel& k, const Problem& problem) {
+// Loops over features unroll fully up to this D (kmeans_params.clh, UNROLL_DIM_UP_TO), 8 times above. On a
+// GPU a work-item's points stay in registers only where every index into them is a constant: unrolled 8
+// times, expanded read them from stack memory (ptxas: a 512-byte stack frame at D = 64), and on the H200
+// the assignment took 61.0 ms at D = 64 in float against 4.26 unrolled fully, 28.9 against 1.78 at D = 33,
+// 252.6 against 58.7 at D = 128 in double (benchmarks/results/nvidia-h200/kmeans-mma/, call 5). Past 128 a
+// point no longer fits the registers anyway. On a CPU the stack is ordinary cached memory and full unrolls
+// only grow the code: PoCL on 2 cores took 138-141 ms at D = 128 in double with the loops unrolled 8 times
+// against 170-177 fully, D = 33 to 64 within noise
+// (benchmarks/results/pocl-xeon-2-cores/kmeans-unroll-d33-128.txt); so CPUs keep 32.
+constexpr int kGpuUnrollDimUpTo = 128;
+constexpr int kCpuUnrollDimUpTo = 32;
+
+std::string defines(const KMeansKernel& k, const Problem& problem, const DeviceInfo& info) {
   return Defines(problem.precision)
       .add("DIM", problem.dim)
+      .add("UNROLL_DIM_UP_TO", info.type == "gpu" ? kGpuUnrollDimUpTo : kCpuUnrollDimUpTo)
       .add("WG_SIZE", k.work_group_size)
       .add("PPI", k.points_per_item)
       .add("CPI", k.centroids_per_item)

@@ -59,8 +59,8 @@ inline constexpr std::array<std::string_view, 2> kUpdates = {"host", "device"};
 // them all. `sources` receives the database entries used.
 KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& problem, std::vector<std::string>& sources);
 
-// The -D options cl/kmeans.cl is built with for a resolved `k`.
-std::string defines(const KMeansKernel& k, const Problem& problem);
+// The -D options the kernel file is built with for a resolved `k` on this device.
+std::string defines(const KMeansKernel& k, const Problem& problem, const DeviceInfo& info);
 
 // The struct's JSON names, both ways (to_json, from_json).
 const std::vector<KernelField<KMeansKernel>>& fields();
