@@ -24,6 +24,7 @@ void bind_devices(py::module_& m) {
       info["local_memory"] = d.local_memory;
       info["max_work_group_size"] = d.max_work_group_size;
       info["fp64"] = d.fp64;
+      info["nvidia_compute_capability"] = d.nvidia_compute_capability;  // 0 off NVIDIA; mma needs 80
       out.append(info);
     }
     return out;
