@@ -389,6 +389,7 @@ TEST_CASE("auto: mma from mma_from_dim on, only on NVIDIA's tensor cores and in 
   refused({.variant = "mma", .register_values = 32}, 32, Precision::f32, "leave register_values");
   refused({.variant = "mma", .centroids_per_chunk = 4}, 32, Precision::f32, "kernel.centroids_per_chunk");
   refused({.variant = "mma", .centroids_per_chunk = 20}, 32, Precision::f32, "whole blocks of 8 centroids");
+  refused({.variant = "mma", .local_memory_bytes = 1000}, 32, Precision::f32, "kernel.local_memory_bytes");
   h200.nvidia_compute_capability = 75;  // Turing: no TF32
   refused({.variant = "mma"}, 32, Precision::f32, "compute capability 8.0");
   CHECK(resolved({.mma_from_dim = 16}, 32).variant == "expanded");

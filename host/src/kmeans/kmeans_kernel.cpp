@@ -189,11 +189,13 @@ std::pair<std::string, std::string> mma_problem(const KMeansKernel& k, const Dev
                 std::to_string(problem.dim) + " features in " + std::to_string(registers) +
                 " registers a work-item, past the " + std::to_string(kMmaMaxFragmentRegisters) +
                 " it may take; use fewer points_per_item, or for D over 128 variant gemm or expanded"};
-  if (k.centroids_per_chunk < kMmaBlock || k.centroids_per_chunk % kMmaBlock)
-    return {"kernel.centroids_per_chunk", "variant mma stages whole blocks of 8 centroids (" +
-                                              std::to_string(mma_prepared_values(problem.dim) * 4) +
-                                              " bytes each at D = " + std::to_string(problem.dim) + "), got " +
-                                              std::to_string(k.centroids_per_chunk) + " in the local memory left"};
+  const std::string block = "variant mma stages whole blocks of 8 centroids (" +
+                            std::to_string(mma_prepared_values(problem.dim) * sizeof(float) * kMmaBlock) +
+                            " bytes at D = " + std::to_string(problem.dim) + ")";
+  if (k.centroids_per_chunk % kMmaBlock)  // asked for, not whole blocks
+    return {"kernel.centroids_per_chunk", block + ", got " + std::to_string(k.centroids_per_chunk)};
+  if (k.centroids_per_chunk < kMmaBlock)  // the budget, or what the fused kernel leaves, holds no block
+    return {"kernel.local_memory_bytes", block + "; the local memory given leaves room for none"};
   return {};
 }
 
