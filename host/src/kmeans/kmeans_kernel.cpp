@@ -130,15 +130,15 @@ KMeansKernel gemm_shape(KMeansKernel k, const DeviceInfo& info, const Problem& p
 
 // mma's shape when a config leaves it unset: 256 work-items, each warp keeping its points' fragments in at
 // most 64 registers a lane (8 x tiles x DIM / 8 of them: 2 tiles of 16 points at D = 32), and 44 KiB of
-// staged centroids (160 at D = 32). At D = 32 on the H200 that shape was the prototype's fastest: 1.078 ms,
-// against 1.116 with 4 tiles, 1.198 with 3 and slower with 128 or 512 work-items
-// (benchmarks/results/nvidia-h200/kmeans-mma-probe/, call 3).
+// staged centroids (160 at D = 32). At D = 32 on the H200 that shape was the prototype's fastest (1.078 ms,
+// against 1.116 with 4 tiles and 1.198 with 3: benchmarks/results/nvidia-h200/kmeans-mma-probe/, call 3).
+// In the library (kmeans-mma/, calls 1 and 2) 1 tile took 1.47 ms and 128 work-items 1.21; 4 tiles took
+// 1.14 against 1.16 for the assignment but 1.51 against 1.49 for the fused Lloyd kernel, which a fit runs.
 constexpr int kMmaWorkGroup = 256;
 constexpr int kMmaFragmentRegisters = 64;
 constexpr int kMmaLocalBytes = 45056;
-// The most registers a lane may give its fragments when a config asks for more tiles; a bound, not a
-// measurement (4 tiles at D = 32, 128 registers, ran 4% slower than 2 without spilling). It also bounds D:
-// one tile of 16 points at D = 128 takes 128.
+// The most registers a lane may give its fragments when a config asks for more tiles: a bound, not a
+// measurement (4 tiles at D = 32 take 128 and ran, above). It also bounds D: one tile at D = 128 takes 128.
 constexpr int kMmaMaxFragmentRegisters = 128;
 
 // Registers a lane gives one tile's fragments: hi and lo, 4 values a k-step of 8 features, over 32 lanes.
