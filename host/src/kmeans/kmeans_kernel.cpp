@@ -237,9 +237,10 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
     if (k.update == "device" && !fuses_update(k)) k.variant = "expanded";
   }
   if (k.variant == "mma") {
-    // Checked first, so that a device without tensor cores or a double run hears that before any shape.
-    if (const auto [field, why] = mma_problem(mma_shape(k, info, problem), info, problem); !field.empty())
-      throw ParamError(field, why);
+    // Shaped and checked first, so that a device without tensor cores or a double run hears that before
+    // anything else.
+    k = mma_shape(std::move(k), info, problem);
+    if (const auto [field, why] = mma_problem(k, info, problem); !field.empty()) throw ParamError(field, why);
   }
   if (k.variant != "tiled" && k.variant != "gemm" && k.centroids_per_item > 1)
     throw ParamError("kernel.centroids_per_item", "applies to variants tiled and gemm only (variant " + k.variant +
@@ -253,7 +254,6 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
                      "cl_khr_int64_base_atomics; use \"host\" or \"auto\"");
   if (k.update == "auto") k.update = device_update ? db.update : "host";
   if (k.variant == "mma") {
-    k = mma_shape(std::move(k), info, problem);
     check_device_work_group("kernel.work_group_size", k.work_group_size, info);
     k.centroids_per_item = 1;
     return k;
