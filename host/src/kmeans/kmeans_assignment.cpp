@@ -171,13 +171,13 @@ cl::Event KMeansAssignment::Impl::enqueue_assign(Eigen::Index first, Eigen::Inde
   } else {
     const auto staged = static_cast<cl_int>(chunk(k));
     const cl::LocalSpaceArg staged_centroids = cl::Local(chunk_bytes(k));
+    auto args = [&](const auto&... last) {
+      set_args(kernel, pts, r, r, centroids, k, staged_centroids, staged, last...);
+    };
     if (cfg.variant == "local_centroids_points")
-      set_args(kernel, pts, r, r, centroids, k, staged_centroids, staged,
-               cl::Local(static_cast<std::size_t>(kmeans::staged_point_values(cfg, dim)) * real_size(precision)), labs);
-    else if (prepare())  // mma's kernels take the prepared layout after the common arguments
-      set_args(kernel, pts, r, r, centroids, k, staged_centroids, staged, labs, prepared);
+      args(cl::Local(static_cast<std::size_t>(kmeans::staged_point_values(cfg, dim)) * real_size(precision)), labs);
     else
-      set_args(kernel, pts, r, r, centroids, k, staged_centroids, staged, labs);
+      prepare() ? args(labs, prepared) : args(labs);  // mma's kernels take the prepared layout last
   }
   for (int l = 0; l < cfg.launches; ++l) {
     runs.emplace_back();
