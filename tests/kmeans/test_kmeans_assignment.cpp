@@ -218,6 +218,21 @@ std::pair<Matrix, Matrix> with_ties(const Shape& s, std::uint64_t seed) {
   return {std::move(X), std::move(C)};
 }
 
+// Points and centroids of shape s around `offset` for the device update's sums: where K < N the last
+// centroid is far from every point (an empty cluster), where K = N the centroids are the points; and
+// weights 0, 1, 2, 3 in turn.
+struct SumsCase {
+  Matrix X, C;
+  std::vector<double> w;
+};
+SumsCase sums_case(const Shape& s, std::uint64_t& seed, double offset) {
+  SumsCase c{test::random_matrix(s.n, s.d, seed++, 3.0, offset), Matrix(), std::vector<double>(s.n)};
+  c.C = s.k == s.n ? c.X : test::random_matrix(s.k, s.d, seed++, 3.0, offset);
+  if (s.k < s.n) c.C.row(s.k - 1).setConstant(100 * offset);
+  for (std::size_t i = 0; i < c.w.size(); ++i) c.w[i] = static_cast<double>(i % 4);
+  return c;
+}
+
 // The labels against the reference, and exact ties to the lowest index.
 void check_tied_labels(KMeansAssignment& a, const Matrix& X, const Matrix& C, Precision p) {
   const auto labels = a.assign(C);
@@ -335,11 +350,7 @@ TEST_CASE("gemm: N not a multiple of the tile, K below and past a tile, D odd an
   // and with K = N (every point its own cluster) over a partial tile of points.
   const Shape sums_shapes[] = {{1237, 3, 15}, {200, 5, 200}};
   for (const Shape& s : sums_shapes) {
-    const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 10.0);
-    Matrix C = s.k == s.n ? X : test::random_matrix(s.k, s.d, seed++, 3.0, 10.0);
-    if (s.k < s.n) C.row(s.k - 1).setConstant(1e3);  // nearest to no point: an empty cluster
-    std::vector<double> w(static_cast<std::size_t>(s.n));
-    for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(i % 4);
+    const auto [X, C, w] = sums_case(s, seed, 10.0);
     for (Precision p : test::kPrecisions) {
       CAPTURE(s.k);
       CAPTURE(itercl::precision_name(p));
@@ -399,11 +410,7 @@ TEST_CASE("mma: N past the warps' tiles, K below and past a block and a chunk, D
   // points far from the origin (the host centres them; 3xTF32 keeps float's accuracy on what remains).
   const Shape sums_shapes[] = {{1237, 3, 15}, {200, 5, 200}, {4099, 32, 100}};
   for (const Shape& s : sums_shapes) {
-    const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 1e3);
-    Matrix C = s.k == s.n ? X : test::random_matrix(s.k, s.d, seed++, 3.0, 1e3);
-    if (s.k < s.n) C.row(s.k - 1).setConstant(1e5);  // nearest to no point: an empty cluster
-    std::vector<double> w(static_cast<std::size_t>(s.n));
-    for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(i % 4);
+    const auto [X, C, w] = sums_case(s, seed, 1e3);
     CAPTURE(s.n);
     CAPTURE(s.d);
     CAPTURE(s.k);
