@@ -255,12 +255,18 @@ std::vector<std::uint64_t> numpy_counts(const std::vector<long>& d2s, const std:
   return counts;
 }
 
+// The same in the run's precision.
+std::vector<std::uint64_t> numpy_counts(Precision p, const std::vector<long>& d2s, const std::vector<double>& edges,
+                                        bool radii, std::uint64_t* on_edge = nullptr) {
+  return p == Precision::f32 ? numpy_counts<float>(d2s, edges, radii, on_edge)
+                             : numpy_counts<double>(d2s, edges, radii, on_edge);
+}
+
 TEST_CASE("histogram: a distance equal to an edge lands in the upper bin, as numpy.histogram (8^3 lattice)") {
   const Matrix X = cube_lattice();
   const std::vector<long> d2s = cube_squared_distances(X);
   for (Precision prec : test::kPrecisions) {
     CAPTURE(itercl::precision_name(prec));
-    const bool f32 = prec == Precision::f32;
     // Uniform bins over [0, 7 sqrt 3]: edges k sqrt 3 / 3, 7 sqrt 3 the closed end.
     for (int bins : {7, 21, 49}) {
       CAPTURE(bins);
@@ -268,8 +274,7 @@ TEST_CASE("histogram: a distance equal to an edge lands in the upper bin, as num
       p.precision = prec;
       p.binning = Binning::uniform(bins, 0, 7 * std::sqrt(3.0));
       std::uint64_t on_edge = 0;
-      const auto want = f32 ? numpy_counts<float>(d2s, p.binning.bucket_edges(), false, &on_edge)
-                            : numpy_counts<double>(d2s, p.binning.bucket_edges(), false, &on_edge);
+      const auto want = numpy_counts(prec, d2s, p.binning.bucket_edges(), false, &on_edge);
       CHECK(on_edge > 0);
       CHECK(std::accumulate(want.begin(), want.end(), std::uint64_t{0}) == d2s.size());
       for (const char* variant : {"naive", "tiled", "private_hist_balanced"}) {
@@ -289,8 +294,7 @@ TEST_CASE("histogram: a distance equal to an edge lands in the upper bin, as num
     p.precision = prec;
     p.binning = Binning::explicit_edges(edges);
     std::uint64_t on_edge = 0;
-    const auto want =
-        f32 ? numpy_counts<float>(d2s, edges, false, &on_edge) : numpy_counts<double>(d2s, edges, false, &on_edge);
+    const auto want = numpy_counts(prec, d2s, edges, false, &on_edge);
     CHECK(on_edge > 0);
     CHECK(want == exact);
     for (const std::string_view name : itercl::pairwise::kHistogramVariants) {
@@ -306,7 +310,7 @@ TEST_CASE("histogram: a distance equal to an edge lands in the upper bin, as num
     PairHistogramParams r;
     r.precision = prec;
     r.binning = Binning::radii(radii);
-    CHECK((f32 ? numpy_counts<float>(d2s, radii, true) : numpy_counts<double>(d2s, radii, true)) == within);
+    CHECK(numpy_counts(prec, d2s, radii, true) == within);
     for (const char* variant : {"naive", "tiled", "private_hist"}) {
       CAPTURE(variant);
       CHECK(run(X, r, variant) == within);
@@ -373,7 +377,6 @@ TEST_CASE("histogram: histogram copies, both uniform checks and the bucket looku
   for (long m = 1; m <= 20; ++m) radii.push_back(std::sqrt(static_cast<double>(m)));
   for (Precision prec : test::kPrecisions) {
     CAPTURE(itercl::precision_name(prec));
-    const bool f32 = prec == Precision::f32;
     PairHistogramParams uniform, explicit_edges, twenty, one;
     uniform.precision = explicit_edges.precision = twenty.precision = one.precision = prec;
     // 147 bins over [0, 7 sqrt 3]: edges k sqrt 3 / 21, at lattice distances j sqrt 3 for k = 21 j; 147
@@ -382,9 +385,7 @@ TEST_CASE("histogram: histogram copies, both uniform checks and the bucket looku
     explicit_edges.binning = Binning::explicit_edges(edges);
     twenty.binning = Binning::radii(radii);
     one.binning = Binning::radii({std::sqrt(3.0)});
-    auto numpy = [&](const std::vector<double>& e, bool r) {
-      return f32 ? numpy_counts<float>(d2s, e, r) : numpy_counts<double>(d2s, e, r);
-    };
+    auto numpy = [&](const std::vector<double>& e, bool r) { return numpy_counts(prec, d2s, e, r); };
     const auto want_uniform = numpy(uniform.binning.bucket_edges(), false);
     const auto want_edges = numpy(edges, false);
     const auto want_twenty = numpy(radii, true);
@@ -414,7 +415,6 @@ TEST_CASE("histogram: evenly spaced radii and edges, by their place and by the l
   for (int k = 1; k <= 21; ++k) thirds.push_back(k * std::sqrt(3.0) / 3);
   for (Precision prec : test::kPrecisions) {
     CAPTURE(itercl::precision_name(prec));
-    const bool f32 = prec == Precision::f32;
     for (const std::vector<double>& radii : {whole, thirds}) {
       CAPTURE(radii.size());
       std::vector<double> edges = radii;
@@ -426,9 +426,8 @@ TEST_CASE("histogram: evenly spaced radii and edges, by their place and by the l
       REQUIRE(itercl::pairwise::device_binning(r.binning, prec, true).rule == Binning::Kind::uniform);
       REQUIRE(itercl::pairwise::device_binning(e.binning, prec, true).rule == Binning::Kind::uniform);
       std::uint64_t on_edge = 0;
-      const auto want_radii =
-          f32 ? numpy_counts<float>(d2s, radii, true, &on_edge) : numpy_counts<double>(d2s, radii, true, &on_edge);
-      const auto want_edges = f32 ? numpy_counts<float>(d2s, edges, false) : numpy_counts<double>(d2s, edges, false);
+      const auto want_radii = numpy_counts(prec, d2s, radii, true, &on_edge);
+      const auto want_edges = numpy_counts(prec, d2s, edges, false);
       CHECK(on_edge > 0);
       for (itercl::PairHistogramKernel k : counting_kernels())
         for (const char* rule : {"place", "lookup"}) {
@@ -452,8 +451,7 @@ TEST_CASE("histogram: 40,000 uniform bins, more than one comparison corrects in 
     // walked from the nearest edge; in double one comparison decides. The corner-to-corner pairs lie on
     // the closed last edge.
     p.binning = Binning::uniform(40000, 0, 7 * std::sqrt(3.0));
-    const auto want = prec == Precision::f32 ? numpy_counts<float>(d2s, p.binning.bucket_edges(), false)
-                                             : numpy_counts<double>(d2s, p.binning.bucket_edges(), false);
+    const auto want = numpy_counts(prec, d2s, p.binning.bucket_edges(), false);
     CHECK(want.back() > 0);
     for (const char* check : {"guarded", "corrected"}) {
       CAPTURE(check);
@@ -479,8 +477,7 @@ TEST_CASE("histogram: bins narrower than float's spacing of the distances walk t
     PairHistogramParams p;
     p.precision = prec;
     p.binning = Binning::uniform(65536, 2048, 2049);
-    const auto want = prec == Precision::f32 ? numpy_counts<float>(d2s, p.binning.bucket_edges(), false)
-                                             : numpy_counts<double>(d2s, p.binning.bucket_edges(), false);
+    const auto want = numpy_counts(prec, d2s, p.binning.bucket_edges(), false);
     CHECK(std::accumulate(want.begin(), want.end(), std::uint64_t{0}) == 130);
     for (const char* check : {"guarded", "corrected"}) {
       CAPTURE(check);
@@ -503,16 +500,14 @@ TEST_CASE("histogram: uneven edges and radii far from 0 through the lookup count
   const std::vector<double> radii(edges.begin() + 1, edges.end());
   for (Precision prec : test::kPrecisions) {
     CAPTURE(itercl::precision_name(prec));
-    const bool f32 = prec == Precision::f32;
     PairHistogramParams by_edges, by_radii;
     by_edges.precision = by_radii.precision = prec;
     by_edges.binning = Binning::explicit_edges(edges);
     by_radii.binning = Binning::radii(radii);
     std::uint64_t on_edge = 0;
-    const auto want =
-        f32 ? numpy_counts<float>(d2s, edges, false, &on_edge) : numpy_counts<double>(d2s, edges, false, &on_edge);
+    const auto want = numpy_counts(prec, d2s, edges, false, &on_edge);
     CHECK(on_edge >= 10);
-    const auto within = f32 ? numpy_counts<float>(d2s, radii, true) : numpy_counts<double>(d2s, radii, true);
+    const auto within = numpy_counts(prec, d2s, radii, true);
     for (const char* variant : {"tiled", "private_hist_balanced"}) {
       CAPTURE(variant);
       CHECK(run_kernel(X, by_edges, {.variant = variant, .work_group_size = 64, .even_edges = "lookup"}) == want);
