@@ -7,6 +7,7 @@ ValueError for bad input and RuntimeError for device failures.
 import inspect
 import json
 import numbers
+import time
 
 import numpy as np
 
@@ -160,6 +161,17 @@ def check_array(X, name="X", ndim=2, min_rows=1, dtype=None):
         if not np.isfinite(array.sum()) and not np.all(np.isfinite(array)):
             raise ValueError(f"{name}: contains NaN or infinity")
     return array
+
+
+def call_timings(started, phases):
+    """A call's time to solution, as a stopwatch around it measures it: the wall time since `started`
+    (time.perf_counter()), and its phases in milliseconds. `phases` are the library's (checks, upload,
+    program_build, iterations, readback, ...); what the call spent around them (the Python layer's checks
+    and conversions) is the phase "python", so that the phases add up to the whole."""
+    total = (time.perf_counter() - started) * 1e3
+    phases = dict(phases)
+    phases["python"] = max(total - sum(phases.values()), 0.0)
+    return {"time_to_solution_ms": total, "phases_ms": phases}
 
 
 def check_is_fitted(estimator, attribute):

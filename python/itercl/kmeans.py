@@ -1,13 +1,14 @@
 """K-Means as scikit-learn's estimator, fitted on an OpenCL device (docs/kmeans.md)."""
 
 import json
+import time
 import warnings
 
 import numpy as np
 
 from . import _itercl
 from ._base import (BaseEstimator, ClusterMixin, TransformerMixin, check_array, check_int, check_is_fitted,
-                    check_number, check_precision, device_spec, kernel_json, seed)
+                    call_timings, check_number, check_precision, device_spec, kernel_json, seed)
 
 
 class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
@@ -38,7 +39,8 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     ----------
     cluster_centers_, labels_, inertia_, n_iter_, n_features_in_ as scikit-learn's; and ``converged_``,
     ``n_relocated_`` (empty clusters moved), ``inertia_trace_`` (each iteration's inertia) and ``kernel_``
-    (the kernel's variant and tuning as resolved for the device).
+    (the kernel's variant and tuning as resolved for the device), ``timings_`` (the last fit's time to
+    solution and its phases in milliseconds, as the CLI's results report them).
     """
 
     def __init__(self, n_clusters=8, *, init="k-means++", n_init="auto", max_iter=300, tol=1e-4,
@@ -73,6 +75,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None, sample_weight=None):
         """Compute the clustering of the rows of X (array of shape (n_samples, n_features))."""
+        started = time.perf_counter()
         X = self._check_X(X, fitted=False)
         w = self._check_weight(sample_weight, X.shape[0])
         n_clusters = check_int("n_clusters", self.n_clusters, 1)
@@ -114,6 +117,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.inertia_trace_ = r["inertia_trace"]
         self.kernel_ = json.loads(r["kernel"])
         self.n_features_in_ = X.shape[1]
+        self.timings_ = call_timings(started, r["phases"])
         return self
 
     def fit_predict(self, X, y=None, sample_weight=None):

@@ -2,11 +2,12 @@
 smacof, with its stress and stopping rule, plus weights."""
 
 import json
+import time
 
 import numpy as np
 
 from . import _itercl
-from ._base import (BaseEstimator, check_array, check_int, check_number, check_precision, check_string,
+from ._base import (BaseEstimator, call_timings, check_array, check_int, check_number, check_precision, check_string,
                     device_spec, kernel_json, seed)
 
 _INITS = ("random", "classical", "classical_mds")
@@ -142,6 +143,7 @@ class MDS(BaseEstimator):
 
     def fit_transform(self, X, y=None, init=None, weights=None):
         """Fit, then return embedding_."""
+        started = time.perf_counter()
         _check_metric(self.metric)
         normalized = _check_normalized(self.normalized_stress)
         dissimilarity = check_string("dissimilarity", self.dissimilarity,
@@ -162,6 +164,7 @@ class MDS(BaseEstimator):
         self.n_features_in_ = X.shape[1]
         self._X = X if vectors else None
         self._dissimilarities = None if vectors else X
+        self.timings_ = call_timings(started, r["phases"])
         return self.embedding_
 
     @property

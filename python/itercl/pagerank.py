@@ -1,11 +1,12 @@
 """PageRank as networkx's function, by power iteration on the device (docs/pagerank.md)."""
 
 import numbers
+import time
 
 import numpy as np
 
 from . import _itercl
-from ._base import check_int, check_number, check_precision, check_string, device_spec, kernel_json
+from ._base import call_timings, check_int, check_number, check_precision, check_string, device_spec, kernel_json
 
 try:
     from networkx import PowerIterationFailedConvergence as _NetworkxConvergence
@@ -32,7 +33,7 @@ _FORMATS = ("auto", "csr_scalar", "csr_vector", "ell", "hybrid", "bsr")
 
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None, dangling=None,
              format="auto", *, weight="weight", n_nodes=None, device=None, precision="float", kernel=None,
-             callback=None):
+             callback=None, timings=False):
     """The PageRank of the nodes of G, with networkx's parameters, semantics and stopping rule.
 
     G is one of
@@ -60,17 +61,24 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     callback: called after every iteration with a dict (iteration, max_iterations, objective: the L1
     change, elapsed_s); an exception it raises stops the run and propagates. Ctrl-C stops it too
     (KeyboardInterrupt). PageRankGraph keeps the graph on the device for many runs.
+
+    timings: if True, returns (ranks, timings), timings the call's time to solution and its phases in
+    milliseconds ({"time_to_solution_ms": ..., "phases_ms": {"graph_build": ..., ...}}), as the CLI's
+    results report them.
     """
+    started = time.perf_counter()
     alpha, max_iter, tol, kernel = _check(alpha, max_iter, tol, format, kernel)
     nodes, n, src, dst = _edges(G, n_nodes, weight)
     p = _node_vector("personalization", personalization, nodes, n)
     d = _node_vector("dangling", dangling, nodes, n)
     x0 = _node_vector("nstart", nstart, nodes, n)
     if n == 0:
-        return {} if nodes is not None else np.zeros(0)
+        empty = {} if nodes is not None else np.zeros(0)
+        return (empty, call_timings(started, {})) if timings else empty
     r = _itercl.pagerank(n, src, dst, alpha, p, d, max_iter, tol, device_spec(device), check_precision(precision),
                          kernel_json(kernel), x0, callback)
-    return _shaped(r, nodes, max_iter, tol)
+    ranks = _shaped(r, nodes, max_iter, tol)
+    return (ranks, call_timings(started, r["phases"])) if timings else ranks
 
 
 class PageRankGraph:

@@ -51,6 +51,7 @@ py::dict kmeans_fit(const py::array& X_in, const py::object& sample_weight, int 
   for (const KMeansIteration& it : r.iterations) trace.push_back(it.inertia);
   out["inertia_trace"] = to_numpy(std::move(trace));
   out["kernel"] = kernel_to_json(r.kernel);
+  out["phases"] = phases_dict(r.phases);
   return out;
 }
 

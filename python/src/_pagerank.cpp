@@ -40,7 +40,8 @@ EdgeArrays edge_list(std::int32_t n_nodes, const py::array& src, const py::array
   return e;
 }
 
-py::dict result_dict(PageRankResult&& r) {
+// `graph_build_s`: the in-links built from the edge arrays before the fit, the call's first phase.
+py::dict result_dict(PageRankResult&& r, double graph_build_s = 0) {
   py::dict out;
   out["ranks"] = to_numpy(std::move(r.ranks));
   out["n_iter"] = r.n_iter;
@@ -49,6 +50,10 @@ py::dict result_dict(PageRankResult&& r) {
   for (const PageRankIteration& it : r.iterations) residuals.push_back(it.residual);
   out["residual_trace"] = to_numpy(std::move(residuals));
   out["kernel"] = kernel_to_json(r.kernel);
+  Phases phases;
+  if (graph_build_s > 0) phases.add("graph_build", graph_build_s);
+  for (const auto& [name, seconds] : r.phases.seconds) phases.add(name, seconds);
+  out["phases"] = phases_dict(phases);
   return out;
 }
 
@@ -63,7 +68,14 @@ py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& d
   const EdgeArrays edges = edge_list(n_nodes, src, dst);
   PythonCancel cancel(callback);
   p.progress = cancel.progress();
-  return result_dict(cancel.run([&] { return PageRank(Device::select(device_spec), p).fit(in_links(edges.view)); }));
+  double graph_build_s = 0;
+  PageRankResult r = cancel.run([&] {
+    const Stopwatch building;
+    const InLinks links = in_links(edges.view);
+    graph_build_s = building.seconds();
+    return PageRank(Device::select(device_spec), p).fit(links);
+  });
+  return result_dict(std::move(r), graph_build_s);
 }
 
 // The graph's format on the device, built once; the personalization and start per run.

@@ -67,6 +67,7 @@ py::dict result_dict(SmacofResult&& r) {
   out["init_stress"] = to_numpy(std::move(r.init_stress));
   out["best_init"] = r.best_init;
   out["kernel"] = kernel_to_json(r.kernel);
+  out["phases"] = phases_dict(r.phases);
   return out;
 }
 

@@ -50,6 +50,12 @@ py::array to_numpy(Matrix&& m) {
   return py::array_t<double>(shape, strides, owned->data(), free_when_done);
 }
 
+py::dict phases_dict(const Phases& phases) {
+  py::dict out;
+  for (const auto& [name, seconds] : phases.seconds) out[py::str(name)] = seconds * 1e3;
+  return out;
+}
+
 std::vector<Device> select_devices(const std::vector<std::string>& specs) {
   std::vector<Device> devices;
   for (const std::string& spec : specs) devices.push_back(Device::select(spec));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "itercl/timing.hpp"
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "itercl/matrix.hpp"
@@ -39,6 +40,10 @@ py::array to_numpy(std::vector<T>&& v) {
   py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
   return py::array_t<T>(static_cast<py::ssize_t>(owned->size()), owned->data(), free_when_done);
 }
+
+// A call's phases as {name: milliseconds}, in the order the call entered them (the Python layer adds its
+// own share and the time to solution around them: itercl/_base.py, call_timings).
+py::dict phases_dict(const Phases& phases);
 
 // Device::select for each spec (the CLI's: "auto", "gpu", "cpu", "P:D", a name's substring).
 std::vector<Device> select_devices(const std::vector<std::string>& specs);

@@ -77,6 +77,7 @@ class Device {
   cl::Kernel kernel(const std::string& file, const std::string& options, const char* name) const;
 
   struct State;  // opaque: defined in the library's sources
+  State& state() const { return *state_; }  // for the library's internals (the staging chunks, the programs)
 
  private:
   explicit Device(std::shared_ptr<State> state) : state_(std::move(state)) {}

@@ -64,6 +64,7 @@ struct KMeansResult {
   Timings upload;             // points to the device, once (nothing when they stream)
   KMeansStreaming streaming;  // whether the points streamed through the device at every iteration (this rank's)
   Timings total;              // everything after the upload, all runs
+  Phases phases;              // the whole fit's wall time by phase: phases.total_s() is its time to solution
 };
 
 class KMeans {

@@ -100,6 +100,9 @@ struct PageRankResult {
   PageRankFormatStats format;
   Timings upload;  // the format, out-degrees and vectors to the device, once
   Timings total;   // the iterations and the final read of the ranks
+  // The whole call's wall time by phase: PageRank::fit's from the in-links to the ranks in host memory,
+  // PageRankGraph::run's from its start (the graph already resident).
+  Phases phases;
 };
 
 class PageRank {

@@ -103,6 +103,7 @@ struct SmacofResult {
   std::size_t delta_buffers = 1;  // device buffers the dissimilarities are cut into (over ranks: this rank's)
   Timings upload;                 // dissimilarities and weights to the device (or built there), once
   Timings total;                  // everything after the upload, all runs
+  Phases phases;                  // Smacof's fits: the whole call's wall time by phase (its time to solution)
 };
 
 class Smacof {

@@ -6,6 +6,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "itercl/opencl.hpp"
@@ -26,6 +27,19 @@ struct Timings {
   }
 };
 void to_json(nlohmann::json& j, const Timings& t);  // in milliseconds: kernel_ms, transfer_ms, ..., comm_ms
+
+// A whole call's wall time cut into named phases ("checks", "centring", "program_build", "upload",
+// "graph_build", "reorder", "format", "init", "iterations", "readback") that partition it: at every
+// switch of phase the time since the last switch goes to the phase left, so the phases add up to the
+// call's time to solution by construction. Where two overlap, the time goes to the one the call waited on.
+struct Phases {
+  std::vector<std::pair<std::string, double>> seconds;  // in the order first entered; a phase re-entered adds up
+
+  void add(const std::string& phase, double s);
+  double total_s() const;  // the time to solution
+  double of(const std::string& phase) const;
+};
+void to_json(nlohmann::json& j, const Phases& p);  // {"checks": ms, ...}: each phase in milliseconds
 
 // Each field's median over `samples` (zeros for none): what reports quote for repeated steps.
 Timings median(std::span<const Timings> samples);

@@ -136,7 +136,7 @@ std::string metric_name(const std::string& key) {
 }
 
 // The numbers of one run worth comparing across runs and devices: the median iteration's and the
-// total's times, and every rate of the "gflops" section (not the flop and byte counts behind them).
+// total's times, the time to solution and its phases (phase_<name>_ms), and every rate of the "gflops" section (not the flop and byte counts behind them).
 // A rate not in GFLOPS also keeps its old name "gflops_<key>" (gflops_pairs_per_second,
 // gflops_kernel_gbs), deprecated: readers of results written before the rename still find it.
 json metrics_of(const json& r) {
@@ -145,6 +145,10 @@ json metrics_of(const json& r) {
     if (!r["timings"].contains(section)) continue;
     const std::string prefix = section == std::string("total") ? "total_" : "iteration_";
     for (const auto& [key, value] : r["timings"][section].items()) m[prefix + key] = value;
+  }
+  if (r["timings"].contains("time_to_solution_ms")) {
+    m["time_to_solution_ms"] = r["timings"]["time_to_solution_ms"];
+    for (const auto& [phase, value] : r["timings"]["phases_ms"].items()) m["phase_" + phase + "_ms"] = value;
   }
   for (const auto& [key, value] : r["gflops"].items()) {
     const bool count = key.rfind("flops", 0) == 0 || key.rfind("bytes", 0) == 0 || key.ends_with("_per_iteration");
@@ -380,7 +384,11 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
             (record.contains("error")
                  ? "failed: " + record["error"].get<std::string>()
                  : std::to_string(m[iterative ? "iteration_wall_ms" : "total_wall_ms"]["median"].get<double>()) +
-                       (iterative ? " ms per iteration" : " ms in all")));
+                       (iterative ? " ms per iteration" : " ms in all") +
+                       (m.contains("time_to_solution_ms")
+                            ? ", " + std::to_string(m["time_to_solution_ms"]["median"].get<double>()) +
+                                  " ms to solution"
+                            : std::string())));
       }
       results["cases"].push_back(std::move(record));
     }

@@ -6,6 +6,7 @@
 
 #include "core/device_state.hpp"
 #include "core/kernel_source.hpp"
+#include "core/phase_clock.hpp"
 #include "core/program_build.hpp"
 
 namespace itercl {
@@ -15,6 +16,7 @@ const cl::Program& Device::program(const std::string& file, const std::string& o
   auto key = std::make_pair(file, options);
   if (auto it = state_->programs.find(key); it != state_->programs.end()) return it->second;
 
+  const core::Phase building("program_build");  // from the disk cache, or compiled
   const std::string source = core::kernel_source(file);
   // Every kernel is OpenCL C 1.2: the newest version NVIDIA's driver compiles.
   const std::string all_options = "-cl-std=CL1.2 " + options;

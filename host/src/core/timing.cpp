@@ -1,5 +1,7 @@
 #include "itercl/timing.hpp"
 
+#include "core/phase_clock.hpp"
+
 #include <algorithm>
 #include <ctime>
 #include <nlohmann/json.hpp>
@@ -15,6 +17,79 @@ void to_json(nlohmann::json& j, const Timings& t) {
        {"wall_ms", t.wall_s * 1e3},
        {"comm_ms", t.comm_s * 1e3}};
 }
+
+void Phases::add(const std::string& phase, double s) {
+  for (auto& [name, total] : seconds)
+    if (name == phase) {
+      total += s;
+      return;
+    }
+  seconds.emplace_back(phase, s);
+}
+
+double Phases::total_s() const {
+  double sum = 0;
+  for (const auto& [name, s] : seconds) sum += s;
+  return sum;
+}
+
+double Phases::of(const std::string& phase) const {
+  for (const auto& [name, s] : seconds)
+    if (name == phase) return s;
+  return 0;
+}
+
+void to_json(nlohmann::json& j, const Phases& p) {
+  j = nlohmann::json::object();
+  for (const auto& [name, s] : p.seconds) j[name] = s * 1e3;
+}
+
+namespace core {
+
+namespace {
+thread_local PhaseClock* innermost = nullptr;
+}
+
+PhaseClock::PhaseClock(std::string first) : outer_(innermost), phase_(std::move(first)), since_(Clock::now()) {
+  for (PhaseClock* c = outer_; c; c = c->outer_) c->switch_to(phase_, since_);
+  innermost = this;
+}
+
+PhaseClock::~PhaseClock() { innermost = outer_; }
+
+PhaseClock* PhaseClock::current() { return innermost; }
+
+void PhaseClock::switch_to(const std::string& phase, Clock::time_point now) {
+  done_.add(phase_, std::chrono::duration<double>(now - since_).count());
+  phase_ = phase;
+  since_ = now;
+}
+
+void PhaseClock::enter(const std::string& phase) {
+  const Clock::time_point now = Clock::now();  // one reading for every nested clock: they stay partitions
+  for (PhaseClock* c = this; c; c = c->outer_) c->switch_to(phase, now);
+}
+
+Phases PhaseClock::phases() {
+  switch_to(phase_, Clock::now());
+  return done_;
+}
+
+Phase::Phase(const char* name) : clock_(PhaseClock::current()) {
+  if (!clock_) return;
+  resume_ = clock_->phase();
+  clock_->enter(name);
+}
+
+Phase::~Phase() {
+  if (clock_) clock_->enter(resume_);
+}
+
+void enter_phase(const char* name) {
+  if (PhaseClock* c = PhaseClock::current()) c->enter(name);
+}
+
+}  // namespace core
 
 Timings median(std::span<const Timings> samples) {
   auto field = [&](double Timings::*member) {

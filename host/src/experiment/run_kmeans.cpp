@@ -109,14 +109,11 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   const kmeans::Work work = kmeans::assignment_work(n_samples, n_features, params.n_clusters, params.precision);
   c.workload = Workload{"kmeans", work.flops, static_cast<double>(params.max_iter) * params.runs()};
   c.device().require(params.precision);  // as KMeans' constructor checks, before any work
-  KMeansResult r;
-  std::vector<double> repeat_wall_ms;
-  for (int i = 0; i < c.repeat; ++i) {
-    Stopwatch wall;
-    r = with_field_prefix(c.params.source(), "params",
-                          [&] { return kmeans::fit_over_ranks(comm, c.device(), params, kmeans::local_rows(mine)); });
-    repeat_wall_ms.push_back(wall.seconds() * 1e3);
-  }
+  Repeats repeats;
+  const KMeansResult r = repeats.run(c.repeat, "checks", [&] {
+    return with_field_prefix(c.params.source(), "params",
+                             [&] { return kmeans::fit_over_ranks(comm, c.device(), params, kmeans::local_rows(mine)); });
+  });
 
   nlohmann::json& res = report.result;
   const bool writes = root;  // over several ranks, rank 0 writes every file
@@ -148,7 +145,7 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
                    {"build_options", r.build_options}};
 
   const Timings typical = median(per_iteration);
-  report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
+  report.timings = timings_json(r.upload, r.total, per_iteration, repeats);
   // Points in chunks, or streamed through a device every iteration (issue 11): each rank's chunks and
   // bytes, and this rank's median transfer time per iteration beside its kernel time, to show which bounds
   // the iteration.

@@ -116,14 +116,14 @@ HistogramInputs read_common(ExperimentContext& c, AlgorithmReport& report,
   return out;
 }
 
-PairHistogramResult run_repeated(ExperimentContext& c, const HistogramInputs& in, std::vector<double>& repeat_wall_ms) {
-  PairHistogram h =
-      with_field_prefix(c.params.source(), "params", [&] { return PairHistogram(in.devices, in.X, in.params); });
-  PairHistogramResult r;
+// Each repeat a whole call: the points' upload and the kernels' build, then the counts.
+PairHistogramResult run_repeated(ExperimentContext& c, const HistogramInputs& in, Repeats& repeats) {
   core::Comm& comm = core::world();
-  for (int k = 0; k < c.repeat; ++k) {
-    Stopwatch wall;
-    r = h.run();
+  return repeats.run(c.repeat, "upload", [&] {
+    PairHistogram h =
+        with_field_prefix(c.params.source(), "params", [&] { return PairHistogram(in.devices, in.X, in.params); });
+    core::enter_phase("compute");
+    PairHistogramResult r = h.run();
     if (comm.several()) {  // every rank's counts added (exact: integers), its devices' shares to rank 0
       const double before = comm.seconds();
       std::vector<std::int64_t> counts(r.counts.begin(), r.counts.end());
@@ -133,13 +133,12 @@ PairHistogramResult run_repeated(ExperimentContext& c, const HistogramInputs& in
       r.total.comm_s = comm.seconds() - before;
       r.total.wall_s += r.total.comm_s;
     }
-    repeat_wall_ms.push_back(wall.seconds() * 1e3);
-  }
-  return r;
+    return r;
+  });
 }
 
 void report_run(AlgorithmReport& report, const HistogramInputs& in, const PairHistogramResult& r,
-                const std::vector<double>& repeat_wall_ms) {
+                const Repeats& repeats) {
   nlohmann::json& res = report.result;
   res["pairs"] = r.pairs;
   res["block"] = r.block;
@@ -149,7 +148,8 @@ void report_run(AlgorithmReport& report, const HistogramInputs& in, const PairHi
                    {"tuning", r.kernel},
                    {"tuning_sources", r.tuning_sources},
                    {"build_options", r.build_options}};
-  report.timings = {{"upload", r.upload}, {"total", r.total}, {"repeat_wall_ms", repeat_wall_ms}};
+  report.timings = {{"upload", r.upload}, {"total", r.total}};
+  repeats.add_to(report.timings);
   const double kernel_s = r.shares.size() == 1 ? r.total.kernel_s : 0.0;
   report.gflops = {{"pairs_per_second_kernel", pair_rate(r.pairs, kernel_s)},
                    {"pairs_per_second", pair_rate(r.pairs, r.total.wall_s)}};
@@ -187,8 +187,8 @@ AlgorithmReport run_distance_histogram(ExperimentContext& c) {
   if (volume && !(*volume > 0)) c.params.fail("volume", "expected a number > 0");
   if (!volume && !in.params.box.empty())
     volume = std::accumulate(in.params.box.begin(), in.params.box.end(), 1.0, std::multiplies<>());
-  std::vector<double> repeat_wall_ms;
-  const PairHistogramResult r = pairwise::run_repeated(c, in, repeat_wall_ms);
+  Repeats repeats;
+  const PairHistogramResult r = pairwise::run_repeated(c, in, repeats);
 
   nlohmann::json& res = report.result;
   res["counts"] = r.counts;
@@ -203,7 +203,7 @@ AlgorithmReport run_distance_histogram(ExperimentContext& c) {
     if (!in.params.box.empty())  // the minimum image sees every pair only up to half the shortest side
       res["g_r_valid_up_to"] = *std::min_element(in.params.box.begin(), in.params.box.end()) / 2;
   }
-  pairwise::report_run(report, in, r, repeat_wall_ms);
+  pairwise::report_run(report, in, r, repeats);
   return report;
 }
 
@@ -214,11 +214,11 @@ AlgorithmReport run_pair_counts(ExperimentContext& c) {
     if (radii.empty()) c.params.fail("radii", "missing: expected an array of radii");
     p.binning = Binning::radii(radii);
   });
-  std::vector<double> repeat_wall_ms;
-  const PairHistogramResult r = pairwise::run_repeated(c, in, repeat_wall_ms);
+  Repeats repeats;
+  const PairHistogramResult r = pairwise::run_repeated(c, in, repeats);
   report.result["radii"] = r.edges;
   report.result["counts"] = r.counts;
-  pairwise::report_run(report, in, r, repeat_wall_ms);
+  pairwise::report_run(report, in, r, repeats);
   return report;
 }
 

@@ -191,13 +191,14 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
                          c.output.source() + ": output.matrix");
 
   const std::vector<Device> devices = c.devices(specs);
-  PairwiseDistances distances =
-      with_field_prefix(P.source(), "params", [&] { return PairwiseDistances(devices, X, Y ? &*Y : nullptr, params); });
-
   PairwiseRun run;
-  std::vector<double> repeat_wall_ms;
+  Repeats repeats;
   nlohmann::json& res = report.result;
-  for (int r = 0; r < c.repeat; ++r) {
+  // Each repeat a whole call: the inputs' upload and the kernels' build, then the pairs.
+  repeats.run(c.repeat, "upload", [&] {
+    PairwiseDistances distances = with_field_prefix(
+        P.source(), "params", [&] { return PairwiseDistances(devices, X, Y ? &*Y : nullptr, params); });
+    core::enter_phase("compute");
     Stopwatch wall;
     if (form == "none") {
       run = distances.run([](const PairTile&) {});
@@ -282,8 +283,8 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
       run.total.comm_s += comm.seconds() - before;
       run.total.wall_s = wall.seconds();
     }
-    repeat_wall_ms.push_back(wall.seconds() * 1e3);
-  }
+    return 0;
+  });
 
   res["metric"] = metric_name(params.metric);
   res["form"] = form;
@@ -299,7 +300,8 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
                    {"tuning", run.kernel},
                    {"tuning_sources", run.tuning_sources},
                    {"build_options", run.build_options}};
-  report.timings = {{"upload", run.upload}, {"total", run.total}, {"repeat_wall_ms", repeat_wall_ms}};
+  report.timings = {{"upload", run.upload}, {"total", run.total}};
+  repeats.add_to(report.timings);
   const double flops = pairwise::flops(params.metric, fused ? "expanded" : run.kernel.variant, X.cols(), run.pairs);
   const double kernel_s = run.shares.size() == 1 ? run.total.kernel_s : 0.0;
   report.gflops = {{"flops", flops},

@@ -187,19 +187,16 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
   const double flops = smacof::iteration_flops(n, params.n_components);
   c.workload = Workload{"smacof", flops, static_cast<double>(params.max_iter) * params.n_init};
   const Smacof solver(c.device(), params);
-  SmacofResult r;
-  std::vector<double> repeat_wall_ms;
-  for (int i = 0; i < c.repeat; ++i) {
-    Stopwatch wall;
-    r = with_field_prefix(c.params.source(), "params", [&] {
+  Repeats repeats;
+  const SmacofResult r = repeats.run(c.repeat, "checks", [&] {
+    return with_field_prefix(c.params.source(), "params", [&] {
       if (comm.several())
         return in.vectors ? smacof::fit_vectors_over_ranks(comm, c.device(), params, in.values, in.metric)
                           : smacof::fit_rows_over_ranks(comm, c.device(), params, smacof::read_rows(in, c.data),
                                                         in.first, in.rows, n);
       return in.vectors ? solver.fit_vectors(in.values, in.metric, weights) : solver.fit(in.values, weights);
     });
-    repeat_wall_ms.push_back(wall.seconds() * 1e3);
-  }
+  });
 
   nlohmann::json& res = report.result;
   if (embedding_path) {
@@ -228,7 +225,7 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
                    {"build_options", r.build_options},
                    {"delta_buffers", r.delta_buffers}};
   const Timings typical = median(per_iteration);
-  report.timings = timings_json(r.upload, r.total, per_iteration, repeat_wall_ms);
+  report.timings = timings_json(r.upload, r.total, per_iteration, repeats);
   report.gflops = {{"flops_per_iteration", flops},
                    {"kernel", typical.kernel_s > 0 ? flops / typical.kernel_s * 1e-9 : 0.0},
                    {"iteration", typical.wall_s > 0 ? flops / typical.wall_s * 1e-9 : 0.0}};

@@ -10,6 +10,8 @@
 
 #include "core/device_data.hpp"
 #include "core/device_rows_pack.hpp"
+#include "core/phase_clock.hpp"
+#include "core/upload_columns.hpp"
 #include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
 #include "kmeans/kmeans_assignment_impl.hpp"
@@ -39,9 +41,11 @@ KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points,
                                    KMeansKernel kernel, const Eigen::RowVectorXd* origin) {
   const Eigen::Index n = points.rows(), dim = points.cols();
   kmeans::check_points_shape(device, n, dim, precision, /*may_stream=*/true);
+  core::enter_phase("centring");
   const Eigen::RowVectorXd mean = origin ? *origin : points.column_mean();
   const Eigen::RowVectorXd largest = points.largest_per_column(mean);
   kmeans::check_points_range(largest.maxCoeff(), dim, precision);
+  core::enter_phase("upload");  // the buffers, the pinned labels and the points (the program builds apart)
   try {
     impl_ = std::make_unique<Impl>(device, precision, n, dim);
     impl_->shift = mean;
@@ -56,20 +60,9 @@ KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points,
       return;
     }
 
-    Stopwatch wall;
-    // Ordinary memory for the one-time upload: pinning a copy of the whole data set could fail for
-    // large data, and would save only milliseconds once.
     const std::size_t bytes = static_cast<std::size_t>(n) * dim * real_size(precision);
-    std::vector<unsigned char> staging =
-        host_array<unsigned char>(bytes, 0,
-                                  "the upload's copy of " + std::to_string(n) + " x " + std::to_string(dim) +
-                                      " values in " + std::string(precision_name(precision)));
-    pack_column_major(points, precision, staging.data(), impl_->shift);
     impl_->points = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
-    cl::Event upload;
-    device.queue().enqueueWriteBuffer(impl_->points, CL_TRUE, 0, bytes, staging.data(), nullptr, &upload);
-    impl_->upload.transfer_s = event_seconds(upload);
-    impl_->upload.wall_s = wall.seconds();
+    impl_->upload = core::upload_columns(device, points, precision, impl_->shift, impl_->points);
     forget_labels();
   } catch (...) {
     rethrow_as_itercl_error();

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <queue>
 #include <string>
 
 #include "core/parallel.hpp"
@@ -128,24 +127,41 @@ Matrix init_random(core::Comm& comm, const LocalRows& mine, int k, Rng& rng) {
   auto better = [](const Keyed& a, const Keyed& b) {
     return a.first > b.first || (a.first == b.first && a.second < b.second);
   };
-  std::priority_queue<Keyed, std::vector<Keyed>, decltype(better)> worst_of_best(better);
+  // The draws come from one sequence, a block at a time; the keys (a log each) are computed and the best
+  // k kept on all cores, each worker a heap of its own. The order is total (no two points share an
+  // index), so the best k of the workers' best are the best k of all, whatever the split.
+  constexpr Eigen::Index kBlock = Eigen::Index{1} << 20;
+  const Eigen::Index local = mine.X.rows();
+  std::vector<double> u(static_cast<std::size_t>(std::min(local, kBlock)));
+  const int workers = worker_count(u.size());
+  std::vector<std::vector<Keyed>> best(static_cast<std::size_t>(workers));  // heaps, the worst of the best on top
   Rng mine_rng = rng;
   mine_rng.discard(static_cast<unsigned long long>(mine.first));
   rng.discard(static_cast<unsigned long long>(mine.n));  // every rank: past all the points' draws
-  for (Eigen::Index i = 0; i < mine.X.rows(); ++i) {
-    const double u = uniform01(mine_rng), wi = weight(mine.w, i);
-    if (wi <= 0) continue;
-    const Keyed keyed{std::log1p(-u) / wi, mine.first + i};  // log(1 - u): u may be 0, never 1
-    if (static_cast<int>(worst_of_best.size()) < k) {
-      worst_of_best.push(keyed);
-    } else if (better(keyed, worst_of_best.top())) {
-      worst_of_best.pop();
-      worst_of_best.push(keyed);
-    }
+  for (Eigen::Index first = 0; first < local; first += kBlock) {
+    const auto count = static_cast<std::size_t>(std::min(kBlock, local - first));
+    for (std::size_t i = 0; i < count; ++i) u[i] = uniform01(mine_rng);
+    parallel_blocks(count, workers, [&](std::size_t begin, std::size_t end, int worker) {
+      std::vector<Keyed>& heap = best[static_cast<std::size_t>(worker)];
+      for (std::size_t q = begin; q < end; ++q) {
+        const Eigen::Index i = first + static_cast<Eigen::Index>(q);
+        const double wi = weight(mine.w, i);
+        if (wi <= 0) continue;
+        const Keyed keyed{std::log1p(-u[q]) / wi, mine.first + i};  // log(1 - u): u may be 0, never 1
+        if (static_cast<int>(heap.size()) < k) {
+          heap.push_back(keyed);
+          std::push_heap(heap.begin(), heap.end(), better);
+        } else if (better(keyed, heap.front())) {
+          std::pop_heap(heap.begin(), heap.end(), better);
+          heap.back() = keyed;
+          std::push_heap(heap.begin(), heap.end(), better);
+        }
+      }
+    });
   }
   std::vector<double> offered;  // key, index
-  for (; !worst_of_best.empty(); worst_of_best.pop())
-    offered.insert(offered.end(), {worst_of_best.top().first, static_cast<double>(worst_of_best.top().second)});
+  for (const std::vector<Keyed>& heap : best)
+    for (const Keyed& keyed : heap) offered.insert(offered.end(), {keyed.first, static_cast<double>(keyed.second)});
   const std::vector<double> all = comm.allgatherv<double>(offered);
   std::vector<Keyed> candidates;
   for (std::size_t at = 0; at + 1 < all.size(); at += 2)

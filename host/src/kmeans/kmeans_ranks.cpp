@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/number_text.hpp"
+#include "core/phase_clock.hpp"
 #include "itercl/error.hpp"
 #include "kmeans/kmeans_steps.hpp"
 
@@ -164,6 +165,7 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
   }
   // Unless the labels were already those of the final centroids, assign once more so that labels and
   // inertia describe the centroids returned. On the device path the labels come up here, once.
+  const core::Phase reading("readback");
   if (!labels_stable || on_device) {
     Stopwatch wall;
     Timings t;
@@ -254,8 +256,10 @@ double scaled_tol(core::Comm& comm, const LocalRows& mine, const Eigen::RowVecto
 }
 
 KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine) {
+  core::PhaseClock clock("checks");
   const bool root = comm.rank() == 0;
   check_rows(comm, p, mine);
+  core::enter_phase("centring");
   // Every rank centres its rows on the same origin whatever the number of ranks: each point is then
   // rounded to the device's precision exactly as in a single-process run, and so labelled the same.
   const Eigen::RowVectorXd origin = sample_mean(comm, mine);
@@ -270,9 +274,11 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
   else if (root)
     assignment.emplace(device, RowsView(one_row), p.precision, p.kernel, &origin);
   const bool assigns = mine.X.rows() > 0;
+  core::enter_phase("upload");
   if (assigns) assignment->set_sample_weight(mine.w);
   std::optional<KMeansAssignment> none;
 
+  core::enter_phase("tolerance");
   const double tolerance = scaled_tol(comm, mine, origin, p.tol);
   const int n_init = p.runs();
 
@@ -290,6 +296,7 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
   for (int r = 0; r < n_init; ++r) {
     Stopwatch init_wall;
     const double comm_before = comm.seconds();
+    core::enter_phase("init");
     Matrix start(p.n_clusters, mine.X.cols());
     if (p.init == KMeansInit::given)
       start = p.init_centroids;
@@ -300,6 +307,7 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
     init.comm_s = comm.seconds() - comm_before;
     init.wall_s = init_wall.seconds();
     init.host_s = init.wall_s - init.comm_s;
+    core::enter_phase("iterations");
     const ProgressEvent report{
         .algorithm = "kmeans", .run = r + 1, .runs = n_init, .max_iterations = p.max_iter, .objective_name = "inertia"};
     RankRun run =
@@ -319,9 +327,12 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
     }
   }
   if (assignment) best.streaming = assignment->streaming();  // chunks sized by the first iteration
+  core::enter_phase("readback");
   const double comm_before = comm.seconds();
   best.labels = comm.gatherv<std::int32_t>(best_labels);  // on rank 0, which writes them
   best.total.comm_s += comm.seconds() - comm_before;
+  assignment.reset();  // its buffers' release is part of the call
+  best.phases = clock.phases();
   return best;
 }
 

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "core/number_text.hpp"
+#include "core/phase_clock.hpp"
 #include "itercl/error.hpp"
 #include "pagerank/pagerank_engine.hpp"
 #include "pagerank/pagerank_formats.hpp"
@@ -50,9 +51,12 @@ PageRank::PageRank(const Device& device, PageRankParams params) : device_(device
 }
 
 PageRankResult PageRank::fit(const InLinks& links) const {
+  core::PhaseClock clock("checks");
   params_.validate(links.n_nodes);
   PageRankGraph graph(device_, links, params_);
-  return graph.run(params_.personalization, params_.nstart);
+  PageRankResult r = graph.run(params_.personalization, params_.nstart);
+  r.phases = clock.phases();
+  return r;
 }
 
 PageRankGraph::PageRankGraph(const Device& device, const InLinks& links, PageRankParams params)
@@ -71,18 +75,21 @@ PageRankGraph::PageRankGraph(const Device& device, const InLinks& links, PageRan
     kernel_ = pagerank::resolve(params_.kernel, device_.info(), problem, tuning_sources_);
     build_options_ = pagerank::defines(kernel_, problem);
     if (kernel_.reorder != "degree") {
+      core::enter_phase("format");
       engine_ = pagerank::make_engine(device_, params_, problem, kernel_, build_options_, upload_);
       format_ = engine_->format_stats();
       return;
     }
     // The engine holds the graph renumbered by out-degree; every per-node vector crosses to_new on its
     // way in and to_old on its way out, so callers only ever see the input's ids.
+    core::enter_phase("reorder");
     const Stopwatch clock;
     order_ = pagerank::degree_order(links);
     const InLinks renamed = pagerank::renumbered(links, order_);
     PageRankParams p = params_;
     p.dangling = pagerank::to_new(params_.dangling, order_);
     const double reorder_s = clock.seconds();
+    core::enter_phase("format");
     engine_ = pagerank::make_engine(device_, p, pagerank::Problem{renamed, params_.precision}, kernel_, build_options_,
                                     upload_);
     format_ = engine_->format_stats();
@@ -136,12 +143,16 @@ PageRankResult PageRankGraph::run(const std::vector<double>& personalization, co
     r.converged = true;
     return r;
   }
+  core::PhaseClock clock("init");
   const Stopwatch fit_clock;
   return pagerank::translating_errors(n_nodes_, n_links_, [&] {
     engine_->start(node_values(personalization), node_values(nstart), r.upload);
+    core::enter_phase("iterations");
     for (int it = 0; it < p.max_iter; ++it)
       if (pagerank::record_step(r, engine_->step(), p, n_nodes_, fit_clock)) break;
+    core::enter_phase("readback");
     r.ranks = read_ranks(r.total);
+    r.phases = clock.phases();
     return std::move(r);
   });
 }

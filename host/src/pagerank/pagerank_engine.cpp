@@ -13,6 +13,7 @@
 #include "core/host_memory.hpp"
 #include "core/kernel_args.hpp"
 #include "core/number_text.hpp"
+#include "core/phase_clock.hpp"
 #include "core/pinned_buffer.hpp"
 #include "itercl/error.hpp"
 #include "pagerank/pagerank_spmv.hpp"
@@ -56,6 +57,7 @@ class EngineOf final : public Engine {
     const cl::Context& context = device.context();
     format_ = make_spmv_format(device, problem, kernel, options, upload);
     stats_ = format_->stats();
+    core::enter_phase("upload");  // the per-node vectors
     outdeg_ = upload_buffer(device, out_degree_, "out-degrees", upload);
     dangling_ = upload_buffer(device, normalised<T>(p.dangling, "dangling"), "dangling", upload);
     personalization_ = cl::Buffer(context, CL_MEM_READ_ONLY, un * sizeof(T));

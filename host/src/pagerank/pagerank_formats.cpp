@@ -7,6 +7,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/host_memory.hpp"
 #include "core/parallel.hpp"
 #include "itercl/error.hpp"
 #include "tuning/kernel_checks.hpp"
@@ -222,11 +223,16 @@ RowBlocks build_row_blocks(const InLinks& L, int capacity, int max_rows) {
 }
 
 std::vector<std::int32_t> degree_order(std::span<const std::int32_t> out_degree) {
+  // A counting sort by degree, highest first, nodes of one degree in index order: the order a stable
+  // sort gives, in O(nodes + largest degree) rather than O(nodes log nodes).
+  const std::int32_t largest = out_degree.empty() ? 0 : *std::max_element(out_degree.begin(), out_degree.end());
+  std::vector<std::int64_t> at(static_cast<std::size_t>(largest) + 2, 0);  // at[largest - d + 1]: nodes of degree d
+  for (const std::int32_t d : out_degree) ++at[static_cast<std::size_t>(largest - d) + 1];
+  std::partial_sum(at.begin(), at.end(), at.begin());
   std::vector<std::int32_t> order = host_array<std::int32_t>(out_degree.size(), 0, "the node order");
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-    return out_degree[static_cast<std::size_t>(a)] > out_degree[static_cast<std::size_t>(b)];
-  });
+  for (std::size_t i = 0; i < out_degree.size(); ++i)
+    order[static_cast<std::size_t>(at[static_cast<std::size_t>(largest - out_degree[i])]++)] =
+        static_cast<std::int32_t>(i);
   return order;
 }
 
@@ -244,8 +250,17 @@ InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order) {
     R.offsets[i + 1] = R.offsets[i] + L.row_length(order[i]);
   }
   R.sources = host_array<std::int32_t>(L.sources.size(), 0, "the renumbered in-links");
-  parallel_blocks(n, worker_count(L.sources.size()), [&](std::size_t lo, std::size_t hi, int) {
-    for (std::size_t i = lo; i < hi; ++i) {
+  // The rows shared among the threads by their links: renumbered by degree, the longest rows come first,
+  // and blocks of rows would leave the first thread with most of the work.
+  const std::size_t links = L.sources.size();
+  const int workers = worker_count(links);
+  parallel_blocks(static_cast<std::size_t>(workers), workers, [&](std::size_t w, std::size_t, int) {
+    auto first_row = [&](std::size_t k) {
+      const auto target = static_cast<std::int64_t>(links * k / static_cast<std::size_t>(workers));
+      return static_cast<std::size_t>(std::lower_bound(R.offsets.begin(), R.offsets.end() - 1, target) -
+                                      R.offsets.begin());
+    };
+    for (std::size_t i = first_row(w), last = first_row(w + 1); i < last; ++i) {
       const auto from = L.sources.begin() + L.offsets[static_cast<std::size_t>(order[i])];
       const auto to = R.sources.begin() + R.offsets[i];
       std::transform(from, from + R.offsets[i + 1] - R.offsets[i], to,

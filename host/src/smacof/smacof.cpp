@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/number_text.hpp"
+#include "core/phase_clock.hpp"
 #include "itercl/error.hpp"
 #include "smacof/smacof_device.hpp"
 #include "smacof/smacof_fit.hpp"
@@ -59,6 +60,7 @@ Run run_from(SmacofDevice& device, const Matrix& x0, const SmacofParams& p, Prog
     }
     previous = s.stress;
   }
+  const core::Phase reading("readback");
   Stopwatch read;
   run.embedding = device.embedding();
   run.timings.wall_s += read.seconds();
@@ -75,6 +77,7 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
   Rng rng(p.random_state);
   const Stopwatch fit_clock;
   for (int r = 0; r < p.n_init; ++r) {
+    core::enter_phase("init");
     const Matrix start = p.init == SmacofInit::given       ? p.init_embedding
                          : p.init == SmacofInit::classical ? classical
                                                            : random_init(n, p.n_components, rng);
@@ -83,6 +86,7 @@ SmacofResult fit_on(SmacofDevice& device, const SmacofParams& p, Eigen::Index n,
                                .runs = p.n_init,
                                .max_iterations = p.max_iter,
                                .objective_name = "stress"};
+    core::enter_phase("iterations");
     Run run = run_from(device, start, p, report, fit_clock);
     best.init_stress.push_back(run.stress);
     best.total += run.timings;
@@ -129,7 +133,11 @@ Smacof::Smacof(const Device& device, SmacofParams params) : device_(device), par
 }
 
 SmacofResult Smacof::fit(const Matrix& dissimilarities, const Matrix& weights) const {
-  return SmacofDissimilarities(device_, dissimilarities, weights, params_).fit();
+  // The checks, the dissimilarities' upload (or build on the device) and the program builds, then the runs.
+  core::PhaseClock clock("upload");
+  SmacofResult r = SmacofDissimilarities(device_, dissimilarities, weights, params_).fit();
+  r.phases = clock.phases();
+  return r;
 }
 
 void check_dissimilarity_metric(Metric m) {
@@ -139,11 +147,19 @@ void check_dissimilarity_metric(Metric m) {
 }
 
 SmacofResult Smacof::fit_vectors(const RowsView& vectors, Metric metric, const Matrix& weights) const {
-  return SmacofDissimilarities::from_vectors(device_, vectors, metric, weights, params_).fit();
+  // The checks, the dissimilarities' upload (or build on the device) and the program builds, then the runs.
+  core::PhaseClock clock("upload");
+  SmacofResult r = SmacofDissimilarities::from_vectors(device_, vectors, metric, weights, params_).fit();
+  r.phases = clock.phases();
+  return r;
 }
 
 SmacofResult Smacof::fit_vectors(const DeviceRows& vectors, Metric metric, const Matrix& weights) const {
-  return SmacofDissimilarities::from_vectors(device_, vectors, metric, weights, params_).fit();
+  // The checks, the dissimilarities' upload (or build on the device) and the program builds, then the runs.
+  core::PhaseClock clock("upload");
+  SmacofResult r = SmacofDissimilarities::from_vectors(device_, vectors, metric, weights, params_).fit();
+  r.phases = clock.phases();
+  return r;
 }
 
 namespace smacof {
