@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <set>
 
 #include "itercl/error.hpp"
@@ -44,6 +45,44 @@ TEST_CASE("in-links: each row lists its sources ascending, repeats kept; out-deg
   const InLinks empty = itercl::in_links(Graph{});
   CHECK(empty.offsets == std::vector<std::int32_t>{0});
   CHECK(empty.n_links() == 0);
+}
+
+TEST_CASE("in-links: the sorted rows of a plain sort of (destination, source), on random graphs with repeats") {
+  // Sizes around the parallel passes' thresholds and the radix digits' widths: one node, no edges, a few
+  // edges, and graphs large enough to split over every core.
+  for (const auto [n, m] : std::vector<std::pair<std::int32_t, std::int32_t>>{
+           {1, 0}, {1, 3}, {5, 0}, {7, 40}, {300, 5000}, {70000, 200000}, {2049, 100000}}) {
+    CAPTURE(n);
+    CAPTURE(m);
+    std::mt19937_64 rng(static_cast<std::uint64_t>(n) * 31 + static_cast<std::uint64_t>(m));
+    Graph g;
+    g.n_nodes = n;
+    for (std::int32_t e = 0; e < m; ++e) {
+      // A third of the edges among 8 nodes: repeats and self-loops are common.
+      const std::int32_t span = e % 3 == 0 ? std::min(n, 8) : n;
+      g.src.push_back(static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(span)));
+      g.dst.push_back(static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(span)));
+    }
+    std::vector<std::pair<std::int32_t, std::int32_t>> pairs;  // (destination, source)
+    for (std::int32_t e = 0; e < m; ++e) pairs.emplace_back(g.dst[static_cast<std::size_t>(e)], g.src[static_cast<std::size_t>(e)]);
+    std::sort(pairs.begin(), pairs.end());
+    std::vector<std::int32_t> offsets(static_cast<std::size_t>(n) + 1, 0), sources, out_degree(static_cast<std::size_t>(n), 0);
+    std::int64_t loops = 0, repeats = 0;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      ++offsets[static_cast<std::size_t>(pairs[k].first) + 1];
+      sources.push_back(pairs[k].second);
+      ++out_degree[static_cast<std::size_t>(pairs[k].second)];
+      loops += pairs[k].first == pairs[k].second;
+      repeats += k > 0 && pairs[k] == pairs[k - 1];
+    }
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) offsets[i + 1] += offsets[i];
+    const InLinks L = itercl::in_links(g);
+    CHECK(L.offsets == offsets);
+    CHECK(L.sources == sources);
+    CHECK(L.out_degree == out_degree);
+    CHECK(L.self_loops == loops);
+    CHECK(L.duplicates == repeats);
+  }
 }
 
 TEST_CASE("R-MAT: the size asked for, the same graph for the same seed, quadrants in proportion a:b:c:d") {

@@ -157,4 +157,39 @@ TEST_CASE("--out: PATH takes the relative extra files along; - writes no file, t
   CHECK_FALSE(iterations.empty());
 }
 
+TEST_CASE("time to solution: every algorithm's phases add up to it, the last repeat's, the first's beside it") {
+  test::TempDir tmp;
+  const std::string s1 = (test::source_dir() / "datasets/uef/s1.data.gz").string();
+  const json small_vectors = {{"generator", "uniform"}, {"n_samples", 300}, {"n_features", 3}, {"random_state", 1}};
+  const std::vector<json> configs = {
+      {{"algorithm", "kmeans"}, {"data", {{"path", s1}}}, {"params", {{"n_clusters", 15}, {"random_state", 1}}}},
+      {{"algorithm", "smacof"},
+       {"data", {{"kind", "vectors"}, {"generator", "uniform"}, {"n_samples", 60}, {"n_features", 3}}},
+       {"params", {{"max_iter", 5}, {"random_state", 1}}}},
+      {{"algorithm", "pagerank"}, {"data", {{"generator", "rmat"}, {"scale", 8}, {"random_state", 1}}}},
+      {{"algorithm", "pairwise_distances"}, {"data", small_vectors}},
+      {{"algorithm", "distance_histogram"}, {"data", small_vectors}, {"params", {{"bins", 16}, {"range", {0, 2}}}}}};
+  for (json config : configs) {
+    const std::string algorithm = config["algorithm"];
+    CAPTURE(algorithm);
+    config["repeat"] = 2;
+    config["output"] = (tmp.path / (algorithm + ".json")).string();
+    const json t = itercl::run_experiment(config, algorithm + ".json", tmp.path).results["timings"];
+    REQUIRE(t.contains("time_to_solution_ms"));
+    double sum = 0;
+    for (const auto& [phase, ms] : t["phases_ms"].items()) {
+      CHECK(ms.get<double>() >= 0);
+      sum += ms.get<double>();
+    }
+    CHECK(sum == doctest::Approx(t["time_to_solution_ms"].get<double>()).epsilon(1e-9));
+    REQUIRE(t["repeat_wall_ms"].size() == 2);
+    CHECK(t["repeat_wall_ms"][1] == t["time_to_solution_ms"]);
+    CHECK(t["first_fit"]["time_to_solution_ms"] == t["repeat_wall_ms"][0]);
+    // Each repeat is a whole call: it uploads (or, for PageRank, builds its graph) again.
+    const char* first = algorithm == "pagerank" ? "graph_build" : "upload";
+    CHECK(t["phases_ms"].contains(first));
+    CHECK(t["first_fit"]["phases_ms"].contains(first));
+  }
+}
+
 }  // namespace experiment_tests

@@ -133,6 +133,24 @@ TEST_CASE("points stay resident: repeated calls with new and more centroids") {
   CHECK(a.upload_timings().transfer_s > 0);
 }
 
+TEST_CASE("points and labels larger than a staging chunk cross in chunks, in place and in order") {
+  // 4.5 M points of one feature: 18 MB each way, more than one 16 MB staging chunk; each point's nearest of
+  // three centroids is known without a distance (thirds of [0, 3)).
+  const Eigen::Index n = 4500000;
+  Matrix X(n, 1);
+  for (Eigen::Index i = 0; i < n; ++i) X(i, 0) = static_cast<double>(i % 3) + 0.25;
+  KMeansAssignment a(test::device(), X, Precision::f32);
+  Matrix C(3, 1);
+  C << 0.25, 1.25, 2.25;
+  const auto labels = a.assign(C);
+  const std::vector<std::int32_t> copied = a.copy_labels();
+  REQUIRE(copied.size() == static_cast<std::size_t>(n));
+  bool all = true;
+  for (Eigen::Index i = 0; i < n; ++i)
+    all = all && labels[static_cast<std::size_t>(i)] == i % 3 && copied[static_cast<std::size_t>(i)] == i % 3;
+  CHECK(all);
+}
+
 // assign_and_sum against double sums of the original points under the labels the device chose (so
 // near-ties cannot matter): sums, weights, inertia and changed labels, first call and repeated.
 void check_sums(KMeansAssignment& a, const Matrix& X, const std::vector<double>& w, const Matrix& C, Precision p,
@@ -163,6 +181,7 @@ void check_sums(KMeansAssignment& a, const Matrix& X, const std::vector<double>&
             tolerance::kmeans_sums(p, magnitude(j, c), count[j], total * largest[c]));
   }
   const std::vector<std::int32_t> copy(labels.begin(), labels.end());
+  CHECK(a.copy_labels() == copy);  // through the staging chunks, as a fit's end reads them
   const double inertia = reference::inertia(X, w, copy, C);
   CHECK(std::abs(got.inertia - inertia) <= tolerance::objective(p) * inertia + 1e-300);
 }

@@ -4,6 +4,7 @@
 #include <random>
 #include <set>
 
+#include "core/random.hpp"
 #include "io/datagen_rows.hpp"
 #include "itercl/datagen.hpp"
 #include "itercl/error.hpp"
@@ -142,6 +143,27 @@ TEST_CASE("initialisation never picks zero-weight samples") {
   for (const auto& row : rows_of(itercl::kmeans::init_kmeans_plus_plus(X, w, 30, rng))) CHECK(allowed.count(row) == 1);
   const Matrix random = itercl::kmeans::init_random(X, w, 100, rng);
   CHECK(rows_of(random) == allowed);  // all 100 positive-weight samples, each once
+}
+
+TEST_CASE("random initialisation: the k samples of the smallest draws, whatever the threads' split") {
+  // 100,000 points split over every core; unweighted, point i's key is its own draw of the stream that one
+  // draw of the run's generator keys, so the chosen rows are those of the k smallest draws, in index order.
+  const Eigen::Index n = 100000;
+  const int k = 37;
+  Matrix X(n, 1);
+  for (Eigen::Index i = 0; i < n; ++i) X(i, 0) = static_cast<double>(i);
+  itercl::Rng rng(5), copy(5);
+  const Matrix chosen = itercl::kmeans::init_random(X, {}, k, rng);
+  const std::uint64_t stream = copy();
+  std::vector<std::pair<double, Eigen::Index>> draws;
+  for (Eigen::Index i = 0; i < n; ++i) draws.emplace_back(itercl::uniform01_at(stream, static_cast<std::uint64_t>(i)), i);
+  std::partial_sort(draws.begin(), draws.begin() + k, draws.end());
+  std::vector<double> expected;
+  for (int c = 0; c < k; ++c) expected.push_back(static_cast<double>(draws[static_cast<std::size_t>(c)].second));
+  std::sort(expected.begin(), expected.end());
+  REQUIRE(chosen.rows() == k);
+  for (int c = 0; c < k; ++c) CHECK(chosen(c, 0) == expected[static_cast<std::size_t>(c)]);
+  CHECK(rng() == copy());  // the run's generator moved on by that one draw
 }
 
 TEST_CASE("parameters are validated with scikit-learn's names") {

@@ -141,3 +141,17 @@ def test_unfitted_estimator_raises():
 
     with pytest.raises(NotFittedError):
         itercl.KMeans(2).predict(np.eye(3))
+
+
+def test_timings_are_the_whole_fits_phases(data):
+    import time
+    X, _, init = data
+    start = time.perf_counter()
+    km = itercl.KMeans(4, init=init, n_init=1).fit(X)
+    around = (time.perf_counter() - start) * 1e3
+    t = km.timings_
+    phases = t["phases_ms"]
+    assert {"checks", "upload", "iterations", "readback", "python"} <= set(phases)
+    assert all(v >= 0 for v in phases.values())
+    assert sum(phases.values()) == pytest.approx(t["time_to_solution_ms"], rel=1e-9)
+    assert 0 < t["time_to_solution_ms"] <= around

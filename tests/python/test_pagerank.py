@@ -88,3 +88,14 @@ def test_bad_input_names_the_field(digraph):
         itercl.pagerank((np.array([0, 5]), np.array([1, 2])), n_nodes=3)
     with pytest.raises(ValueError, match="nstart: value 0 is -1"):
         itercl.pagerank(digraph, nstart={n: -1.0 for n in digraph})
+
+
+def test_timings_on_request(digraph):
+    ranks = itercl.pagerank(digraph)
+    again, t = itercl.pagerank(digraph, timings=True)
+    assert again == pytest.approx(ranks, abs=1e-12)
+    phases = t["phases_ms"]
+    assert {"graph_build", "iterations", "readback", "python"} <= set(phases)
+    assert sum(phases.values()) == pytest.approx(t["time_to_solution_ms"], rel=1e-9)
+    empty, t = itercl.pagerank(nx.DiGraph(), timings=True)
+    assert empty == {} and t["time_to_solution_ms"] >= 0

@@ -95,6 +95,9 @@ def test_mds_estimator(problem):
     a = itercl.MDS(random_state=4, max_iter=30).fit_transform(X)
     np.testing.assert_array_equal(a, itercl.MDS(random_state=4, max_iter=30).fit(X).embedding_)
     assert clone(mds).get_params() == mds.get_params()
+    phases = mds.timings_["phases_ms"]
+    assert {"upload", "iterations", "python"} <= set(phases)
+    assert sum(phases.values()) == pytest.approx(mds.timings_["time_to_solution_ms"], rel=1e-9)
 
 
 def test_classical_init_recovers_a_planar_configuration():

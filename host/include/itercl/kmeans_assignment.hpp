@@ -107,6 +107,9 @@ class KMeansAssignment {
   KMeansSums assign_and_sum(const Matrix& centroids, Timings* timings = nullptr);
   void set_sample_weight(std::span<const double> w);                 // for assign_and_sum, uploaded once; empty: all 1
   std::span<const std::int32_t> labels(Timings* timings = nullptr);  // the last call's labels, read back
+  // The same into a new vector of the caller's, through the device's staging chunks: no pinned copy of all
+  // the labels is made (the end of a fit that kept them on the device).
+  std::vector<std::int32_t> copy_labels(Timings* timings = nullptr);
   void forget_labels();  // the next assign_and_sum counts every label as changed
 
   const KMeansKernel& kernel() const;  // the variant and tuning in use, all values resolved

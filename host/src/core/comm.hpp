@@ -76,6 +76,12 @@ class Comm {
     for (std::size_t at = 0; at < all.size(); ++at) sum[at % values.size()] += all[at];
     return sum;
   }
+  // The same, taking the values: on one rank they are the result, moved rather than copied twice.
+  template <class T>
+  std::vector<T> gatherv(std::vector<T>&& mine, int root = 0) {
+    if (!several()) return std::move(mine);
+    return gatherv(std::span<const T>(mine), root);
+  }
   template <class T>
   std::vector<T> gatherv(std::span<const T> mine, int root = 0) {
     return concatenated<T>(

@@ -25,7 +25,7 @@ struct Device::State {
   std::mutex programs_mutex;
   std::map<std::pair<std::string, std::string>, cl::Program> programs;  // (file, options) -> built program
 
-  // Two pinned chunks that uploads pack into while the other one crosses the bus (core/upload_columns.hpp),
+  // Two pinned chunks that uploads pack into while the other one crosses the bus (core/staged_copies.hpp),
   // made at the first upload and kept, so that later fits do not pay for pinning again.
   static constexpr std::size_t kStagingBytes = std::size_t{16} << 20;
   std::mutex staging_mutex;

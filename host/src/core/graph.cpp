@@ -2,9 +2,13 @@
 #include "itercl/graph.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <memory>
 #include <limits>
 #include <utility>
 
+#include "core/host_memory.hpp"
 #include "core/parallel.hpp"
 #include "itercl/error.hpp"
 
@@ -29,53 +33,72 @@ Counts block_counts(std::span<const std::int32_t> keys, std::size_t n, int worke
   return counts;
 }
 
-// The rows by destination: a counting sort in parallel, each thread placing its block of edges after
-// the earlier threads' in every row, so each row keeps the edges' order.
-void rows_by_destination(const EdgesView& g, std::vector<std::int32_t>& offsets, std::vector<std::int32_t>& sources) {
-  const auto n = static_cast<std::size_t>(g.n_nodes);
-  const int workers = edge_workers(g.src.size());
-  Counts next = block_counts(g.dst, n, workers);
-  offsets.assign(n + 1, 0);
-  parallel_blocks(n, workers, [&](std::size_t begin, std::size_t end, int) {
-    for (std::size_t i = begin; i < end; ++i)
-      for (const auto& c : next) offsets[i + 1] += c[i];
-  });
-  for (std::size_t i = 0; i < n; ++i) offsets[i + 1] += offsets[i];
-  parallel_blocks(n, workers, [&](std::size_t begin, std::size_t end, int) {
-    for (std::size_t i = begin; i < end; ++i) {
-      std::int32_t at = offsets[i];
-      for (auto& c : next) at += std::exchange(c[i], at);
-    }
-  });
-  sources.resize(g.src.size());
-  parallel_blocks(g.src.size(), workers, [&](std::size_t begin, std::size_t end, int w) {
-    std::vector<std::int32_t>& at = next[static_cast<std::size_t>(w)];
+// The links as keys (destination << bits | source), sorted on all cores by a least-significant-digit radix
+// sort over the 2 * bits bits that node ids use: rows by destination, each row's sources ascending, in a few
+// streaming passes over memory instead of a scatter of every link to a random place and a sort of every row.
+std::unique_ptr<std::uint64_t[]> sorted_links(const EdgesView& g, int bits) {
+  const std::size_t m = g.src.size();
+  const int workers = worker_count(m);
+  std::unique_ptr<std::uint64_t[]> keys = host_scratch<std::uint64_t>(m, "the links' sort keys"),
+                                   other = host_scratch<std::uint64_t>(m, "the links' sort keys");
+  parallel_blocks(m, workers, [&](std::size_t begin, std::size_t end, int) {
     for (std::size_t e = begin; e < end; ++e)
-      sources[static_cast<std::size_t>(at[static_cast<std::size_t>(g.dst[e])]++)] = g.src[e];
+      keys[e] = static_cast<std::uint64_t>(g.dst[e]) << bits | static_cast<std::uint32_t>(g.src[e]);
   });
+  constexpr int kMostDigitBits = 11;  // 2048 buckets a worker: its counts and write positions stay in cache
+  const int total = 2 * bits, passes = (total + kMostDigitBits - 1) / kMostDigitBits;
+  const int digit_bits = (total + passes - 1) / passes;
+  const std::size_t radix = std::size_t{1} << digit_bits;
+  std::vector<std::size_t> at(static_cast<std::size_t>(workers) * radix);  // [worker][digit]
+  for (int pass = 0, shift = 0; pass < passes; ++pass, shift += digit_bits) {
+    const std::uint64_t mask = radix - 1;
+    parallel_blocks(m, workers, [&](std::size_t begin, std::size_t end, int w) {
+      std::size_t* c = &at[static_cast<std::size_t>(w) * radix];
+      std::fill(c, c + radix, 0);
+      for (std::size_t e = begin; e < end; ++e) ++c[keys[e] >> shift & mask];
+    });
+    // Digit by digit, worker by worker: each worker's links of a digit go after the earlier workers' (stable).
+    std::size_t running = 0;
+    for (std::size_t d = 0; d < radix; ++d)
+      for (int w = 0; w < workers; ++w) running += std::exchange(at[static_cast<std::size_t>(w) * radix + d], running);
+    parallel_blocks(m, workers, [&](std::size_t begin, std::size_t end, int w) {
+      std::size_t* next = &at[static_cast<std::size_t>(w) * radix];
+      for (std::size_t e = begin; e < end; ++e) other[next[keys[e] >> shift & mask]++] = keys[e];
+    });
+    std::swap(keys, other);
+  }
+  return keys;
 }
 
-// Sorts every row's sources and counts self-loops and repeats, the rows shared among threads by their
-// links (one long row does not leave the other threads idle behind it).
-void sort_rows(InLinks& L) {
-  const std::vector<std::int32_t>& offsets = L.offsets;
-  const std::size_t rows = offsets.size() - 1, links = L.sources.size();
-  const int workers = worker_count(links);
-  std::vector<std::size_t> first_row(static_cast<std::size_t>(workers) + 1, rows);
-  for (int w = 0; w < workers; ++w) {
-    const auto target =
-        static_cast<std::int64_t>(links * static_cast<std::size_t>(w) / static_cast<std::size_t>(workers));
-    first_row[static_cast<std::size_t>(w)] =
-        static_cast<std::size_t>(std::lower_bound(offsets.begin(), offsets.end() - 1, target) - offsets.begin());
-  }
+// The in-link CSR of the sorted keys: sources, the rows' offsets, and the self-loops and repeats counted.
+void rows_of_sorted(const std::uint64_t* keys, std::size_t m, int bits, InLinks& L) {
+  const auto n = static_cast<std::size_t>(L.n_nodes);
+  const std::uint64_t source_mask = (std::uint64_t{1} << bits) - 1;
+  L.sources = host_vector<std::int32_t>(m, "the in-links");
+  L.offsets = host_vector<std::int32_t>(n + 1, "the in-links' offsets");
+  const int workers = worker_count(m);
   std::vector<std::int64_t> loops(static_cast<std::size_t>(workers)), repeats(static_cast<std::size_t>(workers));
-  parallel_blocks(static_cast<std::size_t>(workers), workers, [&](std::size_t w, std::size_t, int) {
-    for (std::size_t i = first_row[w]; i < first_row[w + 1]; ++i) {
-      const auto begin = L.sources.begin() + offsets[i], end = L.sources.begin() + offsets[i + 1];
-      if (!std::is_sorted(begin, end)) std::sort(begin, end);
-      for (auto k = begin; k != end; ++k)
-        loops[w] += *k == static_cast<std::int32_t>(i), repeats[w] += k != begin && *k == k[-1];
+  parallel_blocks(m, workers, [&](std::size_t begin, std::size_t end, int w) {
+    // Row r starts at the first link whose destination is r or more: each worker sets the starts of the
+    // rows that begin in its block, so every offset is written once.
+    std::int64_t previous_row = begin == 0 ? -1 : static_cast<std::int64_t>(keys[begin - 1] >> bits);
+    std::int64_t self_loops = 0, repeated = 0;  // counted here: a shared array's neighbouring counts would
+                                                // bounce one cache line between the cores at every link
+    std::int32_t* sources = L.sources.data();
+    std::int32_t* offsets = L.offsets.data();
+    for (std::size_t e = begin; e < end; ++e) {
+      const auto row = static_cast<std::int64_t>(keys[e] >> bits);
+      const auto source = static_cast<std::int32_t>(keys[e] & source_mask);
+      sources[e] = source;
+      for (std::int64_t r = previous_row + 1; r <= row; ++r) offsets[r] = static_cast<std::int32_t>(e);
+      previous_row = row;
+      self_loops += source == row;
+      repeated += e > 0 && keys[e] == keys[e - 1];
     }
+    if (end == m)
+      for (auto r = static_cast<std::size_t>(previous_row + 1); r <= n; ++r) offsets[r] = static_cast<std::int32_t>(m);
+    loops[static_cast<std::size_t>(w)] = self_loops;
+    repeats[static_cast<std::size_t>(w)] = repeated;
   });
   for (int w = 0; w < workers; ++w)
     L.self_loops += loops[static_cast<std::size_t>(w)], L.duplicates += repeats[static_cast<std::size_t>(w)];
@@ -142,8 +165,8 @@ InLinks in_links(const EdgesView& g, const LinkOptions& options) {
   L.n_nodes = g.n_nodes;
   // Sources ascending in every row: the kernels then gather the rank vector in address order, and
   // repeats sit side by side.
-  core::rows_by_destination(g, L.offsets, L.sources);
-  core::sort_rows(L);
+  const int bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(std::max(g.n_nodes - 1, 0)))));
+  core::rows_of_sorted(core::sorted_links(g, bits).get(), m, bits, L);
   if (!options.self_loops || !options.duplicates) core::drop_links(L, options);
   const auto n = static_cast<std::size_t>(L.n_nodes);
   const int workers = core::edge_workers(L.sources.size());

@@ -9,6 +9,7 @@
 #include "core/comm.hpp"
 #include "experiment/algorithms.hpp"
 #include "experiment/ranks.hpp"
+#include "experiment/run_support.hpp"
 #include "io/data_source.hpp"
 #include "itercl/pair_histogram.hpp"
 #include "itercl/particles.hpp"

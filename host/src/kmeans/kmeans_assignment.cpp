@@ -11,7 +11,8 @@
 #include "core/device_data.hpp"
 #include "core/device_rows_pack.hpp"
 #include "core/phase_clock.hpp"
-#include "core/upload_columns.hpp"
+#include "core/staged_copies.hpp"
+#include "core/host_memory.hpp"
 #include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
 #include "kmeans/kmeans_assignment_impl.hpp"
@@ -34,7 +35,14 @@ void KMeansAssignment::Impl::build(KMeansKernel k) {
   check_kernel_work_group("kernel.work_group_size", kernel_config.work_group_size,
                           kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()));
   labels = cl::Buffer(device.context(), CL_MEM_READ_WRITE, static_cast<std::size_t>(n) * sizeof(std::int32_t));
-  labels_host = PinnedHostBuffer(device, static_cast<std::size_t>(n) * sizeof(std::int32_t));
+}
+
+// The pinned labels that assign() and labels() read into, made at the first of them: a fit that keeps its
+// labels on the device (the device update) copies them out once, through the staging chunks, and never
+// pays for pinning n labels.
+void* KMeansAssignment::Impl::pinned_labels() {
+  if (!labels_host.data()) labels_host = PinnedHostBuffer(device, static_cast<std::size_t>(n) * sizeof(std::int32_t));
+  return labels_host.data();
 }
 
 KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points, Precision precision,
@@ -193,7 +201,7 @@ std::span<const std::int32_t> KMeansAssignment::assign(const Matrix& centroids, 
                     return s.enqueue_assign(first, rows, pts, k, after, runs);
                   });
     s.device.queue().enqueueReadBuffer(s.labels, CL_TRUE, 0, static_cast<std::size_t>(s.n) * sizeof(std::int32_t),
-                                       s.labels_host.data(), nullptr, &read);
+                                       s.pinned_labels(), nullptr, &read);
     if (timings) {
       for (const cl::Event& run : runs) timings->kernel_s += event_seconds(run);
       timings->transfer_s += event_seconds(write) + event_seconds(read);
@@ -211,12 +219,24 @@ std::span<const std::int32_t> KMeansAssignment::labels(Timings* timings) {
     Stopwatch wall;
     cl::Event read;
     s.device.queue().enqueueReadBuffer(s.labels, CL_TRUE, 0, static_cast<std::size_t>(s.n) * sizeof(std::int32_t),
-                                       s.labels_host.data(), nullptr, &read);
+                                       s.pinned_labels(), nullptr, &read);
     if (timings) {
       timings->transfer_s += event_seconds(read);
       timings->wall_s += wall.seconds();
     }
     return {static_cast<const std::int32_t*>(s.labels_host.data()), static_cast<std::size_t>(s.n)};
+  } catch (...) {
+    rethrow_as_itercl_error();
+  }
+}
+
+std::vector<std::int32_t> KMeansAssignment::copy_labels(Timings* timings) {
+  Impl& s = *impl_;
+  try {
+    std::vector<std::int32_t> out = host_vector<std::int32_t>(static_cast<std::size_t>(s.n), "the labels");
+    const Timings t = core::download(s.device, s.labels, 0, out.size() * sizeof(std::int32_t), out.data());
+    if (timings) *timings += t;
+    return out;
   } catch (...) {
     rethrow_as_itercl_error();
   }

@@ -37,7 +37,7 @@ struct KMeansAssignment::Impl {
   std::optional<kmeans::PointStream> stream;
   cl::Buffer chunk_inertia;           // in chunks: a chunk's per-group inertia, copied into group_inertia at its groups
   std::size_t centroid_capacity = 0;  // centroids the buffers hold
-  PinnedHostBuffer centroids_host, labels_host;
+  PinnedHostBuffer centroids_host, labels_host;  // labels_host: made by pinned_labels(), at its first use
   Timings upload;
 
   // The device update (assign_and_sum): lloyd_expanded or lloyd_gemm, built on first use for the weights given.
@@ -50,6 +50,7 @@ struct KMeansAssignment::Impl {
   PinnedHostBuffer sums_host, inertia_host;
 
   void build(KMeansKernel k);
+  void* pinned_labels();
   // Uploads the centroids (`write`) and enqueues what the kernels need made of them (into `runs`).
   void send_centroids(const Matrix& c, cl::Event& write, std::vector<cl::Event>& runs);
   std::size_t chunk(Eigen::Index k) const;        // centroids staged at once

@@ -121,44 +121,37 @@ Matrix init_kmeans_plus_plus(core::Comm& comm, const LocalRows& mine, int k, Rng
 
 Matrix init_random(core::Comm& comm, const LocalRows& mine, int k, Rng& rng) {
   // Efraimidis-Spirakis: the k largest keys u^(1/w) are a weighted sample without replacement.
-  // Compared as log(u) / w to stay in range; zero-weight samples are never drawn. Point i takes the
-  // i-th draw, whichever rank holds it; of equal keys the earlier point wins.
+  // Compared as log(u) / w to stay in range; zero-weight samples are never drawn. Unweighted, the key is
+  // u itself (the same order, without a logarithm a point). Point i takes draw i of a stream keyed by one
+  // draw of `rng`, whichever rank and thread hold it; of equal keys the earlier point wins.
   using Keyed = std::pair<double, Eigen::Index>;  // key, index among all points
   auto better = [](const Keyed& a, const Keyed& b) {
     return a.first > b.first || (a.first == b.first && a.second < b.second);
   };
-  // The draws come from one sequence, a block at a time; the keys (a log each) are computed and the best
-  // k kept on all cores, each worker a heap of its own. The order is total (no two points share an
-  // index), so the best k of the workers' best are the best k of all, whatever the split.
-  constexpr Eigen::Index kBlock = Eigen::Index{1} << 20;
-  const Eigen::Index local = mine.X.rows();
-  std::vector<double> u(static_cast<std::size_t>(std::min(local, kBlock)));
-  const int workers = worker_count(u.size());
-  std::vector<std::vector<Keyed>> best(static_cast<std::size_t>(workers));  // heaps, the worst of the best on top
-  Rng mine_rng = rng;
-  mine_rng.discard(static_cast<unsigned long long>(mine.first));
-  rng.discard(static_cast<unsigned long long>(mine.n));  // every rank: past all the points' draws
-  for (Eigen::Index first = 0; first < local; first += kBlock) {
-    const auto count = static_cast<std::size_t>(std::min(kBlock, local - first));
-    for (std::size_t i = 0; i < count; ++i) u[i] = uniform01(mine_rng);
-    parallel_blocks(count, workers, [&](std::size_t begin, std::size_t end, int worker) {
-      std::vector<Keyed>& heap = best[static_cast<std::size_t>(worker)];
-      for (std::size_t q = begin; q < end; ++q) {
-        const Eigen::Index i = first + static_cast<Eigen::Index>(q);
-        const double wi = weight(mine.w, i);
-        if (wi <= 0) continue;
-        const Keyed keyed{std::log1p(-u[q]) / wi, mine.first + i};  // log(1 - u): u may be 0, never 1
-        if (static_cast<int>(heap.size()) < k) {
-          heap.push_back(keyed);
-          std::push_heap(heap.begin(), heap.end(), better);
-        } else if (better(keyed, heap.front())) {
-          std::pop_heap(heap.begin(), heap.end(), better);
-          heap.back() = keyed;
-          std::push_heap(heap.begin(), heap.end(), better);
-        }
+  const std::uint64_t stream = rng();
+  // Each worker keeps its best k in a heap, the worst of them on top. The order is total (no two points
+  // share an index), so the best k of the workers' best are the best k of all, whatever the split.
+  const auto local = static_cast<std::size_t>(mine.X.rows());
+  const int workers = worker_count(local);
+  std::vector<std::vector<Keyed>> best(static_cast<std::size_t>(workers));
+  parallel_blocks(local, workers, [&](std::size_t begin, std::size_t end, int worker) {
+    std::vector<Keyed>& heap = best[static_cast<std::size_t>(worker)];
+    for (std::size_t q = begin; q < end; ++q) {
+      const auto i = static_cast<Eigen::Index>(q);
+      const double wi = weight(mine.w, i), u = uniform01_at(stream, static_cast<std::uint64_t>(mine.first + i));
+      if (wi <= 0) continue;
+      // log(1 - u): u may be 0, never 1.
+      const Keyed keyed{mine.w.empty() ? 1 - u : std::log1p(-u) / wi, mine.first + i};
+      if (static_cast<int>(heap.size()) < k) {
+        heap.push_back(keyed);
+        std::push_heap(heap.begin(), heap.end(), better);
+      } else if (better(keyed, heap.front())) {
+        std::pop_heap(heap.begin(), heap.end(), better);
+        heap.back() = keyed;
+        std::push_heap(heap.begin(), heap.end(), better);
       }
-    });
-  }
+    }
+  });
   std::vector<double> offered;  // key, index
   for (const std::vector<Keyed>& heap : best)
     for (const Keyed& keyed : heap) offered.insert(offered.end(), {keyed.first, static_cast<double>(keyed.second)});

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/host_memory.hpp"
 #include "core/number_text.hpp"
 #include "core/phase_clock.hpp"
 #include "itercl/error.hpp"
@@ -166,14 +167,19 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
   // Unless the labels were already those of the final centroids, assign once more so that labels and
   // inertia describe the centroids returned. On the device path the labels come up here, once.
   const core::Phase reading("readback");
-  if (!labels_stable || on_device) {
+  {
     Stopwatch wall;
     Timings t;
-    labels = labels_stable ? assignment->labels(&t) : assign(t);
+    if (on_device) {  // the final centroids' labels, the last step's or one more's, come out once
+      if (!labels_stable) assignment->assign_and_sum(centroids, &t);
+      run.labels = assignment->copy_labels(&t);
+    } else {
+      if (!labels_stable) labels = assign(t);
+      run.labels = host_copy(labels, "the labels");
+    }
     t.wall_s = wall.seconds();
     run.timings += t;
   }
-  run.labels.assign(labels.begin(), labels.end());
   Stopwatch host;
   const double comm_before = comm.seconds();
   double inertia = kmeans_inertia(mine.X, mine.w, run.labels, centroids);
@@ -329,7 +335,7 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
   if (assignment) best.streaming = assignment->streaming();  // chunks sized by the first iteration
   core::enter_phase("readback");
   const double comm_before = comm.seconds();
-  best.labels = comm.gatherv<std::int32_t>(best_labels);  // on rank 0, which writes them
+  best.labels = comm.gatherv(std::move(best_labels));  // on rank 0, which writes them
   best.total.comm_s += comm.seconds() - comm_before;
   assignment.reset();  // its buffers' release is part of the call
   best.phases = clock.phases();

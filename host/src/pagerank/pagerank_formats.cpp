@@ -238,18 +238,18 @@ std::vector<std::int32_t> degree_order(std::span<const std::int32_t> out_degree)
 
 InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order) {
   const auto n = static_cast<std::size_t>(L.n_nodes);
-  std::vector<std::int32_t> new_id = host_array<std::int32_t>(n, 0, "the node order");
+  std::vector<std::int32_t> new_id = host_vector<std::int32_t>(n, "the node order");
   for (std::size_t i = 0; i < n; ++i) new_id[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i);
   InLinks R;
   R.n_nodes = L.n_nodes;
   R.self_loops = L.self_loops, R.duplicates = L.duplicates, R.dropped = L.dropped;
-  R.offsets = host_array<std::int32_t>(n + 1, 0, "the renumbered offsets");
-  R.out_degree = host_array<std::int32_t>(n, 0, "the renumbered out-degrees");
+  R.offsets = host_vector<std::int32_t>(n + 1, "the renumbered offsets");
+  R.out_degree = host_vector<std::int32_t>(n, "the renumbered out-degrees");
   for (std::size_t i = 0; i < n; ++i) {
     R.out_degree[i] = L.out_degree[static_cast<std::size_t>(order[i])];
     R.offsets[i + 1] = R.offsets[i] + L.row_length(order[i]);
   }
-  R.sources = host_array<std::int32_t>(L.sources.size(), 0, "the renumbered in-links");
+  R.sources = host_vector<std::int32_t>(L.sources.size(), "the renumbered in-links");
   // The rows shared among the threads by their links: renumbered by degree, the longest rows come first,
   // and blocks of rows would leave the first thread with most of the work.
   const std::size_t links = L.sources.size();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/host_memory.hpp"
+#include "core/parallel.hpp"
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "itercl/graph.hpp"
@@ -85,14 +86,18 @@ InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order);
 template <class T>
 std::vector<T> to_new(const std::vector<T>& v, const std::vector<std::int32_t>& order) {
   if (v.empty()) return v;
-  std::vector<T> out = host_array<T>(v.size(), T{}, "the renumbered node values");
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = v[static_cast<std::size_t>(order[i])];
+  std::vector<T> out = host_vector<T>(v.size(), "the renumbered node values");
+  parallel_blocks(out.size(), worker_count(out.size()), [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t i = begin; i < end; ++i) out[i] = v[static_cast<std::size_t>(order[i])];
+  });
   return out;
 }
 template <class T>
 std::vector<T> to_old(const std::vector<T>& v, const std::vector<std::int32_t>& order) {
-  std::vector<T> out = host_array<T>(v.size(), T{}, "the node values in the input's order");
-  for (std::size_t i = 0; i < v.size(); ++i) out[static_cast<std::size_t>(order[i])] = v[i];
+  std::vector<T> out = host_vector<T>(v.size(), "the node values in the input's order");
+  parallel_blocks(v.size(), worker_count(v.size()), [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t i = begin; i < end; ++i) out[static_cast<std::size_t>(order[i])] = v[i];
+  });
   return out;
 }
 

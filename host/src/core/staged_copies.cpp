@@ -1,7 +1,8 @@
-#include "core/upload_columns.hpp"
+#include "core/staged_copies.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include "core/device_data.hpp"
@@ -10,6 +11,18 @@
 
 namespace itercl::core {
 
+namespace {
+
+// The device's staging chunks, made at the first use; the caller holds the device's staging lock.
+std::array<PinnedHostBuffer, 2>& staging_chunks(const Device& device) {
+  std::array<PinnedHostBuffer, 2>& staging = device.state().staging;
+  for (PinnedHostBuffer& s : staging)
+    if (s.size() < Device::State::kStagingBytes) s = PinnedHostBuffer(device, Device::State::kStagingBytes);
+  return staging;
+}
+
+}  // namespace
+
 Timings upload_columns(const Device& device, const RowsView& rows, Precision precision, const Eigen::RowVectorXd& shift,
                        const cl::Buffer& out) {
   Stopwatch wall;
@@ -17,11 +30,8 @@ Timings upload_columns(const Device& device, const RowsView& rows, Precision pre
   const Eigen::Index n = rows.rows(), dim = rows.cols();
   const std::size_t value = real_size(precision);
   if (n == 0 || dim == 0) return t;
-  Device::State& state = device.state();
-  std::lock_guard lock(state.staging_mutex);  // one upload at a time through the device's two chunks
-  std::array<PinnedHostBuffer, 2>& staging = state.staging;
-  for (PinnedHostBuffer& s : staging)
-    if (s.size() < Device::State::kStagingBytes) s = PinnedHostBuffer(device, Device::State::kStagingBytes);
+  std::lock_guard lock(device.state().staging_mutex);  // one copy at a time through the device's two chunks
+  std::array<PinnedHostBuffer, 2>& staging = staging_chunks(device);
   // Whole rows a chunk: each chunk is dim column pieces of `rows` values, one rectangle of the buffer.
   const Eigen::Index chunk_rows =
       std::max<Eigen::Index>(1, static_cast<Eigen::Index>(Device::State::kStagingBytes / (value * dim)));
@@ -51,6 +61,37 @@ Timings upload_columns(const Device& device, const RowsView& rows, Precision pre
   }
   cl::Event::waitForEvents(copies);
   for (const cl::Event& e : copies) t.transfer_s += event_seconds(e);
+  t.wall_s = wall.seconds();
+  return t;
+}
+
+Timings download(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes, void* out) {
+  Stopwatch wall;
+  Timings t;
+  if (bytes == 0) return t;
+  std::lock_guard lock(device.state().staging_mutex);
+  std::array<PinnedHostBuffer, 2>& staging = staging_chunks(device);
+  constexpr std::size_t kChunk = Device::State::kStagingBytes;
+  cl::CommandQueue& queue = device.queue();
+  const std::size_t chunks = (bytes + kChunk - 1) / kChunk;
+  std::array<cl::Event, 2> read;
+  auto enqueue = [&](std::size_t c) {
+    const std::size_t at = c * kChunk, size = std::min(kChunk, bytes - at);
+    queue.enqueueReadBuffer(buffer, CL_FALSE, offset + at, size, staging[c % 2].data(), nullptr, &read[c % 2]);
+    queue.flush();
+  };
+  enqueue(0);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    read[c % 2].wait();
+    t.transfer_s += event_seconds(read[c % 2]);
+    if (c + 1 < chunks) enqueue(c + 1);  // the next chunk crosses while this one is copied out
+    const std::size_t at = c * kChunk, size = std::min(kChunk, bytes - at);
+    const auto* from = static_cast<const unsigned char*>(staging[c % 2].data());
+    auto* to = static_cast<unsigned char*>(out) + at;
+    parallel_blocks(size, worker_count(size / 4), [&](std::size_t begin, std::size_t end, int) {
+      std::memcpy(to + begin, from + begin, end - begin);
+    });
+  }
   t.wall_s = wall.seconds();
   return t;
 }

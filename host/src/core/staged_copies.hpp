@@ -1,4 +1,5 @@
-// A caller's rows to a device buffer in the kernels' column-major layout, at the bus's rate (internal).
+// Copies between host memory and the device at the bus's rate, through the device's two pinned staging
+// chunks (internal): no pinned copy of the whole is made, and each chunk crosses while the next is prepared.
 #pragma once
 
 #include "itercl/device.hpp"
@@ -14,5 +15,10 @@ namespace itercl::core {
 // Returns the copies' transfer time and the call's wall time. Blocks until the copies are done.
 Timings upload_columns(const Device& device, const RowsView& rows, Precision precision, const Eigen::RowVectorXd& shift,
                        const cl::Buffer& out);
+
+// `bytes` bytes of `buffer` from `offset` into `out` (ordinary host memory), a chunk at a time through the
+// staging chunks, each copied out on all cores while the next crosses. Returns the copies' transfer time and
+// the call's wall time. Blocks until done.
+Timings download(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes, void* out);
 
 }  // namespace itercl::core
