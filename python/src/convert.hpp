@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "itercl/timing.hpp"
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/rows.hpp"
+#include "itercl/timing.hpp"
 
 namespace itercl::python {
 

@@ -64,9 +64,11 @@ TEST_CASE("in-links: the sorted rows of a plain sort of (destination, source), o
       g.dst.push_back(static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(span)));
     }
     std::vector<std::pair<std::int32_t, std::int32_t>> pairs;  // (destination, source)
-    for (std::int32_t e = 0; e < m; ++e) pairs.emplace_back(g.dst[static_cast<std::size_t>(e)], g.src[static_cast<std::size_t>(e)]);
+    for (std::int32_t e = 0; e < m; ++e)
+      pairs.emplace_back(g.dst[static_cast<std::size_t>(e)], g.src[static_cast<std::size_t>(e)]);
     std::sort(pairs.begin(), pairs.end());
-    std::vector<std::int32_t> offsets(static_cast<std::size_t>(n) + 1, 0), sources, out_degree(static_cast<std::size_t>(n), 0);
+    std::vector<std::int32_t> offsets(static_cast<std::size_t>(n) + 1, 0), sources,
+        out_degree(static_cast<std::size_t>(n), 0);
     std::int64_t loops = 0, repeats = 0;
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       ++offsets[static_cast<std::size_t>(pairs[k].first) + 1];

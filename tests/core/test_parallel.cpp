@@ -44,7 +44,8 @@ TEST_CASE("parallel blocks: nested calls and calls from several threads at once 
         itercl::parallel_blocks(4000, 4, [&](std::size_t begin, std::size_t end, int w) {
           std::vector<std::int64_t> inner(3, 0);  // a nested loop inside each block
           itercl::parallel_blocks(end - begin, 3, [&](std::size_t b, std::size_t e, int v) {
-            for (std::size_t i = begin + b; i < begin + e; ++i) inner[static_cast<std::size_t>(v)] += static_cast<std::int64_t>(i);
+            for (std::size_t i = begin + b; i < begin + e; ++i)
+              inner[static_cast<std::size_t>(v)] += static_cast<std::int64_t>(i);
           });
           partial[static_cast<std::size_t>(w)] = std::accumulate(inner.begin(), inner.end(), std::int64_t{0});
         });

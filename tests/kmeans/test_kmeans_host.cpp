@@ -156,7 +156,8 @@ TEST_CASE("random initialisation: the k samples of the smallest draws, whatever 
   const Matrix chosen = itercl::kmeans::init_random(X, {}, k, rng);
   const std::uint64_t stream = copy();
   std::vector<std::pair<double, Eigen::Index>> draws;
-  for (Eigen::Index i = 0; i < n; ++i) draws.emplace_back(itercl::uniform01_at(stream, static_cast<std::uint64_t>(i)), i);
+  for (Eigen::Index i = 0; i < n; ++i)
+    draws.emplace_back(itercl::uniform01_at(stream, static_cast<std::uint64_t>(i)), i);
   std::partial_sort(draws.begin(), draws.begin() + k, draws.end());
   std::vector<double> expected;
   for (int c = 0; c < k; ++c) expected.push_back(static_cast<double>(draws[static_cast<std::size_t>(c)].second));

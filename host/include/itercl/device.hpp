@@ -76,7 +76,7 @@ class Device {
   const cl::Program& program(const std::string& file, const std::string& options) const;
   cl::Kernel kernel(const std::string& file, const std::string& options, const char* name) const;
 
-  struct State;  // opaque: defined in the library's sources
+  struct State;                             // opaque: defined in the library's sources
   State& state() const { return *state_; }  // for the library's internals (the staging chunks, the programs)
 
  private:

@@ -136,9 +136,10 @@ std::string metric_name(const std::string& key) {
 }
 
 // The numbers of one run worth comparing across runs and devices: the median iteration's and the
-// total's times, the time to solution and its phases (phase_<name>_ms), and every rate of the "gflops" section (not the flop and byte counts behind them).
-// A rate not in GFLOPS also keeps its old name "gflops_<key>" (gflops_pairs_per_second,
-// gflops_kernel_gbs), deprecated: readers of results written before the rename still find it.
+// total's times, the time to solution and its phases (phase_<name>_ms), and every rate of the "gflops"
+// section (not the flop and byte counts behind them). A rate not in GFLOPS also keeps its old name
+// "gflops_<key>" (gflops_pairs_per_second, gflops_kernel_gbs), deprecated: readers of results written
+// before the rename still find it.
 json metrics_of(const json& r) {
   json m = json::object();
   for (const char* section : {"median_iteration", "total"}) {

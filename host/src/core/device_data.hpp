@@ -35,7 +35,8 @@ inline void pack_column_major(const RowsView& m, Precision p, void* out, const E
         const Eigen::Index last = std::min(first + kBlock, rows.rows());
         for (Eigen::Index j = 0; j < rows.cols(); ++j) {
           const double s = shift.size() ? shift[j] : 0.0;
-          for (Eigen::Index i = first; i < last; ++i) o[j * ld + i] = static_cast<T>(static_cast<double>(rows(i, j)) - s);
+          for (Eigen::Index i = first; i < last; ++i)
+            o[j * ld + i] = static_cast<T>(static_cast<double>(rows(i, j)) - s);
         }
       }
     });

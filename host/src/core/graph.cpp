@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <utility>
 
 #include "core/host_memory.hpp"
@@ -165,7 +165,8 @@ InLinks in_links(const EdgesView& g, const LinkOptions& options) {
   L.n_nodes = g.n_nodes;
   // Sources ascending in every row: the kernels then gather the rank vector in address order, and
   // repeats sit side by side.
-  const int bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(std::max(g.n_nodes - 1, 0)))));
+  const int bits =
+      std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(std::max(g.n_nodes - 1, 0)))));
   core::rows_of_sorted(core::sorted_links(g, bits).get(), m, bits, L);
   if (!options.self_loops || !options.duplicates) core::drop_links(L, options);
   const auto n = static_cast<std::size_t>(L.n_nodes);

@@ -45,12 +45,11 @@ Timings upload_columns(const Device& device, const RowsView& rows, Precision pre
     const RowsView chunk = rows.block(first, count);
     auto* packed = static_cast<unsigned char*>(staging[s].data());
     const auto ucount = static_cast<std::size_t>(count);
-    parallel_blocks(ucount, worker_count(ucount * static_cast<std::size_t>(dim)),
-                    [&](std::size_t begin, std::size_t end, int) {
-                      pack_column_major(chunk.block(static_cast<Eigen::Index>(begin),
-                                                    static_cast<Eigen::Index>(end - begin)),
-                                        precision, packed + begin * value, shift, count);
-                    });
+    parallel_blocks(
+        ucount, worker_count(ucount * static_cast<std::size_t>(dim)), [&](std::size_t begin, std::size_t end, int) {
+          pack_column_major(chunk.block(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end - begin)),
+                            precision, packed + begin * value, shift, count);
+        });
     // dim pieces of count values, at column j's rows [first, first + count) of the buffer.
     const cl::array<cl::size_type, 3> at{static_cast<cl::size_type>(first) * value, 0, 0}, from{0, 0, 0},
         region{ucount * value, static_cast<cl::size_type>(dim), 1};

@@ -1,12 +1,12 @@
 #include "itercl/timing.hpp"
 
-#include "core/phase_clock.hpp"
-
 #include <algorithm>
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
+
+#include "core/phase_clock.hpp"
 
 namespace itercl {
 

@@ -111,8 +111,9 @@ AlgorithmReport run_kmeans(ExperimentContext& c) {
   c.device().require(params.precision);  // as KMeans' constructor checks, before any work
   Repeats repeats;
   const KMeansResult r = repeats.run(c.repeat, "checks", [&] {
-    return with_field_prefix(c.params.source(), "params",
-                             [&] { return kmeans::fit_over_ranks(comm, c.device(), params, kmeans::local_rows(mine)); });
+    return with_field_prefix(c.params.source(), "params", [&] {
+      return kmeans::fit_over_ranks(comm, c.device(), params, kmeans::local_rows(mine));
+    });
   });
 
   nlohmann::json& res = report.result;

@@ -10,10 +10,10 @@
 
 #include "core/device_data.hpp"
 #include "core/device_rows_pack.hpp"
-#include "core/phase_clock.hpp"
-#include "core/staged_copies.hpp"
 #include "core/host_memory.hpp"
 #include "core/kernel_args.hpp"
+#include "core/phase_clock.hpp"
+#include "core/staged_copies.hpp"
 #include "itercl/error.hpp"
 #include "kmeans/kmeans_assignment_impl.hpp"
 #include "tuning/kernel_checks.hpp"
