@@ -12,6 +12,7 @@ Needs matplotlib.
 import argparse
 import json
 import os
+import statistics
 from collections import defaultdict
 
 import matplotlib
@@ -102,12 +103,14 @@ def plot_group(suite, group, cases, out_dir):
 
 def group_table(cases):
     pairs = any(metric(c.get("metrics", {}), "pairs_per_second") is not None for c in cases)
-    rows = ["| device | case | kernel ms | wall ms (min-max) | GFLOPS | GB/s |" + (" pairs/s |" if pairs else ""),
-            "|---|---|---|---|---|---|" + ("---|" if pairs else "")]
+    solution = any(metric(c.get("metrics", {}), "time_to_solution_ms") is not None for c in cases)
+    extra = (" pairs/s |" if pairs else "") + (" to solution ms |" if solution else "")
+    rows = ["| device | case | kernel ms | wall ms (min-max) | GFLOPS | GB/s |" + extra,
+            "|---|---|---|---|---|---|" + ("---|" if pairs else "") + ("---|" if solution else "")]
     for c in cases:
         if "error" in c:
             rows.append(f"| {c['device_label']} | {c['case']} | failed: {c['error'][:80]} | | | |"
-                        + (" |" if pairs else ""))
+                        + (" |" if pairs else "") + (" |" if solution else ""))
             continue
         m = c["metrics"]
         _, kernel = metric_of(c)
@@ -115,7 +118,36 @@ def group_table(cases):
         wall = m[wall_key]
         rows.append(f"| {c['device_label']} | {c['case']} | {fmt(kernel)} | {fmt(wall['median'])} "
                     f"({fmt(wall['min'])}-{fmt(wall['max'])}) | {fmt(metric(m, 'gflops_kernel'))} | "
-                    f"{fmt(metric(m, 'kernel_gbs'))} |" + (f" {fmt(metric(m, 'pairs_per_second'))} |" if pairs else ""))
+                    f"{fmt(metric(m, 'kernel_gbs'))} |" + (f" {fmt(metric(m, 'pairs_per_second'))} |" if pairs else "")
+                    + (f" {fmt(metric(m, 'time_to_solution_ms'))} |" if solution else ""))
+    return rows
+
+
+def time_to_solution(folder):
+    """The whole calls of benchmarks/time_to_solution: each `itercl run` result in `folder` (its last repeat's
+    time to solution, the first's, the median iteration and the phases) beside the peers' whole calls of the
+    same workload (peers.json), as ratios."""
+    runs = sorted(f for f in os.listdir(folder) if f.endswith(".json") and f != "peers.json")
+    peers = []
+    if os.path.exists(os.path.join(folder, "peers.json")):
+        with open(os.path.join(folder, "peers.json")) as f:
+            peers = json.load(f)
+    rows = ["| workload | device | to solution ms | first call ms | iteration ms | phases (ms) | peer's whole call ms | "
+            "peer / itercl |", "|---|---|---|---|---|---|---|---|"]
+    for name in runs:
+        with open(os.path.join(folder, name)) as f:
+            r = json.load(f)
+        if "timings" not in r or "time_to_solution_ms" not in r["timings"]:
+            continue
+        t = r["timings"]
+        ours = t["time_to_solution_ms"]
+        phases = ", ".join(f"{k} {fmt(v)}" for k, v in sorted(t["phases_ms"].items(), key=lambda kv: -kv[1]) if v >= 0.05)
+        match = [p for p in peers if p.get("ms") and p.get("workload_of") == r["name"]]
+        peer = f"{match[0]['peer']}: {fmt(statistics.median(match[0]['ms']))}" if match else ""
+        ratio = f"{statistics.median(match[0]['ms']) / ours:.2f}x" if match else ""
+        rows.append(f"| {r['name']} | {r['device']['name']} | {fmt(ours)} | "
+                    f"{fmt(t.get('first_fit', {}).get('time_to_solution_ms'))} | "
+                    f"{fmt(t['median_iteration']['wall_ms'])} | {phases} | {peer} | {ratio} |")
     return rows
 
 
@@ -316,6 +348,8 @@ def main():
     p.add_argument("results", nargs="+")
     p.add_argument("--out", required=True, help="folder for report.md and the PNGs")
     p.add_argument("--tuning", default="", help="tuning database folder, for what tuning gained")
+    p.add_argument("--time-to-solution", action="append",
+                   help="a folder of benchmarks/time_to_solution results (itercl run results and peers.json)")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
     suites, devices, peers = load(a.results)
@@ -353,6 +387,11 @@ def main():
         rows, figure = overhead(suite, cases, a.out)
         if rows:
             md += ["### Overhead model (seed section 4.2)", "", f"![{suite} overhead]({figure})", ""] + rows + [""]
+    for folder in a.time_to_solution or []:
+        md += ["## Time to solution", "", f"From `{os.path.relpath(folder, a.out)}`: each call whole, from the "
+               "input in host memory to the result in host memory (benchmarks/time_to_solution), the last of 3 "
+               "(warm program cache) and the first; the peers' whole calls in the same session.", ""]
+        md += time_to_solution(folder) + [""]
     rows = tuning_rows(a.tuning)
     if rows:
         md += ["## What tuning gained (`itercl tune`)", ""] + rows + [""]
