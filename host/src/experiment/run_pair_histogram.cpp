@@ -7,8 +7,10 @@
 #include <sstream>
 
 #include "core/comm.hpp"
+#include "core/phase_clock.hpp"
 #include "experiment/algorithms.hpp"
 #include "experiment/ranks.hpp"
+#include "experiment/run_support.hpp"
 #include "io/data_source.hpp"
 #include "itercl/pair_histogram.hpp"
 #include "itercl/particles.hpp"
