@@ -257,11 +257,7 @@ int main(int argc, char** argv) {
     }
     if (*tune) {
       tune_options.precision = itercl::parse_precision(tune_precision);
-      try {
-        tune_options.problem = nlohmann::json::parse(tune_problem);
-      } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e999
-        throw itercl::InputError(std::string("--problem: not valid JSON: ") + e.what());
-      }
+      tune_options.problem = itercl::parse_config_json(tune_problem, "--problem");
       if (line.active()) tune_options.progress = std::ref(line);
       return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run, line);
     }

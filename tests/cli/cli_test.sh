@@ -318,10 +318,22 @@ expect_rc 2 "itercl run overflow.json"
 expect_text stderr "overflow.json: params.n_clusters: a number beyond the range of double" "itercl run overflow.json"
 run_itercl tune kmeans --dry-run --problem '{"n_samples": 1e999}'
 expect_rc 2 "itercl tune --problem with 1e999"
-expect_text stderr "--problem: not valid JSON" "itercl tune --problem with 1e999"
+expect_text stderr "--problem: n_samples: a number beyond the range of double" "itercl tune --problem with 1e999"
 run_itercl tune kmeans --dry-run --problem '{"n_samples": 18446744073709551615}'
 expect_rc 2 "itercl tune --problem with 2^64 - 1"
 expect_text stderr "n_samples: 18446744073709551615 is out of range" "itercl tune --problem with 2^64 - 1"
+# --- issue 34: JSON nested 100,000 deep overflowed the stack (exit 139); a repeated key kept its last value ---
+python3 -c 'import sys; n = 100000; sys.stdout.write("{\"algorithm\": " + "[" * n + "]" * n + "}")' >"$tmp/deep.json"
+run_itercl run "$tmp/deep.json"
+expect_rc 2 "itercl run deep.json"
+expect_text stderr "deep.json: objects and arrays nested deeper than 128 levels" "itercl run deep.json"
+run_itercl tune kmeans --dry-run --problem "$(python3 -c 'print("[" * 50000 + "]" * 50000)')"  # one argument: at most 128 KiB
+expect_rc 2 "itercl tune --problem nested 50,000 deep"
+expect_text stderr "--problem: objects and arrays nested deeper than 128 levels" "itercl tune --problem nested deep"
+sed 's|"n_clusters": 3|"n_clusters": 3, "n_clusters": 4|' "$tmp/good.json" >"$tmp/twice.json"
+run_itercl run "$tmp/twice.json"
+expect_rc 2 "itercl run twice.json"
+expect_text stderr "twice.json: params.n_clusters: the key appears twice in one object" "itercl run twice.json"
 sed 's|"algorithm": "kmeans",|"algorithm": "kmeans", "repeat": 3000000000,|' "$tmp/good.json" >"$tmp/repeat.json"
 run_itercl run "$tmp/repeat.json"  # was truncated to an int and replaced the results with an empty run
 expect_rc 2 "itercl run repeat.json"
