@@ -272,6 +272,12 @@ sed 's|"warmup": 0|"warmup": 1e999|' "$tmp/suite.json" >"$tmp/overflow-suite.jso
 run_itercl bench "$tmp/overflow-suite.json"
 expect_rc 2 "itercl bench overflow-suite.json"
 expect_text stderr "overflow-suite.json: warmup: a number beyond the range of double" "itercl bench overflow-suite.json"
+# Issue 34: a peer's timeout_s beyond int ran with the wrapped value (4294967896 s became 600 s).
+sed 's|"name": "gone",|"name": "gone", "timeout_s": 4294967896,|' "$tmp/suite.json" >"$tmp/timeout-suite.json"
+run_itercl bench "$tmp/timeout-suite.json"
+expect_rc 2 "itercl bench timeout-suite.json"
+expect_text stderr "timeout-suite.json: peers[0].timeout_s: 4294967896 is out of range: expected an integer from 1 to 2147483647" \
+  "itercl bench timeout-suite.json"
 # Its results and CSV are one output set: the CSV may not be the suite itself.
 sed 's|"output": "out/suite.json"|"output": "suite-self.json"|' "$tmp/suite.json" >"$tmp/suite-self.csv"
 cp "$tmp/suite-self.csv" "$tmp/suite-self.json"
@@ -322,7 +328,8 @@ expect_text stderr "--problem: n_samples: a number beyond the range of double" "
 run_itercl tune kmeans --dry-run --problem '{"n_samples": 18446744073709551615}'
 expect_rc 2 "itercl tune --problem with 2^64 - 1"
 expect_text stderr "n_samples: 18446744073709551615 is out of range" "itercl tune --problem with 2^64 - 1"
-# --- issue 34: JSON nested 100,000 deep overflowed the stack (exit 139); a repeated key kept its last value ---
+# --- issue 34: JSON nested 100,000 deep overflowed the stack (exit 139); a repeated key kept its last value;
+# an int kernel field wrapped (4294967360 ran as 64) ---
 python3 -c 'import sys; n = 100000; sys.stdout.write("{\"algorithm\": " + "[" * n + "]" * n + "}")' >"$tmp/deep.json"
 run_itercl run "$tmp/deep.json"
 expect_rc 2 "itercl run deep.json"
@@ -334,6 +341,11 @@ sed 's|"n_clusters": 3|"n_clusters": 3, "n_clusters": 4|' "$tmp/good.json" >"$tm
 run_itercl run "$tmp/twice.json"
 expect_rc 2 "itercl run twice.json"
 expect_text stderr "twice.json: params.n_clusters: the key appears twice in one object" "itercl run twice.json"
+sed 's|"n_clusters": 3|"n_clusters": 3, "kernel": {"work_group_size": 4294967360}|' "$tmp/good.json" >"$tmp/wrap.json"
+run_itercl run "$tmp/wrap.json"
+expect_rc 2 "itercl run wrap.json"
+expect_text stderr "wrap.json: params.kernel.work_group_size: 4294967360 is out of range: expected an integer from 0 to 2147483647" \
+  "itercl run wrap.json"
 sed 's|"algorithm": "kmeans",|"algorithm": "kmeans", "repeat": 3000000000,|' "$tmp/good.json" >"$tmp/repeat.json"
 run_itercl run "$tmp/repeat.json"  # was truncated to an int and replaced the results with an empty run
 expect_rc 2 "itercl run repeat.json"

@@ -241,6 +241,12 @@ TEST_CASE("the params section of a config") {
         c, dir.path,
         "cfg.json: params.kernel.work_group_size: expected a positive integer (or 0 for the default), got -1");
   }
+  SUBCASE("kernel work_group_size 4294967360 is not 64") {
+    p["kernel"] = {{"work_group_size", 4294967360LL}};
+    check_config_error(c, dir.path,
+                       "cfg.json: params.kernel.work_group_size: 4294967360 is out of range: expected an integer "
+                       "from 0 to 2147483647");
+  }
 }
 
 // Checks against the data run before the device is selected, and values are reported as written.
