@@ -434,4 +434,27 @@ run_itercl run "$tmp/huge.json"
 expect_rc 2 "itercl run huge.json"
 expect_text stderr "huge.json: output.matrix: $tmp/pw/matrix.npy needs 36000000000128 bytes" "itercl run huge.json"
 
+# --- issue 34: an edge list's first line "5 3" (then 3 edges among ids below 5) is an edge, as networkx
+# reads it, unless data.header says counts; a line skipped, or an edge like counts, is said in the summary ---
+printf '5 3\n0 1\n2 1\n4 0\n' >"$tmp/counts.txt"
+cat >"$tmp/counts.json" <<'EOF'
+{"algorithm": "pagerank", "data": {"path": "counts.txt"}, "output": "out/counts.json"}
+EOF
+run_itercl run "$tmp/counts.json"
+expect_rc 0 "itercl run counts.json"
+expect_text stdout "data: the first line '5 3' was read as an edge; if it is the node and edge counts, set data.header to true" \
+  "itercl run counts.json"
+check_results "$tmp/out/counts.json" 'r["data"]["n_links"] == 4 and r["data"]["first_edge_like_counts"] == "5 3"'
+sed 's|"path": "counts.txt"|"path": "counts.txt", "header": true|' "$tmp/counts.json" >"$tmp/counts-header.json"
+run_itercl run "$tmp/counts-header.json"
+expect_rc 0 "itercl run counts-header.json"
+expect_text stdout "data: the first line '5 3' was skipped as a header" "itercl run counts-header.json"
+check_results "$tmp/out/counts.json" 'r["data"]["n_links"] == 3 and r["data"]["header_skipped"] == "5 3"'
+# A graph whose only edge is a self-loop: one node, rank 1.
+printf '7 7\n' >"$tmp/loop.txt"
+sed 's|"counts.txt"|"loop.txt"|' "$tmp/counts.json" >"$tmp/loop.json"
+run_itercl run "$tmp/loop.json"
+expect_rc 0 "itercl run loop.json"
+check_results "$tmp/out/counts.json" 'list(r["result"]["ranks"]) == ["7"] and abs(r["result"]["ranks"]["7"] - 1) < 1e-6'
+
 echo "cli_test: all checks passed"
