@@ -457,4 +457,12 @@ run_itercl run "$tmp/loop.json"
 expect_rc 0 "itercl run loop.json"
 check_results "$tmp/out/counts.json" 'list(r["result"]["ranks"]) == ["7"] and abs(r["result"]["ranks"]["7"] - 1) < 1e-6'
 
+# --- issue 34: messages that name the real cause ---
+ln -s "$tmp/loop-b.csv" "$tmp/loop-a.csv"
+ln -s "$tmp/loop-a.csv" "$tmp/loop-b.csv"
+sed 's|"points.csv"|"loop-a.csv"|' "$tmp/good.json" >"$tmp/symlink-loop.json"
+run_itercl run "$tmp/symlink-loop.json"  # was "cannot open (does the file exist?)"
+expect_rc 2 "itercl run symlink-loop.json"
+expect_text stderr "loop-a.csv: is a loop of symbolic links; expected a regular file" "itercl run symlink-loop.json"
+
 echo "cli_test: all checks passed"

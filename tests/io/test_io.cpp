@@ -463,6 +463,20 @@ TEST_CASE("IDX dimensions whose byte count passes 2^64 are refused, not wrapped"
                  {"big.idx: IDX header promises 10000000012 bytes"});
 }
 
+// Issue 34: a loop of symbolic links was reported as a file that does not exist.
+TEST_CASE("a loop of symbolic links and a dangling link say so") {
+  TempDir dir;
+  fs::create_symlink(dir / "b.csv", dir / "a.csv");
+  fs::create_symlink(dir / "a.csv", dir / "b.csv");
+  check_contains(error_message([&] { itercl::load_matrix(dir / "a.csv"); }),
+                 {"a.csv: is a loop of symbolic links; expected a regular file"});
+  fs::create_symlink(dir / "gone.csv", dir / "dangling.csv");
+  check_contains(error_message([&] { itercl::load_matrix(dir / "dangling.csv"); }),
+                 {"dangling.csv: is a symbolic link to " + (dir / "gone.csv").string() + ", which does not exist"});
+  check_contains(error_message([&] { itercl::load_matrix(dir / "absent.csv"); }),
+                 {"absent.csv: cannot open (does the file exist?)"});
+}
+
 // Issue 14: a 1 MB gzip of zeros expanded to 1 GiB and ended in a misleading "no data".
 TEST_CASE("decompression stops at its bound with a message saying so") {
   TempDir dir;

@@ -21,7 +21,14 @@ const nlohmann::json& empty_object() {
 std::string describe_path_kind(const std::filesystem::path& path) {
   std::error_code ec;
   const auto st = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(st)) return "does not exist";
+  if (st.type() == std::filesystem::file_type::not_found) {  // ENOENT or ENOTDIR, or a link to nothing
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec)))
+      return "is a symbolic link to " + std::filesystem::read_symlink(path, ec).string() + ", which does not exist";
+    return "does not exist";
+  }
+  // Any other error is the real cause, not a missing file.
+  if (ec == std::errc::too_many_symbolic_link_levels) return "is a loop of symbolic links";
+  if (ec) return "cannot be examined (" + ec.message() + ")";
   if (std::filesystem::is_directory(st)) return "is a directory";
   if (std::filesystem::is_fifo(st)) return "is a FIFO (named pipe)";
   if (std::filesystem::is_character_file(st)) return "is a character device";
