@@ -2,7 +2,9 @@
 // written here byte by byte (the .npy files by hand, not with save_npy), so a loader bug cannot hide
 // behind a matching writer bug.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "io/io_npy.hpp"
+#include "io/io_stream.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 #include "test_support.hpp"
@@ -475,6 +478,21 @@ TEST_CASE("a loop of symbolic links and a dangling link say so") {
                  {"dangling.csv: is a symbolic link to " + (dir / "gone.csv").string() + ", which does not exist"});
   check_contains(error_message([&] { itercl::load_matrix(dir / "absent.csv"); }),
                  {"absent.csv: cannot open (does the file exist?)"});
+}
+
+// Issue 34: a file that shrank between its size being read and its bytes was "cannot read: Success".
+TEST_CASE("a file that shrinks while it is read says so") {
+  TempDir dir;
+  write_bytes(dir / "shrinks.bin", std::string(100, 'x'));
+  const int fd = ::open((dir / "shrinks.bin").c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  std::string buffer(100, '\0');
+  itercl::io::read_at(fd, buffer.data(), 100, 0, "shrinks.bin");  // whole: no error
+  REQUIRE(::truncate((dir / "shrinks.bin").c_str(), 60) == 0);    // as another program would, mid-read
+  check_contains(error_message([&] { itercl::io::read_at(fd, buffer.data(), 50, 40, "shrinks.bin"); }),
+                 {"shrinks.bin: the file ends at byte 60, before byte 90 that was there when it was opened; it "
+                  "shrank while being read"});
+  ::close(fd);
 }
 
 // Issue 14: a 1 MB gzip of zeros expanded to 1 GiB and ended in a misleading "no data".
