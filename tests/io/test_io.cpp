@@ -466,6 +466,26 @@ TEST_CASE("IDX dimensions whose byte count passes 2^64 are refused, not wrapped"
                  {"big.idx: IDX header promises 10000000012 bytes"});
 }
 
+// Issue 34: an IDX file whose magic is broken was parsed as text, and failed on its binary "line 1".
+TEST_CASE("IDX files with a broken magic are errors about the magic, not text") {
+  TempDir dir;
+  write_bytes(dir / "type.idx", idx_bytes(0x0F, {2, 2}, std::string(4, '\1')));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "type.idx"); }),
+                 {"type.idx: IDX magic 00 00 0F 02: type code 0F is not one of 08 (unsigned byte)"});
+  write_bytes(dir / "rank0.idx", idx_bytes(0x08, {}, std::string(4, '\1')));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "rank0.idx"); }),
+                 {"rank0.idx: IDX magic 00 00 08 00: 0 dimensions; expected 1 to 4"});
+  write_bytes(dir / "rank9.idx", idx_bytes(0x08, {1, 1, 1, 1, 1, 1, 1, 1, 1}, "x"));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "rank9.idx"); }), {"09: 9 dimensions; expected 1 to 4"});
+  write_bytes(dir / "cut.idx", std::string("\0\0\x08", 3));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "cut.idx"); }), {"cut.idx: IDX magic cut short: 3 of"});
+  write_bytes(dir / "header.idx", std::string("\0\0\x08\x02\0\0\0\x01", 8));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "header.idx"); }),
+                 {"header.idx: IDX header cut short: 8 bytes of the 12 that its 2 dimensions take"});
+  check_contains(error_message([&] { itercl::load_matrix(dir / "type.idx", {.format = "csv", .header = {}}); }),
+                 {"is an IDX file, but format 'csv'"});
+}
+
 // Issue 34: a loop of symbolic links was reported as a file that does not exist.
 TEST_CASE("a loop of symbolic links and a dangling link say so") {
   TempDir dir;
