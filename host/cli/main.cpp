@@ -31,9 +31,7 @@ int list_devices(bool as_json) {
     return devices.empty() ? 1 : 0;
   }
   if (devices.empty()) {
-    std::cerr << "no OpenCL device found: no ICD is registered with the OpenCL loader.\n"
-                 "  For the CPU: sudo apt-get install pocl-opencl-icd   (or run scripts/bootstrap.sh)\n"
-                 "  For a GPU: install its driver's OpenCL ICD, or register an installed one in /etc/OpenCL/vendors/\n";
+    std::cerr << itercl::no_device_message() << "\n";
     return 1;
   }
   std::printf("%-5s %-5s %-40s %-28s %4s %10s %9s %6s %4s  %s\n", "P:D", "type", "name", "platform", "CUs", "global",

@@ -464,5 +464,15 @@ sed 's|"points.csv"|"loop-a.csv"|' "$tmp/good.json" >"$tmp/symlink-loop.json"
 run_itercl run "$tmp/symlink-loop.json"  # was "cannot open (does the file exist?)"
 expect_rc 2 "itercl run symlink-loop.json"
 expect_text stderr "loop-a.csv: is a loop of symbolic links; expected a regular file" "itercl run symlink-loop.json"
+# PoCL cannot start without a writable cache folder: said so, not "no ICD is registered".
+if grep -qs pocl /etc/OpenCL/vendors/*.icd; then
+  set +e
+  env -u POCL_CACHE_DIR -u XDG_CACHE_HOME HOME=/dev/null "$itercl" devices >"$tmp/stdout" 2>"$tmp/stderr"
+  rc=$?
+  set -e
+  expect_rc 1 "itercl devices with HOME=/dev/null"
+  expect_text stderr "PoCL, the CPU driver registered here, cannot create its kernel cache folder /dev/null/.cache/pocl/kcache" \
+    "itercl devices with HOME=/dev/null"
+fi
 
 echo "cli_test: all checks passed"

@@ -247,24 +247,9 @@ TEST_CASE("a bad database entry is an error naming the family and its entries") 
       doctest::Contains("kernel.format: expected one of"), itercl::RuntimeError);
 }
 
-namespace {
-
-// Sets (or, with nullptr, unsets) an environment variable for the scope, restoring it after.
-struct EnvVar {
-  std::string name;
-  std::optional<std::string> before;
-  EnvVar(const char* n, const char* value) : name(n) {
-    if (const char* v = std::getenv(n)) before = v;
-    value ? setenv(n, value, 1) : unsetenv(n);
-  }
-  ~EnvVar() { before ? setenv(name.c_str(), before->c_str(), 1) : unsetenv(name.c_str()); }
-};
-
-}  // namespace
-
 TEST_CASE("the user's tuning folder (XDG) lies over the built-in database, below $ITERCL_TUNING_DIR") {
   test::TempDir xdg, dir;
-  const EnvVar on("ITERCL_NO_USER_TUNING", nullptr), home("XDG_CONFIG_HOME", xdg.path.c_str());
+  const test::EnvVar on("ITERCL_NO_USER_TUNING", nullptr), home("XDG_CONFIG_HOME", xdg.path.c_str());
   REQUIRE(itercl::user_tuning_dir() == xdg.path / "itercl" / "tuning");
   const auto device = fake("gpu", "Example GPU 9000");
   itercl::store_tuned_parameters(*itercl::user_tuning_dir(), "kmeans", device, {{"work_group_size", 512}}, false);
@@ -284,15 +269,15 @@ TEST_CASE("the user's tuning folder (XDG) lies over the built-in database, below
   // The switch the tests run under hides the folder; so does an invalid (relative) $XDG_CONFIG_HOME
   // when there is no $HOME.
   {
-    const EnvVar off("ITERCL_NO_USER_TUNING", "1");
+    const test::EnvVar off("ITERCL_NO_USER_TUNING", "1");
     CHECK_FALSE(itercl::user_tuning_dir());
     CHECK(itercl::tuned_parameters("kmeans", device).values["work_group_size"] == 128);
   }
   {
-    const EnvVar relative("XDG_CONFIG_HOME", "relative/path"), no_home("HOME", nullptr);
+    const test::EnvVar relative("XDG_CONFIG_HOME", "relative/path"), no_home("HOME", nullptr);
     CHECK_FALSE(itercl::user_tuning_dir());
   }
-  const EnvVar relative("XDG_CONFIG_HOME", "relative/path"), other_home("HOME", "/home/someone");
+  const test::EnvVar relative("XDG_CONFIG_HOME", "relative/path"), other_home("HOME", "/home/someone");
   CHECK(itercl::user_tuning_dir() == std::filesystem::path("/home/someone/.config/itercl/tuning"));
 }
 
