@@ -87,6 +87,19 @@ struct TempDir {
   std::filesystem::path operator/(const std::string& name) const { return path / name; }
 };
 
+// Sets (or, with nullptr, unsets) an environment variable for the scope, restoring it after.
+struct EnvVar {
+  std::string name;
+  std::optional<std::string> before;
+  EnvVar(const char* n, const char* value) : name(n) {
+    if (const char* v = std::getenv(n)) before = v;
+    value ? setenv(n, value, 1) : unsetenv(n);
+  }
+  EnvVar(const EnvVar&) = delete;
+  EnvVar& operator=(const EnvVar&) = delete;
+  ~EnvVar() { before ? setenv(name.c_str(), before->c_str(), 1) : unsetenv(name.c_str()); }
+};
+
 // Writes `bytes` to dir/name, byte for byte; returns the path.
 inline std::filesystem::path write_file(const TempDir& dir, const std::string& name, const std::string& bytes) {
   const auto path = dir / name;

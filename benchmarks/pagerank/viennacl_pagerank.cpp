@@ -146,9 +146,13 @@ int main(int argc, char** argv) {
   }
   // The graphs once, then every device on each.
   std::vector<std::pair<std::string, itercl::InLinks>> graphs;
-  for (const char* file : {"hollins.dat", "p2p-Gnutella08.txt", "wiki-Vote.txt", "web-NotreDame.tar.gz"})
+  for (const std::string file : {"hollins.dat", "p2p-Gnutella08.txt", "wiki-Vote.txt", "web-NotreDame.tar.gz"}) {
+    // web-NotreDame opens with its node and edge counts ("325729 1497134"), which would read as an edge.
+    itercl::GraphLoadOptions options;
+    if (file == "web-NotreDame.tar.gz") options.header = true;
     if (std::filesystem::exists(std::filesystem::path(o.data) / file))
-      graphs.emplace_back(file, itercl::in_links(itercl::load_graph(std::filesystem::path(o.data) / file)));
+      graphs.emplace_back(file, itercl::in_links(itercl::load_graph(std::filesystem::path(o.data) / file, options)));
+  }
   for (const int scale : o.scales)
     graphs.emplace_back("rmat-" + std::to_string(scale),
                         itercl::in_links(itercl::make_rmat({.scale = scale, .random_state = 1})));

@@ -31,9 +31,7 @@ int list_devices(bool as_json) {
     return devices.empty() ? 1 : 0;
   }
   if (devices.empty()) {
-    std::cerr << "no OpenCL device found: no ICD is registered with the OpenCL loader.\n"
-                 "  For the CPU: sudo apt-get install pocl-opencl-icd   (or run scripts/bootstrap.sh)\n"
-                 "  For a GPU: install its driver's OpenCL ICD, or register an installed one in /etc/OpenCL/vendors/\n";
+    std::cerr << itercl::no_device_message() << "\n";
     return 1;
   }
   std::printf("%-5s %-5s %-40s %-28s %4s %10s %9s %6s %4s  %s\n", "P:D", "type", "name", "platform", "CUs", "global",
@@ -257,11 +255,7 @@ int main(int argc, char** argv) {
     }
     if (*tune) {
       tune_options.precision = itercl::parse_precision(tune_precision);
-      try {
-        tune_options.problem = nlohmann::json::parse(tune_problem);
-      } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e999
-        throw itercl::InputError(std::string("--problem: not valid JSON: ") + e.what());
-      }
+      tune_options.problem = itercl::parse_config_json(tune_problem, "--problem");
       if (line.active()) tune_options.progress = std::ref(line);
       return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run, line);
     }

@@ -92,12 +92,22 @@ def check_precision(precision):
     return check_string("precision", precision, ("float", "double"))
 
 
-def check_int(name, value, minimum=None):
+INT32_MAX = 2**31 - 1  # a C++ int: what the bindings take most integer parameters as
+INT64_MAX = 2**63 - 1  # sizes (Eigen::Index)
+UINT64_MAX = 2**64 - 1  # seeds
+
+
+def check_int(name, value, minimum=None, maximum=INT32_MAX):
+    """An integer from `minimum` to `maximum`, the range of the binding's parameter: past it pybind11 refuses
+    the call with "incompatible function arguments", naming no parameter."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name}: expected an integer{'' if minimum is None else f' >= {minimum}'}, got {value!r}")
     value = int(value)
     if minimum is not None and value < minimum:
         raise ValueError(f"{name}: expected an integer >= {minimum}, got {value}")
+    low = -maximum - 1 if minimum is None else minimum
+    if not low <= value <= maximum:
+        raise ValueError(f"{name}: {value} is out of range: expected an integer from {low} to {maximum}")
     return value
 
 
@@ -126,7 +136,7 @@ def seed(random_state):
         return int(random_state.randint(np.iinfo(np.int32).max))
     if isinstance(random_state, np.random.Generator):
         return int(random_state.integers(np.iinfo(np.int32).max))
-    return check_int("random_state", random_state, 0)
+    return check_int("random_state", random_state, 0, UINT64_MAX)
 
 
 def check_array(X, name="X", ndim=2, min_rows=1, dtype=None):

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from . import _itercl
-from ._base import check_array, check_int, check_number, check_precision, device_specs, kernel_json
+from ._base import INT64_MAX, check_array, check_int, check_number, check_precision, device_specs, kernel_json
 
 # scikit-learn's aliases for SciPy's names.
 _METRICS = {"euclidean": "euclidean", "l2": "euclidean", "sqeuclidean": "sqeuclidean", "cityblock": "cityblock",
@@ -42,8 +42,8 @@ def _inputs(X, Y):
 def _common(metric, kwds, device, precision, kernel, block_rows, block_cols):
     name, p = _metric(metric, kwds)
     return dict(metric=name, p=p, devices=device_specs(device), precision=check_precision(precision),
-                kernel=kernel_json(kernel), block_rows=check_int("block_rows", block_rows, 0),
-                block_cols=check_int("block_cols", block_cols, 0))
+                kernel=kernel_json(kernel), block_rows=check_int("block_rows", block_rows, 0, INT64_MAX),
+                block_cols=check_int("block_cols", block_cols, 0, INT64_MAX))
 
 
 def pairwise_distances(X, Y=None, metric="euclidean", *, device=None, precision="float", kernel=None,
@@ -205,7 +205,8 @@ def _distance_range(X, sides, device, precision):
 
 def _histogram(X, kind, bins, lo, hi, edges, sides, device, precision, kernel, block):
     return _itercl.pair_histogram(X, kind, bins, lo, hi, [float(e) for e in edges], sides, device_specs(device),
-                                  check_precision(precision), kernel_json(kernel), check_int("block", block, 0))
+                                  check_precision(precision), kernel_json(kernel),
+                                  check_int("block", block, 0, INT64_MAX))
 
 
 def pair_counts(X, radii, box=None, *, device=None, precision="float", kernel=None, block=0):
@@ -219,7 +220,7 @@ def pair_counts(X, radii, box=None, *, device=None, precision="float", kernel=No
     r = np.atleast_1d(np.asarray(radii, dtype=np.float64))
     counts, _ = _itercl.pair_histogram(X, "radii", 0, 0.0, 0.0, [float(v) for v in r], _box(box, X.shape[1]),
                                        device_specs(device), check_precision(precision), kernel_json(kernel),
-                                       check_int("block", block, 0))
+                                       check_int("block", block, 0, INT64_MAX))
     return counts[0] if scalar else counts
 
 

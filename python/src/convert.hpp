@@ -12,6 +12,7 @@
 
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
+#include "itercl/experiment.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/rows.hpp"
 #include "itercl/timing.hpp"
@@ -52,7 +53,7 @@ std::vector<Device> select_devices(const std::vector<std::string>& specs);
 template <typename Kernel>
 Kernel kernel_from_json(const std::string& text) {
   Kernel k;
-  if (!text.empty()) from_json(nlohmann::json::parse(text), k);
+  if (!text.empty()) from_json(parse_config_json(text, "kernel"), k);
   return k;
 }
 template <typename Kernel>

@@ -272,6 +272,12 @@ sed 's|"warmup": 0|"warmup": 1e999|' "$tmp/suite.json" >"$tmp/overflow-suite.jso
 run_itercl bench "$tmp/overflow-suite.json"
 expect_rc 2 "itercl bench overflow-suite.json"
 expect_text stderr "overflow-suite.json: warmup: a number beyond the range of double" "itercl bench overflow-suite.json"
+# Issue 34: a peer's timeout_s beyond int ran with the wrapped value (4294967896 s became 600 s).
+sed 's|"name": "gone",|"name": "gone", "timeout_s": 4294967896,|' "$tmp/suite.json" >"$tmp/timeout-suite.json"
+run_itercl bench "$tmp/timeout-suite.json"
+expect_rc 2 "itercl bench timeout-suite.json"
+expect_text stderr "timeout-suite.json: peers[0].timeout_s: 4294967896 is out of range: expected an integer from 1 to 2147483647" \
+  "itercl bench timeout-suite.json"
 # Its results and CSV are one output set: the CSV may not be the suite itself.
 sed 's|"output": "out/suite.json"|"output": "suite-self.json"|' "$tmp/suite.json" >"$tmp/suite-self.csv"
 cp "$tmp/suite-self.csv" "$tmp/suite-self.json"
@@ -318,10 +324,28 @@ expect_rc 2 "itercl run overflow.json"
 expect_text stderr "overflow.json: params.n_clusters: a number beyond the range of double" "itercl run overflow.json"
 run_itercl tune kmeans --dry-run --problem '{"n_samples": 1e999}'
 expect_rc 2 "itercl tune --problem with 1e999"
-expect_text stderr "--problem: not valid JSON" "itercl tune --problem with 1e999"
+expect_text stderr "--problem: n_samples: a number beyond the range of double" "itercl tune --problem with 1e999"
 run_itercl tune kmeans --dry-run --problem '{"n_samples": 18446744073709551615}'
 expect_rc 2 "itercl tune --problem with 2^64 - 1"
 expect_text stderr "n_samples: 18446744073709551615 is out of range" "itercl tune --problem with 2^64 - 1"
+# --- issue 34: JSON nested 100,000 deep overflowed the stack (exit 139); a repeated key kept its last value;
+# an int kernel field wrapped (4294967360 ran as 64) ---
+python3 -c 'import sys; n = 100000; sys.stdout.write("{\"algorithm\": " + "[" * n + "]" * n + "}")' >"$tmp/deep.json"
+run_itercl run "$tmp/deep.json"
+expect_rc 2 "itercl run deep.json"
+expect_text stderr "deep.json: objects and arrays nested deeper than 128 levels" "itercl run deep.json"
+run_itercl tune kmeans --dry-run --problem "$(python3 -c 'print("[" * 50000 + "]" * 50000)')"  # one argument: at most 128 KiB
+expect_rc 2 "itercl tune --problem nested 50,000 deep"
+expect_text stderr "--problem: objects and arrays nested deeper than 128 levels" "itercl tune --problem nested deep"
+sed 's|"n_clusters": 3|"n_clusters": 3, "n_clusters": 4|' "$tmp/good.json" >"$tmp/twice.json"
+run_itercl run "$tmp/twice.json"
+expect_rc 2 "itercl run twice.json"
+expect_text stderr "twice.json: params.n_clusters: the key appears twice in one object" "itercl run twice.json"
+sed 's|"n_clusters": 3|"n_clusters": 3, "kernel": {"work_group_size": 4294967360}|' "$tmp/good.json" >"$tmp/wrap.json"
+run_itercl run "$tmp/wrap.json"
+expect_rc 2 "itercl run wrap.json"
+expect_text stderr "wrap.json: params.kernel.work_group_size: 4294967360 is out of range: expected an integer from 0 to 2147483647" \
+  "itercl run wrap.json"
 sed 's|"algorithm": "kmeans",|"algorithm": "kmeans", "repeat": 3000000000,|' "$tmp/good.json" >"$tmp/repeat.json"
 run_itercl run "$tmp/repeat.json"  # was truncated to an int and replaced the results with an empty run
 expect_rc 2 "itercl run repeat.json"
@@ -409,5 +433,46 @@ sed 's|"n_samples": 4000, "n_features": 64|"n_samples": 3000000, "n_features": 1
 run_itercl run "$tmp/huge.json"
 expect_rc 2 "itercl run huge.json"
 expect_text stderr "huge.json: output.matrix: $tmp/pw/matrix.npy needs 36000000000128 bytes" "itercl run huge.json"
+
+# --- issue 34: an edge list's first line "5 3" (then 3 edges among ids below 5) is an edge, as networkx
+# reads it, unless data.header says counts; a line skipped, or an edge like counts, is said in the summary ---
+printf '5 3\n0 1\n2 1\n4 0\n' >"$tmp/counts.txt"
+cat >"$tmp/counts.json" <<'EOF'
+{"algorithm": "pagerank", "data": {"path": "counts.txt"}, "output": "out/counts.json"}
+EOF
+run_itercl run "$tmp/counts.json"
+expect_rc 0 "itercl run counts.json"
+expect_text stdout "data: the first line '5 3' was read as an edge; if it is the node and edge counts, set data.header to true" \
+  "itercl run counts.json"
+check_results "$tmp/out/counts.json" 'r["data"]["n_links"] == 4 and r["data"]["first_edge_like_counts"] == "5 3"'
+sed 's|"path": "counts.txt"|"path": "counts.txt", "header": true|' "$tmp/counts.json" >"$tmp/counts-header.json"
+run_itercl run "$tmp/counts-header.json"
+expect_rc 0 "itercl run counts-header.json"
+expect_text stdout "data: the first line '5 3' was skipped as a header" "itercl run counts-header.json"
+check_results "$tmp/out/counts.json" 'r["data"]["n_links"] == 3 and r["data"]["header_skipped"] == "5 3"'
+# A graph whose only edge is a self-loop: one node, rank 1.
+printf '7 7\n' >"$tmp/loop.txt"
+sed 's|"counts.txt"|"loop.txt"|' "$tmp/counts.json" >"$tmp/loop.json"
+run_itercl run "$tmp/loop.json"
+expect_rc 0 "itercl run loop.json"
+check_results "$tmp/out/counts.json" 'list(r["result"]["ranks"]) == ["7"] and abs(r["result"]["ranks"]["7"] - 1) < 1e-6'
+
+# --- issue 34: messages that name the real cause ---
+ln -s "$tmp/loop-b.csv" "$tmp/loop-a.csv"
+ln -s "$tmp/loop-a.csv" "$tmp/loop-b.csv"
+sed 's|"points.csv"|"loop-a.csv"|' "$tmp/good.json" >"$tmp/symlink-loop.json"
+run_itercl run "$tmp/symlink-loop.json"  # was "cannot open (does the file exist?)"
+expect_rc 2 "itercl run symlink-loop.json"
+expect_text stderr "loop-a.csv: is a loop of symbolic links; expected a regular file" "itercl run symlink-loop.json"
+# PoCL cannot start without a writable cache folder: said so, not "no ICD is registered".
+if grep -qs pocl /etc/OpenCL/vendors/*.icd; then
+  set +e
+  env -u POCL_CACHE_DIR -u XDG_CACHE_HOME HOME=/dev/null "$itercl" devices >"$tmp/stdout" 2>"$tmp/stderr"
+  rc=$?
+  set -e
+  expect_rc 1 "itercl devices with HOME=/dev/null"
+  expect_text stderr "PoCL, the CPU driver registered here, cannot create its kernel cache folder /dev/null/.cache/pocl/kcache" \
+    "itercl devices with HOME=/dev/null"
+fi
 
 echo "cli_test: all checks passed"

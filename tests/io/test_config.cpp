@@ -241,6 +241,12 @@ TEST_CASE("the params section of a config") {
         c, dir.path,
         "cfg.json: params.kernel.work_group_size: expected a positive integer (or 0 for the default), got -1");
   }
+  SUBCASE("kernel work_group_size 4294967360 is not 64") {
+    p["kernel"] = {{"work_group_size", 4294967360LL}};
+    check_config_error(c, dir.path,
+                       "cfg.json: params.kernel.work_group_size: 4294967360 is out of range: expected an integer "
+                       "from 0 to 2147483647");
+  }
 }
 
 // Checks against the data run before the device is selected, and values are reported as written.
@@ -355,6 +361,39 @@ TEST_CASE("config files: a number beyond double (1e999) and a directory are erro
   fs::create_directory(dir.path / "folder.json");
   check_mentions(input_error([&] { itercl::run_experiment_file(dir.path / "folder.json", without_device()); }),
                  (dir.path / "folder.json").string() + ": cannot open the config file: the path is a directory");
+}
+
+// Issue 34: a config nested 100,000 deep overflowed the stack (exit 139), and a key given twice kept its
+// last value silently.
+TEST_CASE("config files: nesting deeper than 128 levels and a key given twice are errors naming the place") {
+  ConfigFolder dir;
+  const auto error_of = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir.path / name) << text;
+    return input_error([&] { itercl::run_experiment_file(dir.path / name, without_device()); });
+  };
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  check_mentions(
+      error_of("deep.json", "{\"algorithm\": " + deep + "}"),
+      (dir.path / "deep.json").string() + ": objects and arrays nested deeper than 128 levels (at algorithm");
+  check_mentions(error_of("top.json", deep), "top.json: objects and arrays nested deeper than 128 levels (at [0][0]");
+  // 128 levels pass the parser (and fail later, as any unknown field does).
+  check_mentions(error_of("deep_ok.json", "{\"extra\": " + std::string(127, '[') + std::string(127, ']') + "}"),
+                 "extra: unknown field");
+
+  check_mentions(error_of("twice.json",
+                          "{\"algorithm\": \"kmeans\", \"data\": {\"path\": \"points.csv\"},\n"
+                          " \"params\": {\"n_clusters\": 2, \"n_clusters\": 3}}\n"),
+                 "twice.json: params.n_clusters: the key appears twice in one object");
+  check_mentions(error_of("twice_top.json", "{\"algorithm\": \"kmeans\", \"algorithm\": \"smacof\"}"),
+                 "twice_top.json: algorithm: the key appears twice");
+  // In an array (a suite's groups): the element's index names it.
+  check_mentions(error_of("twice_array.json", "{\"groups\": [{\"name\": \"a\"}, {\"name\": \"b\", \"name\": \"c\"}]}"),
+                 "twice_array.json: groups[1].name: the key appears twice");
+  // The same key in two objects is no repeat.
+  check_mentions(error_of("two_objects.json",
+                          "{\"algorithm\": \"kmeans\", \"data\": {\"path\": \"points.csv\"}, "
+                          "\"output\": {\"path\": \"r.json\"}, \"params\": {\"n_clusters\": 0}}"),
+                 "params.n_clusters");
 }
 
 }  // namespace io_tests

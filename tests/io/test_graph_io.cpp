@@ -100,37 +100,54 @@ TEST_CASE("SNAP edge lists: comments, tabs, CRLF, non-contiguous ids numbered an
   CHECK(edges(sparse) == decltype(edges(sparse)){{-5, 9000000000}, {9000000000, 3}});
 }
 
-TEST_CASE("edge-list first lines: a count, node and edge counts, a header of words, or an edge") {
+// Issue 34: "N M" followed by exactly M edges among ids below N was taken for node and edge counts, and a
+// real edge was lost; networkx's read_edgelist reads it as an edge.
+TEST_CASE("edge-list first lines: a count or words are a header; two integers are an edge unless header is set") {
   test::TempDir dir;
   GraphLoadReport r;
-  // One number (p2p-Gnutella08's "6350"): a count, skipped.
+  // One number (p2p-Gnutella08's "6350"): a count, skipped (networkx skips a line of one field).
   Graph g = load_graph(test::write_file(dir, "a.txt", "6350\n0\t1\n0\t2\n"), {}, &r);
   CHECK(r.header == "6350");
   CHECK(g.n_edges() == 2);
-  // "N M" with exactly M edges among ids below N: counts (web-NotreDame).
-  g = load_graph(test::write_file(dir, "b.txt", "3 2\n0 1\n2 1\n"), {}, &r);
-  CHECK(r.header == "3 2");
-  CHECK(edges(g) == decltype(edges(g)){{0, 1}, {2, 1}});
-  // "N M" that does not announce what follows is an edge.
+  // "5 3" then exactly 3 edges among ids below 5: an edge all the same, noted as looking like counts.
+  g = load_graph(test::write_file(dir, "b.txt", "5 3\n0 1\n2 1\n4 0\n"), {}, &r);
+  CHECK(r.header.empty());
+  CHECK(r.first_edge_like_counts == "5 3");
+  CHECK(edges(g) == decltype(edges(g)){{5, 3}, {0, 1}, {2, 1}, {4, 0}});
+  // The config's header: true says the file has a counts line.
+  GraphLoadOptions skip;
+  skip.header = true;
+  g = load_graph(dir.path / "b.txt", skip, &r);
+  CHECK(r.header == "5 3");
+  CHECK(r.first_edge_like_counts.empty());
+  CHECK(edges(g) == decltype(edges(g)){{0, 1}, {2, 1}, {4, 0}});
+  g = load_graph(test::write_file(dir, "g.txt", "0 1\n1 2\n"), skip, &r);
+  CHECK(edges(g) == decltype(edges(g)){{1, 2}});
+  // header: false reads it as an edge, without the note.
+  GraphLoadOptions keep;
+  keep.header = false;
+  g = load_graph(dir.path / "b.txt", keep, &r);
+  CHECK(g.n_edges() == 4);
+  CHECK(r.first_edge_like_counts.empty());
+  // "N M" that does not look like counts: an edge, no note.
   g = load_graph(test::write_file(dir, "c.txt", "3 2\n0 1\n"), {}, &r);
   CHECK(r.header.empty());
+  CHECK(r.first_edge_like_counts.empty());
   CHECK(edges(g) == decltype(edges(g)){{3, 2}, {0, 1}});
   g = load_graph(test::write_file(dir, "d.txt", "3 2\n0 1\n5 1\n"), {}, &r);  // id 5 is not below 3
   CHECK(g.n_edges() == 3);
+  CHECK(r.first_edge_like_counts.empty());
   // Words (hollins' "start end"); commas and extra columns (weights, timestamps) read and ignored.
   g = load_graph(test::write_file(dir, "e.txt", "start end\n1,2,0.5\n2,3,1.5\n"), {}, &r);
   CHECK(r.header == "start end");
   CHECK(r.values_ignored);
   CHECK(edges(g) == decltype(edges(g)){{1, 2}, {2, 3}});
-  // An explicit header option overrides the detection either way.
-  GraphLoadOptions keep;
-  keep.header = false;
-  g = load_graph(test::write_file(dir, "f.txt", "3 2\n0 1\n2 1\n"), keep, &r);
-  CHECK(g.n_edges() == 3);
-  GraphLoadOptions skip;
-  skip.header = true;
-  g = load_graph(test::write_file(dir, "g.txt", "0 1\n1 2\n"), skip, &r);
-  CHECK(edges(g) == decltype(edges(g)){{1, 2}});
+  // A graph whose only edge is a self-loop is a graph of one node.
+  g = load_graph(test::write_file(dir, "loop.txt", "7 7\n"), {}, &r);
+  CHECK(g.n_nodes == 1);
+  CHECK(g.label(0) == 7);
+  CHECK(edges(g) == decltype(edges(g)){{7, 7}});
+  CHECK(r.first_edge_like_counts.empty());
 }
 
 TEST_CASE("Matrix Market: pattern and weighted, general and symmetric, nodes 1..n") {
@@ -159,12 +176,12 @@ TEST_CASE("Matrix Market: pattern and weighted, general and symmetric, nodes 1..
 
 TEST_CASE("a tar archive of one file is read through, also inside gzip") {
   test::TempDir dir;
-  const std::string text = "2 2\n0\t1\n1\t0\n";
+  const std::string text = "from to\n0\t1\n1\t0\n";
   const std::string one = tar_member("folder/", "", '5') + tar_member("folder/graph.txt", text) + tar_end();
   GraphLoadReport r;
   Graph g = load_graph(test::write_file(dir, "g.tar", one), {}, &r);
   CHECK(edges(g) == decltype(edges(g)){{0, 1}, {1, 0}});
-  CHECK(r.header == "2 2");
+  CHECK(r.header == "from to");
   // macOS's "._" companions and pax metadata entries are not data files.
   const std::string mac =
       tar_member("x", "k=v\n", 'x') + tar_member("._graph.txt", "junk") + tar_member("graph.txt", text) + tar_end();
@@ -239,24 +256,32 @@ TEST_CASE("the four real graphs load with their header quirks (../shared/dataset
     std::int64_t edges;
     const char* header;  // what the loader must recognise as not an edge
     std::int64_t first_label, last_label;
+    bool counts_line;  // a first line of node and edge counts, which only the option skips
   };
   // Counts from the README of the datasets, verified there by reading the files.
-  const Case cases[] = {{"web-NotreDame.tar.gz", 325729, 1497134, "325729 1497134", 0, 325728},
-                        {"wiki-Vote.txt", 7115, 103689, "", 3, 8297},
-                        {"p2p-Gnutella08.txt", 6301, 20777, "6350", 0, 6300},
-                        {"hollins.dat", 6012, 23875, "start end", 1, 6012}};
+  const Case cases[] = {{"web-NotreDame.tar.gz", 325729, 1497134, "325729 1497134", 0, 325728, true},
+                        {"wiki-Vote.txt", 7115, 103689, "", 3, 8297, false},
+                        {"p2p-Gnutella08.txt", 6301, 20777, "6350", 0, 6300, false},
+                        {"hollins.dat", 6012, 23875, "start end", 1, 6012, false}};
   for (const Case& c : cases) {
     CAPTURE(c.file);
     const auto path = test::shared_dataset(std::string("graphs/") + c.file);
     if (!path) continue;
     GraphLoadReport r;
-    const Graph g = load_graph(*path, {}, &r);
+    GraphLoadOptions options;
+    if (c.counts_line) options.header = true;
+    const Graph g = load_graph(*path, options, &r);
     CHECK(g.n_nodes == c.nodes);
     CHECK(g.n_edges() == c.edges);
     CHECK(r.header == c.header);
     CHECK(g.label(0) == c.first_label);
     CHECK(g.label(g.n_nodes - 1) == c.last_label);
-    if (std::string(c.file) == "web-NotreDame.tar.gz") CHECK(itercl::in_links(g).self_loops == 27455);
+    if (!c.counts_line) continue;
+    CHECK(itercl::in_links(g).self_loops == 27455);
+    // Without the option the counts are an edge, as networkx reads them, and the report says they look like counts.
+    const Graph as_edge = load_graph(*path, {}, &r);
+    CHECK(as_edge.n_edges() == c.edges + 1);
+    CHECK(r.first_edge_like_counts == c.header);
   }
 }
 

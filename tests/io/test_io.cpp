@@ -2,7 +2,9 @@
 // written here byte by byte (the .npy files by hand, not with save_npy), so a loader bug cannot hide
 // behind a matching writer bug.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "io/io_npy.hpp"
+#include "io/io_stream.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 #include "test_support.hpp"
@@ -461,6 +464,55 @@ TEST_CASE("IDX dimensions whose byte count passes 2^64 are refused, not wrapped"
   write_bytes(dir / "big.idx", idx_bytes(0x08, {100000, 100000}, std::string(100, '\0')));
   check_contains(error_message([&] { itercl::load_matrix(dir / "big.idx"); }),
                  {"big.idx: IDX header promises 10000000012 bytes"});
+}
+
+// Issue 34: an IDX file whose magic is broken was parsed as text, and failed on its binary "line 1".
+TEST_CASE("IDX files with a broken magic are errors about the magic, not text") {
+  TempDir dir;
+  write_bytes(dir / "type.idx", idx_bytes(0x0F, {2, 2}, std::string(4, '\1')));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "type.idx"); }),
+                 {"type.idx: IDX magic 00 00 0F 02: type code 0F is not one of 08 (unsigned byte)"});
+  write_bytes(dir / "rank0.idx", idx_bytes(0x08, {}, std::string(4, '\1')));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "rank0.idx"); }),
+                 {"rank0.idx: IDX magic 00 00 08 00: 0 dimensions; expected 1 to 4"});
+  write_bytes(dir / "rank9.idx", idx_bytes(0x08, {1, 1, 1, 1, 1, 1, 1, 1, 1}, "x"));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "rank9.idx"); }), {"09: 9 dimensions; expected 1 to 4"});
+  write_bytes(dir / "cut.idx", std::string("\0\0\x08", 3));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "cut.idx"); }), {"cut.idx: IDX magic cut short: 3 of"});
+  write_bytes(dir / "header.idx", std::string("\0\0\x08\x02\0\0\0\x01", 8));
+  check_contains(error_message([&] { itercl::load_matrix(dir / "header.idx"); }),
+                 {"header.idx: IDX header cut short: 8 bytes of the 12 that its 2 dimensions take"});
+  check_contains(error_message([&] { itercl::load_matrix(dir / "type.idx", {.format = "csv", .header = {}}); }),
+                 {"is an IDX file, but format 'csv'"});
+}
+
+// Issue 34: a loop of symbolic links was reported as a file that does not exist.
+TEST_CASE("a loop of symbolic links and a dangling link say so") {
+  TempDir dir;
+  fs::create_symlink(dir / "b.csv", dir / "a.csv");
+  fs::create_symlink(dir / "a.csv", dir / "b.csv");
+  check_contains(error_message([&] { itercl::load_matrix(dir / "a.csv"); }),
+                 {"a.csv: is a loop of symbolic links; expected a regular file"});
+  fs::create_symlink(dir / "gone.csv", dir / "dangling.csv");
+  check_contains(error_message([&] { itercl::load_matrix(dir / "dangling.csv"); }),
+                 {"dangling.csv: is a symbolic link to " + (dir / "gone.csv").string() + ", which does not exist"});
+  check_contains(error_message([&] { itercl::load_matrix(dir / "absent.csv"); }),
+                 {"absent.csv: cannot open (does the file exist?)"});
+}
+
+// Issue 34: a file that shrank between its size being read and its bytes was "cannot read: Success".
+TEST_CASE("a file that shrinks while it is read says so") {
+  TempDir dir;
+  write_bytes(dir / "shrinks.bin", std::string(100, 'x'));
+  const int fd = ::open((dir / "shrinks.bin").c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  std::string buffer(100, '\0');
+  itercl::io::read_at(fd, buffer.data(), 100, 0, "shrinks.bin");  // whole: no error
+  REQUIRE(::truncate((dir / "shrinks.bin").c_str(), 60) == 0);    // as another program would, mid-read
+  check_contains(error_message([&] { itercl::io::read_at(fd, buffer.data(), 50, 40, "shrinks.bin"); }),
+                 {"shrinks.bin: the file ends at byte 60, before byte 90 that was there when it was opened; it "
+                  "shrank while being read"});
+  ::close(fd);
 }
 
 // Issue 14: a 1 MB gzip of zeros expanded to 1 GiB and ended in a misleading "no data".

@@ -10,8 +10,10 @@
 #include "itercl/error.hpp"
 #include "itercl/tuning.hpp"
 #include "kmeans/kmeans_description.hpp"
+#include "kmeans/kmeans_kernel.hpp"
 #include "pagerank/pagerank_formats.hpp"
 #include "pagerank/pagerank_kernel.hpp"
+#include "pairwise/pair_histogram_kernel.hpp"
 #include "pairwise/pairwise_kernel.hpp"
 #include "smacof/smacof_kernel.hpp"
 #include "test_support.hpp"
@@ -245,24 +247,9 @@ TEST_CASE("a bad database entry is an error naming the family and its entries") 
       doctest::Contains("kernel.format: expected one of"), itercl::RuntimeError);
 }
 
-namespace {
-
-// Sets (or, with nullptr, unsets) an environment variable for the scope, restoring it after.
-struct EnvVar {
-  std::string name;
-  std::optional<std::string> before;
-  EnvVar(const char* n, const char* value) : name(n) {
-    if (const char* v = std::getenv(n)) before = v;
-    value ? setenv(n, value, 1) : unsetenv(n);
-  }
-  ~EnvVar() { before ? setenv(name.c_str(), before->c_str(), 1) : unsetenv(name.c_str()); }
-};
-
-}  // namespace
-
 TEST_CASE("the user's tuning folder (XDG) lies over the built-in database, below $ITERCL_TUNING_DIR") {
   test::TempDir xdg, dir;
-  const EnvVar on("ITERCL_NO_USER_TUNING", nullptr), home("XDG_CONFIG_HOME", xdg.path.c_str());
+  const test::EnvVar on("ITERCL_NO_USER_TUNING", nullptr), home("XDG_CONFIG_HOME", xdg.path.c_str());
   REQUIRE(itercl::user_tuning_dir() == xdg.path / "itercl" / "tuning");
   const auto device = fake("gpu", "Example GPU 9000");
   itercl::store_tuned_parameters(*itercl::user_tuning_dir(), "kmeans", device, {{"work_group_size", 512}}, false);
@@ -282,14 +269,59 @@ TEST_CASE("the user's tuning folder (XDG) lies over the built-in database, below
   // The switch the tests run under hides the folder; so does an invalid (relative) $XDG_CONFIG_HOME
   // when there is no $HOME.
   {
-    const EnvVar off("ITERCL_NO_USER_TUNING", "1");
+    const test::EnvVar off("ITERCL_NO_USER_TUNING", "1");
     CHECK_FALSE(itercl::user_tuning_dir());
     CHECK(itercl::tuned_parameters("kmeans", device).values["work_group_size"] == 128);
   }
   {
-    const EnvVar relative("XDG_CONFIG_HOME", "relative/path"), no_home("HOME", nullptr);
+    const test::EnvVar relative("XDG_CONFIG_HOME", "relative/path"), no_home("HOME", nullptr);
     CHECK_FALSE(itercl::user_tuning_dir());
   }
-  const EnvVar relative("XDG_CONFIG_HOME", "relative/path"), other_home("HOME", "/home/someone");
+  const test::EnvVar relative("XDG_CONFIG_HOME", "relative/path"), other_home("HOME", "/home/someone");
   CHECK(itercl::user_tuning_dir() == std::filesystem::path("/home/someone/.config/itercl/tuning"));
+}
+
+namespace {
+
+// Every int field of `fields` set, in JSON, to each value beyond int: a ParamError naming the field, the
+// value as written and the range, never the wrapped value. Walks the table, so a field added to it is
+// checked the day it is added.
+template <class K>
+void check_int_fields_refuse_wrapping(const std::vector<itercl::KernelField<K>>& fields) {
+  const nlohmann::json beyond[] = {4294967360LL, 2147483648LL, -2147483649LL, 18446744073709551615ULL};
+  for (const auto& field : fields) {
+    if (!std::holds_alternative<int K::*>(field.member)) continue;
+    for (const nlohmann::json& value : beyond) {
+      CAPTURE(std::string(field.name));
+      CAPTURE(value.dump());
+      K k;
+      try {
+        from_json(nlohmann::json{{field.name, value}}, k);
+        FAIL_CHECK("expected a ParamError");
+      } catch (const itercl::ParamError& e) {
+        CHECK(e.field() == std::string("kernel.") + field.name);
+        // "expected an integer from 0 to 2147483647"; a field that also takes "auto" says so
+        // (PageRankKernel::hybrid_k: "expected an integer >= 1 or \"auto\" (or 0, as \"auto\")").
+        CHECK(e.detail().find(value.dump()) != std::string::npos);
+        CHECK(e.detail().find("expected an integer") != std::string::npos);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+// Issue 34: "work_group_size": 4294967360 ran with 64, and every int field wrapped the same way.
+TEST_CASE("every family's int kernel fields refuse values beyond int instead of wrapping them") {
+  check_int_fields_refuse_wrapping(itercl::kmeans::fields());
+  check_int_fields_refuse_wrapping(itercl::smacof::fields());
+  check_int_fields_refuse_wrapping(itercl::pagerank::fields());
+  check_int_fields_refuse_wrapping(itercl::pairwise::fields<itercl::PairwiseKernel>());
+  check_int_fields_refuse_wrapping(itercl::pairwise::fields<itercl::PairHistogramKernel>());
+  // The largest int is read as written; validate() then holds it to the field's own range.
+  itercl::KMeansKernel k;
+  from_json(nlohmann::json{{"points_per_item", 2147483647}}, k);
+  CHECK(k.points_per_item == 2147483647);
+  CHECK_THROWS_WITH_AS(k.validate(), doctest::Contains("kernel.points_per_item: expected an integer from 1 to"),
+                       itercl::ParamError);
 }

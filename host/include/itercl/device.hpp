@@ -35,6 +35,10 @@ void to_json(nlohmann::json& j, const DeviceInfo& info);
 // is registered (never an exception for that: `itercl devices` reports it).
 std::vector<DeviceInfo> list_devices();
 
+// Why list_devices() is empty, and what to do: PoCL registered but unable to create its kernel cache
+// folder (an unwritable HOME), else how to install a driver. Device::select throws it.
+std::string no_device_message();
+
 // Compiled programs are kept on disk between runs (keyed by device, driver version, source and
 // options) in program_cache_dir(): $ITERCL_CACHE_DIR, else $XDG_CACHE_HOME/itercl, else ~/.cache/itercl.
 // set_program_disk_cache(false) (the CLI's --no-cache) compiles everything afresh in this process.

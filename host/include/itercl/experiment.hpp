@@ -39,4 +39,10 @@ ExperimentOutcome run_experiment_file(const std::filesystem::path& config, const
 ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string& config_name,
                                  const std::filesystem::path& base, const RunOverrides& overrides = {});
 
+// JSON text read as a config file is (comments allowed), for the JSON a user gives outside one (tune's
+// --problem, a kernel's fields from Python): invalid JSON, objects and arrays nested deeper than 128
+// levels, a key given twice in one object and a number beyond double are InputErrors naming `source`
+// (and the field).
+nlohmann::json parse_config_json(const std::string& text, const std::string& source);
+
 }  // namespace itercl

@@ -28,17 +28,20 @@ struct Graph {
 struct GraphLoadOptions {
   // "auto" (Matrix Market by its "%%MatrixMarket" banner, else an edge list), "edgelist" or "mtx".
   std::string format = "auto";
-  // Edge lists: whether the first content line is a header rather than an edge. Unset: a first line
-  // that is not two integers is a header (one number, as p2p-Gnutella08's "6350"; words, as hollins'
-  // "start end"), and so is "N M" when the file then holds exactly M edges between ids below N
-  // (web-NotreDame's "325729 1497134").
+  // Edge lists: whether the first content line is a header rather than an edge. Unset: a first line of
+  // one number (p2p-Gnutella08's "6350") or of words (hollins' "start end") is a header; two integers
+  // are an edge, as networkx's read_edgelist reads them, even when they could be node and edge counts
+  // (web-NotreDame's "325729 1497134": give true for such a file).
   std::optional<bool> header;
 };
 
 // What a loader found, for the results file.
 struct GraphLoadReport {
-  std::string format;           // "edgelist" or "mtx"
-  std::string header;           // the skipped first line, or empty
+  std::string format;  // "edgelist" or "mtx"
+  std::string header;  // the skipped first line, or empty
+  // The first edge, when it and the rest look like node and edge counts ("N M", then exactly M edges
+  // among ids below N) but no header was asked for: it was read as an edge; empty otherwise.
+  std::string first_edge_like_counts;
   bool values_ignored = false;  // weights (a third column, a weighted .mtx) are read, checked, not used
 };
 

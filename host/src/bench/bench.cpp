@@ -9,6 +9,7 @@
 #include <ctime>
 #include <exception>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <set>
 #include <sstream>
@@ -207,7 +208,7 @@ json run_peer(const json& peer, const std::filesystem::path& base, const std::fi
   const PeerFailure failure = classify_peer_failure(rc, slurp(err));
   try {
     if (rc != 0) throw std::runtime_error("exit status " + std::to_string(rc) + ": " + slurp(err));
-    record["output"] = json::parse(slurp(out));
+    record["output"] = io::parse_config_text(slurp(out), "its output");
     record["ok"] = true;
     record["status"] = "ok";
   } catch (const std::exception& e) {  // recorded, not fatal to the suite
@@ -286,9 +287,14 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
   if (!groups || !groups->is_array() || groups->empty()) top.fail("groups", "expected a non-empty list of groups");
   const json* peers = top.get("peers");
   if (peers && !peers->is_array()) top.fail("peers", "expected a list of {\"name\", \"command\"}");
-  for (const json& p : peers ? *peers : json::array())
+  for (std::size_t i = 0; peers && i < peers->size(); ++i) {
+    const json& p = (*peers)[i];
     if (!p.is_object() || !p.contains("command") || !p["command"].is_array() || p["command"].empty())
       top.fail("peers", "each peer needs a \"command\": a non-empty list of strings");
+    // Read as an int by run_peer: range-checked here, so that 4294967896 is not 600.
+    ConfigObject(p, source, "peers[" + std::to_string(i) + "]")
+        .integer("timeout_s", 1, std::numeric_limits<int>::max());
+  }
   const auto suite_output = top.path("output", base);
   const std::filesystem::path output =
       !options.output.empty() ? options.output : suite_output.value_or(base / "results" / (name + ".json"));

@@ -195,13 +195,7 @@ std::string device_spec(std::string_view from_command_line, std::string_view fro
 
 Device Device::select(std::string_view spec) {
   const auto all = core::discover();
-  if (all.empty()) {
-    throw RuntimeError(
-        "no OpenCL device found: no ICD is registered with the OpenCL loader.\n"
-        "  For the CPU: sudo apt-get install pocl-opencl-icd   (or run scripts/bootstrap.sh)\n"
-        "  For a GPU: install its driver's OpenCL ICD, or register an installed one, e.g.\n"
-        "    echo /usr/lib/libnvidia-opencl.so.1 | sudo tee /etc/OpenCL/vendors/nvidia.icd");
-  }
+  if (all.empty()) throw RuntimeError(no_device_message());
   const core::Found* f = core::match(all, std::string(spec));
   if (!f) throw InputError("device '" + std::string(spec) + "': no such device. Devices present:" + core::listing(all));
 

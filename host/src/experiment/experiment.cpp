@@ -204,4 +204,8 @@ ExperimentOutcome run_experiment_file(const std::filesystem::path& config, const
   }
 }
 
+nlohmann::json parse_config_json(const std::string& text, const std::string& source) {
+  return io::parse_config_text(text, source);
+}
+
 }  // namespace itercl

@@ -211,8 +211,8 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
       {"additions_per_iteration", links_count}, {"spmv", per_s_spmv * 1e-9}, {"iteration", per_s_iteration * 1e-9}};
 
   std::ostringstream s;
-  s << "  " << g.n_nodes << " nodes, " << counts.links << " links, format " << r.kernel.format << ": " << r.n_iter
-    << " iterations" << (r.converged ? " (converged" : " (max_iter reached, not converged")
+  s << in.notes << "  " << g.n_nodes << " nodes, " << counts.links << " links, format " << r.kernel.format << ": "
+    << r.n_iter << " iterations" << (r.converged ? " (converged" : " (max_iter reached, not converged")
     << ", ||dx||_1 = " << (trace.empty() ? 0.0 : trace.back()) << ")\n"
     << "  per iteration (median): sum over in-links " << ms(spmv_s) << ", all kernels " << ms(typical.kernel_s)
     << ", transfer " << ms(typical.transfer_s) << ", CPU rows " << ms(typical.host_s)

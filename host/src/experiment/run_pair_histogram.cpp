@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/comm.hpp"
+#include "core/phase_clock.hpp"
 #include "experiment/algorithms.hpp"
 #include "experiment/ranks.hpp"
 #include "experiment/run_support.hpp"

@@ -3,6 +3,7 @@
 // nobody read are errors, so a typo cannot pass silently.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <initializer_list>
 #include <limits>
@@ -56,8 +57,13 @@ namespace io {
 // "" for a regular file; else what the path is ("is a directory", "is a FIFO (named pipe)", "does not exist", ...).
 std::string describe_path_kind(const std::filesystem::path& path);
 
-// A JSON config (comments allowed) read from `file`: a path that is no regular file, invalid JSON and a
-// number beyond double's range (1e999) are InputErrors naming the file (and, for the number, the field).
+// How deep objects and arrays may nest in a config (serde_json's default limit): far more than any
+// config needs, and shallow enough for nlohmann::json's recursive dump and comparisons.
+inline constexpr std::size_t kMaxConfigDepth = 128;
+
+// A JSON config (comments allowed) read from `file`: a path that is no regular file, invalid JSON, a
+// nesting deeper than kMaxConfigDepth, a key repeated in one object and a number beyond double's range
+// (1e999) are InputErrors naming the file (and, for the key and the number, the field).
 // `what`: "config file", "suite", ... for the messages.
 nlohmann::json parse_config(const std::filesystem::path& file, const std::string& what);
 // The same for a config's text, `source` naming it in messages.

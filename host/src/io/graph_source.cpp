@@ -46,7 +46,15 @@ GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlo
       data.fail("path", e.what());
     }
     description = {{"path", path->string()}, {"format", report.format}, {"values_ignored", report.values_ignored}};
-    if (!report.header.empty()) description["header_skipped"] = report.header;
+    if (!report.header.empty()) {
+      description["header_skipped"] = report.header;
+      in.notes = "  data: the first line '" + report.header + "' was skipped as a header\n";
+    }
+    if (!report.first_edge_like_counts.empty()) {
+      description["first_edge_like_counts"] = report.first_edge_like_counts;
+      in.notes = "  data: the first line '" + report.first_edge_like_counts +
+                 "' was read as an edge; if it is the node and edge counts, set data.header to true\n";
+    }
   } else {
     const auto seed = static_cast<std::uint64_t>(integer("random_state", 0, 0, std::numeric_limits<long long>::max()));
     if (*generator == "rmat") {

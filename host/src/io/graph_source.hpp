@@ -18,6 +18,9 @@ namespace itercl {
 struct GraphInput {
   Graph graph;
   LinkOptions links;
+  // Lines for the run's summary on how a file's first line was read: skipped as a header, or read as an
+  // edge that looks like node and edge counts. Empty otherwise.
+  std::string notes;
 };
 // Part r of P of a graph's edges: [m r / P, m (r + 1) / P) of its m (core::first_row).
 struct GraphPart {

@@ -70,15 +70,23 @@ Graph number_nodes(const RawEdges& raw, const std::filesystem::path& path) {
   return g;
 }
 
+// A first edge "N M" followed by exactly M edges among ids below N: what node and edge counts would look
+// like (web-NotreDame's "325729 1497134"). Read as an edge all the same, as networkx reads it; the report
+// says so, so that the run's summary can ask for data.header.
+bool looks_like_counts(const RawEdges& raw) {
+  const std::int64_t nodes = raw.src.front(), edges = raw.dst.front();
+  const auto below = [&](std::int64_t id) { return id < nodes; };
+  return nodes >= 0 && edges >= 1 && edges == static_cast<std::int64_t>(raw.src.size()) - 1 &&
+         std::all_of(raw.src.begin() + 1, raw.src.end(), below) &&
+         std::all_of(raw.dst.begin() + 1, raw.dst.end(), below);
+}
+
 Graph parse_edge_list(const std::string& text, const std::filesystem::path& path, const GraphLoadOptions& options,
                       GraphLoadReport& report) {
   RawEdges raw;
   LineReader lines(text);
   std::string_view line;
-  bool first = true;
-  // A first line "N M" that may be node and edge counts (web-NotreDame) or an edge: decided at the end.
-  bool maybe_counts = false;
-  std::int64_t count_nodes = 0, count_edges = 0;
+  bool first = true, first_has3 = false;
   std::string first_line;
   while (lines.next(line)) {
     if (line.empty() || is_comment(line)) continue;
@@ -87,19 +95,17 @@ Graph parse_edge_list(const std::string& text, const std::filesystem::path& path
     std::int64_t s = 0, d = 0;
     const bool two_ids = has1 && has2 && parse_int(f1, s) && parse_int(f2, d);
     if (first) {
-      first = false;
+      first = false, first_has3 = has3;
       first_line = std::string(line.substr(0, 80));
-      // A header: a line of words (none of its fields a number), or one lone count (p2p-Gnutella08's
-      // "6350"); "1 x" or "1 2x" is a broken edge, an error, not a header that drops it.
+      // Unless the config says, a header is a line of words (none of its fields a number) or one lone count
+      // (p2p-Gnutella08's "6350"; networkx skips a line of one field); two integers are an edge. "1 x" or
+      // "1 2x" is a broken edge, an error, not a header that drops it.
       std::int64_t lone = 0;
       const bool count = has1 && !has2 && parse_int(f1, lone) && lone >= 0;
-      const bool header = options.header.value_or(!two_ids && (count || !any_number(line)));
-      if (header) {
+      if (options.header.value_or(!two_ids && (count || !any_number(line)))) {
         report.header = first_line;
         continue;
       }
-      maybe_counts = !options.header.has_value() && !has3 && s >= 0 && d >= 0;
-      count_nodes = s, count_edges = d;
     }
     if (!two_ids)
       throw InputError(where(path, lines.number()) + "expected two node ids (integers), found '" +
@@ -107,21 +113,10 @@ Graph parse_edge_list(const std::string& text, const std::filesystem::path& path
     report.values_ignored = report.values_ignored || has3;
     raw.add(s, d);
   }
-  // "N M" followed by exactly M edges among ids below N: the counts, not an edge.
-  if (maybe_counts && static_cast<std::int64_t>(raw.src.size()) - 1 == count_edges) {
-    const bool ids_below = std::all_of(raw.src.begin() + 1, raw.src.end(), [&](auto v) { return v < count_nodes; }) &&
-                           std::all_of(raw.dst.begin() + 1, raw.dst.end(), [&](auto v) { return v < count_nodes; });
-    if (ids_below) {
-      report.header = first_line;
-      raw.src.erase(raw.src.begin()), raw.dst.erase(raw.dst.begin());
-      raw.min_id = std::numeric_limits<std::int64_t>::max(), raw.max_id = std::numeric_limits<std::int64_t>::min();
-      for (std::size_t e = 0; e < raw.src.size(); ++e)
-        raw.min_id = std::min({raw.min_id, raw.src[e], raw.dst[e]}),
-        raw.max_id = std::max({raw.max_id, raw.src[e], raw.dst[e]});
-    }
-  }
   if (raw.src.empty())
     throw InputError(path.string() + ": no edges (the file is empty or holds only comments or a header)");
+  if (!options.header.has_value() && report.header.empty() && !first_has3 && looks_like_counts(raw))
+    report.first_edge_like_counts = first_line;
   return number_nodes(raw, path);
 }
 

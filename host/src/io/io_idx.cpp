@@ -60,20 +60,37 @@ double value(const unsigned char* p, unsigned char type) {
   }
 }
 
-// Rows, columns and element size from the header: item = 0 when the bytes do not start like IDX,
-// rows = 0 when the header itself is cut short.
+// Rows, columns and element size from the header.
 struct Shape {
   std::uint64_t rows = 0, cols = 1;
   std::size_t item = 0, header = 0;
 };
 
-Shape shape_of(const std::string& bytes) {
-  Shape s;
+std::string hex_byte(unsigned char byte) {
+  const char* digits = "0123456789ABCDEF";
+  return {digits[byte >> 4], digits[byte & 15]};
+}
+
+// The header read and checked, each error naming the byte that breaks it: a file that starts like IDX
+// is never parsed as text instead.
+Shape shape_of(const std::string& bytes, const std::string& name) {
   const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
-  if (bytes.size() < 8 || b[0] != 0 || b[1] != 0 || b[3] < 1 || b[3] > 4 || !type_size(b[2])) return s;
+  if (!is_idx(bytes)) throw InputError(name + ": not an IDX file (its magic starts with two zero bytes)");
+  if (bytes.size() < 4)
+    throw InputError(name + ": IDX magic cut short: " + std::to_string(bytes.size()) + " of its 4 bytes");
+  const std::string magic = "IDX magic 00 00 " + hex_byte(b[2]) + " " + hex_byte(b[3]) + ": ";
+  if (!type_size(b[2]))
+    throw InputError(name + ": " + magic + "type code " + hex_byte(b[2]) +
+                     " is not one of 08 (unsigned byte), 09 (signed byte), 0B (int16), 0C (int32), 0D (float32), "
+                     "0E (float64)");
+  if (b[3] < 1 || b[3] > 4)
+    throw InputError(name + ": " + magic + std::to_string(b[3]) + " dimensions; expected 1 to 4");
+  Shape s;
   s.header = 4 + 4 * std::size_t{b[3]};
   s.item = type_size(b[2]);
-  if (bytes.size() < s.header) return s;
+  if (bytes.size() < s.header)
+    throw InputError(name + ": IDX header cut short: " + std::to_string(bytes.size()) + " bytes of the " +
+                     std::to_string(s.header) + " that its " + std::to_string(b[3]) + " dimensions take");
   s.rows = big_endian(b + 4, 4);
   // Dimensions are 32-bit; three of them can pass 2^64, so the product saturates instead of wrapping
   // (parse_idx compares it with the file's size).
@@ -86,11 +103,11 @@ Shape shape_of(const std::string& bytes) {
   return s;
 }
 
-bool is_idx(const std::string& bytes) { return shape_of(bytes).item != 0; }
+bool is_idx(const std::string& bytes) { return bytes.size() >= 2 && bytes[0] == '\0' && bytes[1] == '\0'; }
 
 Matrix parse_idx(const std::string& bytes, const std::filesystem::path& path) {
-  const Shape s = shape_of(bytes);
-  if (s.rows == 0 || s.cols == 0) throw InputError(path.string() + ": IDX file with a truncated header or no data");
+  const Shape s = shape_of(bytes, path.string());
+  if (s.rows == 0 || s.cols == 0) throw InputError(path.string() + ": IDX file with no data (a dimension is 0)");
   // Checked before anything is allocated, without wrapping: the data's bytes against the file's.
   const std::uint64_t data_bytes = bytes.size() - s.header;
   if (s.cols > data_bytes / s.item || s.rows > data_bytes / s.item / s.cols ||

@@ -8,8 +8,9 @@
 
 namespace itercl::io {
 
-// True when the bytes start like an IDX file: two zero bytes, a known type code, 1 to 4 dimensions
-// (no text file starts so).
+// True when the bytes start like an IDX file: its magic's two zero bytes, with which no text file starts.
+// The rest of the magic (a known type code, 1 to 4 dimensions) is parse_idx's to check, so that a
+// broken IDX file is an error about its magic, not a text file of garbage.
 bool is_idx(const std::string& bytes);
 
 // An IDX array as a matrix: its first dimension as rows, the others flattened row-major into columns

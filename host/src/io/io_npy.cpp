@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/io_stream.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 
@@ -246,19 +247,13 @@ std::string npy_head(int fd, std::size_t& size, const std::string& name) {
   if (::fstat(fd, &st) != 0) throw InputError(name + ": cannot read: " + std::strerror(errno));
   size = static_cast<std::size_t>(st.st_size);
   std::string head(std::min<std::size_t>(size, 12 + kMaxHeader), '\0');
-  if (::pread(fd, head.data(), head.size(), 0) != static_cast<ssize_t>(head.size()))
-    throw InputError(name + ": cannot read: " + std::strerror(errno));
+  read_at(fd, head.data(), head.size(), 0, name);
   if (!is_npy(head)) throw InputError(name + ": not a .npy file (no NumPy magic at its start)");
   return head;
 }
 
-struct File {
-  int fd;
-  ~File() { ::close(fd); }
-};
-
 // The layout of the file `f` opened (or failed to open) for `name`.
-NpyLayout opened_layout(const File& f, const std::string& name) {
+NpyLayout opened_layout(const FileDescriptor& f, const std::string& name) {
   if (f.fd < 0) throw InputError(name + ": cannot open: " + std::strerror(errno));
   std::size_t size = 0;
   const std::string head = npy_head(f.fd, size, name);  // sets size: before npy_layout reads it
@@ -269,7 +264,7 @@ NpyLayout opened_layout(const File& f, const std::string& name) {
 
 NpyShape npy_shape(const std::filesystem::path& path) {
   const std::string name = path.string();
-  const File f{::open(path.c_str(), O_RDONLY)};
+  const FileDescriptor f{::open(path.c_str(), O_RDONLY)};
   const NpyLayout l = opened_layout(f, name);
   return {l.rows, l.cols, l.f4 ? Precision::f32 : Precision::f64};
 }
@@ -283,7 +278,7 @@ template <class T>
 void read_block(const std::filesystem::path& path, std::size_t row0, std::size_t rows, std::size_t col0,
                 std::size_t cols, T* out) {
   const std::string name = path.string();
-  const File f{::open(path.c_str(), O_RDONLY)};
+  const FileDescriptor f{::open(path.c_str(), O_RDONLY)};
   const NpyLayout l = opened_layout(f, name);
   if (row0 + rows > l.rows || col0 + cols > l.cols)
     throw InputError(name + ": rows [" + std::to_string(row0) + ", " + std::to_string(row0 + rows) + ") x columns [" +
@@ -303,8 +298,7 @@ void read_block(const std::filesystem::path& path, std::size_t row0, std::size_t
     for (std::size_t done = 0; done < run; done += piece) {
       const std::size_t count = std::min(piece, run - done);
       const std::size_t at = l.data_start + (start + done) * l.item;
-      if (::pread(f.fd, buffer.data(), count * l.item, static_cast<off_t>(at)) != static_cast<ssize_t>(count * l.item))
-        throw InputError(name + ": cannot read: " + std::strerror(errno));
+      read_at(f.fd, buffer.data(), count * l.item, at, name);
       T* o = out + at_out + done * step;
       for (std::size_t k = 0; k < count; ++k) {
         const double v = l.f4 ? read_scalar<float>(buffer.data() + k * l.item, l.swap)

@@ -1,9 +1,14 @@
 // Whole-file reads (with transparent gunzip and untar) and atomic writes.
+#include "io/io_stream.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "io/config.hpp"
 #include "io/io_bz2.hpp"
@@ -67,6 +72,27 @@ std::string gunzip(const std::string& packed, const std::filesystem::path& path)
   return out;
 }
 
+// Up to `count` bytes at `offset`: how many were read, 0 at the end of the file.
+std::size_t read_some(int fd, char* out, std::size_t count, std::uint64_t offset, const std::string& name) {
+  while (true) {
+    const ssize_t got = ::pread(fd, out, count, static_cast<off_t>(offset));
+    if (got >= 0) return static_cast<std::size_t>(got);
+    if (errno != EINTR) throw InputError(name + ": cannot read: " + std::strerror(errno));
+  }
+}
+
+void read_at(int fd, char* out, std::size_t count, std::uint64_t offset, const std::string& name) {
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t got = read_some(fd, out + done, count - done, offset + done, name);
+    if (got == 0)
+      throw InputError(name + ": the file ends at byte " + std::to_string(offset + done) + ", before byte " +
+                       std::to_string(offset + count) +
+                       " that was there when it was opened; it shrank while being read (is another program "
+                       "writing it?)");
+    done += got;
+  }
+}
+
 }  // namespace io
 
 std::string read_file(const std::filesystem::path& path) {
@@ -77,11 +103,16 @@ std::string read_file(const std::filesystem::path& path) {
   else if (!kind.empty())
     throw InputError(path.string() + ": " + kind + "; expected a regular file");
   if (io::OutputSet* run = io::OutputSet::active()) run->note_input(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot open (does the file exist?)");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  std::string contents = std::move(bytes).str();
+  const std::string name = path.string();
+  const io::FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  struct stat st {};
+  if (file.fd < 0 || ::fstat(file.fd, &st) != 0) throw InputError(name + ": cannot open: " + std::strerror(errno));
+  // The bytes it holds now, then any it gained since (a file that reports no size, as /proc's, too).
+  std::string contents(static_cast<std::size_t>(st.st_size), '\0');
+  io::read_at(file.fd, contents.data(), contents.size(), 0, name);
+  char more[1 << 16];
+  while (const std::size_t got = io::read_some(file.fd, more, sizeof more, contents.size(), name))
+    contents.append(more, got);
   if (io::is_gzip(contents))
     contents = io::gunzip(contents, path);
   else if (io::is_bzip2(contents))

@@ -2,6 +2,8 @@
 // table of named members per struct serves both directions, so a new field is named once (internal).
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -85,6 +87,18 @@ void read_kernel_fields(const nlohmann::json& j, K& k, const std::vector<KernelF
                                                      : std::is_same_v<T, double>    ? "a number"
                                                                                     : "an integer") +
                                                     ", got " + value.dump());
+            if constexpr (std::is_same_v<T, int>) {
+              // Range-checked before the conversion, which wraps (4294967360 became 64). Every int field is
+              // a count or a size with 0 for its default; validate() then holds it to its own range.
+              constexpr auto high = std::numeric_limits<int>::max();
+              const bool in_range = value.is_number_unsigned()
+                                        ? value.template get<std::uint64_t>() <= static_cast<std::uint64_t>(high)
+                                        : value.template get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                                              value.template get<std::int64_t>() <= high;
+              if (!in_range)
+                throw ParamError("kernel." + key, value.dump() + " is out of range: expected an integer from 0 to " +
+                                                      std::to_string(high));
+            }
             k.*member = value.template get<T>();
           }
         },

@@ -7,17 +7,19 @@
 #include <sstream>
 
 #include "core/embedded_files.hpp"
+#include "io/config.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
 
 namespace itercl {
 namespace tuning {
 
+// Read as a config is (a user's overlay is a file like one): nesting, repeated keys and numbers checked.
 nlohmann::json parse(std::string_view text, const std::string& where) {
   try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw RuntimeError(where + ": the tuning database is not valid JSON: " + e.what());
+    return io::parse_config_text(std::string(text), where);
+  } catch (const InputError& e) {
+    throw RuntimeError(std::string("the tuning database ") + e.what());
   }
 }
 
