@@ -28,7 +28,7 @@ class PowerIterationFailedConvergence(_NetworkxConvergence):
             super().__init__(num_iterations)
 
 
-_FORMATS = ("auto", "csr_scalar", "csr_vector", "ell", "hybrid", "bsr")
+_FORMATS = ("auto", *_itercl.pagerank_formats())  # the library's list: no copy here to drift
 
 
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None, dangling=None,

@@ -99,6 +99,7 @@ py::dict run_graph(PageRankGraph& graph, const py::object& personalization, cons
 }  // namespace
 
 void bind_pagerank(py::module_& m) {
+  m.def("pagerank_formats", &pagerank_formats);
   m.def("pagerank", &pagerank, py::arg("n_nodes"), py::arg("src"), py::arg("dst"), py::arg("alpha"),
         py::arg("personalization"), py::arg("dangling"), py::arg("max_iter"), py::arg("tol"), py::arg("device"),
         py::arg("precision"), py::arg("kernel"), py::arg("nstart") = py::none(), py::arg("callback") = py::none());

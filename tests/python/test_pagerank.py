@@ -44,7 +44,7 @@ def test_sparse_matrix_and_edge_arrays_give_arrays(digraph):
     assert itercl.pagerank((np.array([0]), np.array([1])), n_nodes=4).shape == (4,)
 
 
-@pytest.mark.parametrize("fmt", ["csr_vector", "bsr"])  # the other tests run the default format
+@pytest.mark.parametrize("fmt", itercl._itercl.pagerank_formats())  # the library's list, csr_adaptive among them
 def test_formats_agree(digraph, fmt):
     ref = nx.pagerank(digraph, tol=1e-10)
     close(itercl.pagerank(digraph, tol=1e-10, format=fmt), ref, 2e-6)
@@ -99,3 +99,4 @@ def test_timings_on_request(digraph):
     assert sum(phases.values()) == pytest.approx(t["time_to_solution_ms"], rel=1e-9)
     empty, t = itercl.pagerank(nx.DiGraph(), timings=True)
     assert empty == {} and t["time_to_solution_ms"] >= 0
+

@@ -41,6 +41,10 @@ struct PageRankKernel {
 
   void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
 };
+// The formats PageRankKernel::format names (besides "auto"), in the order docs/pagerank.md gives them: the
+// one list the checks, the CLI's and Python's choices read.
+const std::vector<std::string>& pagerank_formats();
+
 void to_json(nlohmann::json& j, const PageRankKernel& k);
 void from_json(const nlohmann::json& j, PageRankKernel& k);  // unknown fields are ParamErrors
 std::ostream& operator<<(std::ostream& out, const PageRankKernel& k);

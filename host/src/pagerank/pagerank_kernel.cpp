@@ -14,10 +14,16 @@
 #include "tuning/tuned_kernel.hpp"
 
 namespace itercl {
+
+const std::vector<std::string>& pagerank_formats() {
+  static const std::vector<std::string> formats = {"csr_scalar", "csr_vector", "csr_adaptive", "ell", "hybrid", "bsr"};
+  return formats;
+}
+
 namespace pagerank {
 
 void check_format(std::string_view field, const std::string& value) {
-  check_choice(field, value, {"csr_scalar", "csr_vector", "csr_adaptive", "ell", "hybrid", "bsr"});
+  check_choice(field, value, pagerank_formats());
 }
 
 bool power_of_two(int v) { return v > 0 && std::has_single_bit(static_cast<unsigned>(v)); }
