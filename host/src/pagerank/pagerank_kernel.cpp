@@ -22,9 +22,7 @@ const std::vector<std::string>& pagerank_formats() {
 
 namespace pagerank {
 
-void check_format(std::string_view field, const std::string& value) {
-  check_choice(field, value, pagerank_formats());
-}
+void check_format(std::string_view field, const std::string& value) { check_choice(field, value, pagerank_formats()); }
 
 bool power_of_two(int v) { return v > 0 && std::has_single_bit(static_cast<unsigned>(v)); }
 
