@@ -50,7 +50,7 @@ TEST_CASE("in-links: each row lists its sources ascending, repeats kept; out-deg
 TEST_CASE("in-links: the sorted rows of a plain sort of (destination, source), on random graphs with repeats") {
   // Sizes around the parallel passes' thresholds and the radix digits' widths: one node, no edges, a few
   // edges, and graphs large enough to split over every core.
-  for (const auto [n, m] : std::vector<std::pair<std::int32_t, std::int32_t>>{
+  for (const auto& [n, m] : std::vector<std::pair<std::int32_t, std::int32_t>>{
            {1, 0}, {1, 3}, {5, 0}, {7, 40}, {300, 5000}, {70000, 200000}, {2049, 100000}}) {
     CAPTURE(n);
     CAPTURE(m);

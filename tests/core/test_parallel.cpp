@@ -1,6 +1,8 @@
 // The host's loops over all cores: every block once, the same blocks whatever runs them, from one thread
 // or several at once, and nested.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <numeric>
@@ -54,6 +56,25 @@ TEST_CASE("parallel blocks: nested calls and calls from several threads at once 
     });
   for (std::thread& c : callers) c.join();
   for (int t = 0; t < 4; ++t) CHECK(sums[static_cast<std::size_t>(t)] == 50 * (std::int64_t{3999} * 4000 / 2));
+}
+
+TEST_CASE("parallel blocks: a child of fork() runs them on threads of its own, not the parent's pool") {
+  std::vector<int> warm(1000);  // the pool exists, and its threads are the parent's alone
+  itercl::parallel_blocks(warm.size(), 4, [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t i = begin; i < end; ++i) warm[i] = 1;
+  });
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    alarm(20);  // a hang ends the child with SIGALRM, which the parent sees
+    std::atomic<int> calls{0};
+    itercl::parallel_blocks(1000, 4, [&](std::size_t, std::size_t, int) { ++calls; });
+    _exit(calls == 4 ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
 
 }  // namespace core_tests

@@ -1,5 +1,8 @@
 #include "core/parallel.hpp"
 
+#include <pthread.h>
+
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -13,6 +16,9 @@ namespace {
 class Pool {
  public:
   Pool() {
+    // A child of fork() (Python's multiprocessing) inherits this object but none of its threads: there
+    // the pool is never used, and every call starts threads of its own.
+    pthread_atfork(nullptr, nullptr, [] { forked = true; });
     const int size = static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) - 1;
     for (int t = 0; t < size; ++t) threads_.emplace_back([this] { serve(); });
   }
@@ -26,6 +32,7 @@ class Pool {
 
   // False if another caller holds the pool, or `workers` exceeds it: the caller then does without.
   bool run(int workers, const std::function<void(int)>& task) {
+    if (forked) return false;
     std::unique_lock hold(owner_, std::try_to_lock);
     if (!hold || workers - 1 > static_cast<int>(threads_.size())) return false;
     {
@@ -67,6 +74,7 @@ class Pool {
   }
 
   static thread_local bool pool_thread;
+  static std::atomic<bool> forked;
   std::mutex owner_;  // one job at a time
   std::mutex mutex_;
   std::condition_variable wake_, done_;
@@ -78,6 +86,7 @@ class Pool {
 };
 
 thread_local bool Pool::pool_thread = false;
+std::atomic<bool> Pool::forked = false;
 
 }  // namespace
 
