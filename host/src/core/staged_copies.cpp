@@ -11,6 +11,16 @@
 
 namespace itercl::core {
 
+void pack_columns_on_all_cores(const RowsView& rows, Precision precision, const Eigen::RowVectorXd& shift, void* out) {
+  const auto n = static_cast<std::size_t>(rows.rows());
+  auto* bytes = static_cast<unsigned char*>(out);
+  parallel_blocks(
+      n, worker_count(n * static_cast<std::size_t>(rows.cols())), [&](std::size_t begin, std::size_t end, int) {
+        pack_column_major(rows.block(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end - begin)),
+                          precision, bytes + begin * real_size(precision), shift, rows.rows());
+      });
+}
+
 namespace {
 
 // The device's staging chunks, made at the first use; the caller holds the device's staging lock.
@@ -42,14 +52,9 @@ Timings upload_columns(const Device& device, const RowsView& rows, Precision pre
     const auto s = static_cast<std::size_t>(c % 2);
     if (copied[s]()) copied[s].wait();  // the chunk is free again once its last copy is done
     const Eigen::Index count = std::min(chunk_rows, n - first);
-    const RowsView chunk = rows.block(first, count);
     auto* packed = static_cast<unsigned char*>(staging[s].data());
     const auto ucount = static_cast<std::size_t>(count);
-    parallel_blocks(
-        ucount, worker_count(ucount * static_cast<std::size_t>(dim)), [&](std::size_t begin, std::size_t end, int) {
-          pack_column_major(chunk.block(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end - begin)),
-                            precision, packed + begin * value, shift, count);
-        });
+    pack_columns_on_all_cores(rows.block(first, count), precision, shift, packed);
     // dim pieces of count values, at column j's rows [first, first + count) of the buffer.
     const cl::array<cl::size_type, 3> at{static_cast<cl::size_type>(first) * value, 0, 0}, from{0, 0, 0},
         region{ucount * value, static_cast<cl::size_type>(dim), 1};

@@ -8,6 +8,10 @@
 
 namespace itercl::core {
 
+// pack_column_major of all of `rows` (ld = rows.rows()) into `out`, a block of rows on each core: how a
+// staging chunk is filled.
+void pack_columns_on_all_cores(const RowsView& rows, Precision precision, const Eigen::RowVectorXd& shift, void* out);
+
 // Rows [0, rows.rows()) of `rows`, less `shift` per column, in `precision`, into `out` column-major with
 // ld = rows.rows() (the layout of pack_column_major). The rows are packed on all cores into the device's
 // two pinned staging chunks, kept from one call to the next, and each chunk's copy runs while the next is

@@ -141,15 +141,8 @@ Matrix init_random(core::Comm& comm, const LocalRows& mine, int k, Rng& rng) {
       const double wi = weight(mine.w, i), u = uniform01_at(stream, static_cast<std::uint64_t>(mine.first + i));
       if (wi <= 0) continue;
       // log(1 - u): u may be 0, never 1.
-      const Keyed keyed{mine.w.empty() ? 1 - u : std::log1p(-u) / wi, mine.first + i};
-      if (static_cast<int>(heap.size()) < k) {
-        heap.push_back(keyed);
-        std::push_heap(heap.begin(), heap.end(), better);
-      } else if (better(keyed, heap.front())) {
-        std::pop_heap(heap.begin(), heap.end(), better);
-        heap.back() = keyed;
-        std::push_heap(heap.begin(), heap.end(), better);
-      }
+      keep_best(heap, Keyed{mine.w.empty() ? 1 - u : std::log1p(-u) / wi, mine.first + i}, static_cast<std::size_t>(k),
+                better);
     }
   });
   std::vector<double> offered;  // key, index

@@ -2,6 +2,7 @@
 // the caller's rows as stored (float or double), each value widened to double as it is read.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 #include <span>
@@ -15,6 +16,20 @@
 #include "itercl/rows.hpp"
 
 namespace itercl::kmeans {
+
+// Offers `item` to `heap`, which keeps the best `k` offered so far by `better` (a strict order), the worst of
+// them on top: the selection that init_random's keys and the relocation's farthest points share.
+template <class T, class Better>
+void keep_best(std::vector<T>& heap, const T& item, std::size_t k, const Better& better) {
+  if (heap.size() < k) {
+    heap.push_back(item);
+    std::push_heap(heap.begin(), heap.end(), better);
+  } else if (better(item, heap.front())) {
+    std::pop_heap(heap.begin(), heap.end(), better);
+    heap.back() = item;
+    std::push_heap(heap.begin(), heap.end(), better);
+  }
+}
 
 // Sample i's weight; empty weights mean every sample weighs 1.
 inline double weight(std::span<const double> w, Eigen::Index i) {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/device_data.hpp"
-#include "core/parallel.hpp"
+#include "core/staged_copies.hpp"
 #include "itercl/error.hpp"
 #include "itercl/kmeans_assignment.hpp"
 
@@ -141,14 +141,9 @@ void PointStream::pass(const Launch& launch, Timings* timings) {
     // The staging buffer is free once its previous upload is done; the device buffer once the kernel
     // that read it is.
     if (uploaded[s]()) uploaded[s].wait();
-    const RowsView chunk = points_.block(first, rows);
     auto* out = static_cast<unsigned char*>(staging_[s].data());
     const auto count = static_cast<std::size_t>(rows);
-    parallel_blocks(
-        count, worker_count(count * static_cast<std::size_t>(dim)), [&](std::size_t begin, std::size_t end, int) {
-          pack_column_major(chunk.block(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end - begin)),
-                            precision_, out + begin * real_size(precision_), shift_, rows);
-        });
+    core::pack_columns_on_all_cores(points_.block(first, rows), precision_, shift_, out);
     std::vector<cl::Event> after;
     if (released[s]()) after.push_back(released[s]);
     transfer_.enqueueWriteBuffer(points, CL_FALSE, 0, count * dim * real_size(precision_), out, &after, &uploaded[s]);

@@ -112,15 +112,8 @@ std::vector<FarPoint> farthest_points(const RowsView& rows, std::span<const doub
         std::vector<Candidate>& heap = kept[static_cast<std::size_t>(worker)];
         for (auto i = static_cast<Eigen::Index>(begin); i < static_cast<Eigen::Index>(end); ++i) {
           if (weight(w, i) <= 0) continue;
-          const Candidate c{(X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm(), i};
-          if (heap.size() < take) {
-            heap.push_back(c);
-            std::push_heap(heap.begin(), heap.end(), further);
-          } else if (further(c, heap.front())) {
-            std::pop_heap(heap.begin(), heap.end(), further);
-            heap.back() = c;
-            std::push_heap(heap.begin(), heap.end(), further);
-          }
+          keep_best(heap, Candidate{(X.row(i) - centroids.row(labels[static_cast<std::size_t>(i)])).squaredNorm(), i},
+                    take, further);
         }
       });
     std::vector<Candidate> all;
