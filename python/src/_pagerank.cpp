@@ -40,8 +40,7 @@ EdgeArrays edge_list(std::int32_t n_nodes, const py::array& src, const py::array
   return e;
 }
 
-// `graph_build_s`: the in-links built from the edge arrays before the fit, the call's first phase.
-py::dict result_dict(PageRankResult&& r, double graph_build_s = 0) {
+py::dict result_dict(PageRankResult&& r) {
   py::dict out;
   out["ranks"] = to_numpy(std::move(r.ranks));
   out["n_iter"] = r.n_iter;
@@ -50,10 +49,7 @@ py::dict result_dict(PageRankResult&& r, double graph_build_s = 0) {
   for (const PageRankIteration& it : r.iterations) residuals.push_back(it.residual);
   out["residual_trace"] = to_numpy(std::move(residuals));
   out["kernel"] = kernel_to_json(r.kernel);
-  Phases phases;
-  if (graph_build_s > 0) phases.add("graph_build", graph_build_s);
-  for (const auto& [name, seconds] : r.phases.seconds) phases.add(name, seconds);
-  out["phases"] = phases_dict(phases);
+  out["phases"] = phases_dict(r.phases);
   return out;
 }
 
@@ -68,14 +64,8 @@ py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& d
   const EdgeArrays edges = edge_list(n_nodes, src, dst);
   PythonCancel cancel(callback);
   p.progress = cancel.progress();
-  double graph_build_s = 0;
-  PageRankResult r = cancel.run([&] {
-    const Stopwatch building;
-    const InLinks links = in_links(edges.view);
-    graph_build_s = building.seconds();
-    return PageRank(Device::select(device_spec), p).fit(links);
-  });
-  return result_dict(std::move(r), graph_build_s);
+  // The in-links are built inside the fit, where the kernel's graph_build says, as a phase of the call.
+  return result_dict(cancel.run([&] { return PageRank(Device::select(device_spec), p).fit(edges.view); }));
 }
 
 // The graph's format on the device, built once; the personalization and start per run.
@@ -85,7 +75,7 @@ PageRankGraph make_graph(std::int32_t n_nodes, const py::array& src, const py::a
   const PageRankParams p = pagerank_params(n_nodes, alpha, dangling, max_iter, tol, precision, kernel);
   const EdgeArrays edges = edge_list(n_nodes, src, dst);
   PythonCancel cancel;
-  return cancel.run([&] { return PageRankGraph(Device::select(device_spec), in_links(edges.view), p); });
+  return cancel.run([&] { return PageRankGraph(Device::select(device_spec), edges.view, LinkOptions{}, p); });
 }
 
 py::dict run_graph(PageRankGraph& graph, const py::object& personalization, const py::object& nstart,

@@ -188,6 +188,7 @@ TEST_CASE("PageRankKernel as JSON: hybrid_k takes \"auto\" (or 0) or an integer 
   const nlohmann::json j = k;
   CHECK(j == nlohmann::json{{"format", "auto"},
                             {"reorder", "auto"},
+                            {"graph_build", "auto"},
                             {"work_group_size", 0},
                             {"vector_size", 0},
                             {"bsr_width", 0},
@@ -207,7 +208,7 @@ TEST_CASE("PageRankKernel as JSON: hybrid_k takes \"auto\" (or 0) or an integer 
   fails({{"vector_size", 2.5}}, "kernel.vector_size: expected an integer, got 2.5");
   fails({{"format", 3}}, "kernel.format: expected a string");
   fails({{"width", 3}},
-        "kernel.width: unknown field (expected format, reorder, work_group_size, vector_size, bsr_width, "
+        "kernel.width: unknown field (expected format, reorder, graph_build, work_group_size, vector_size, bsr_width, "
         "hybrid_k, hybrid_rho, ell_max_fill)");
 }
 

@@ -139,20 +139,31 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
       return nlohmann::json(itercl::pagerank::resolve({.format = format}, info, {L, itercl::Precision::f32}, sources));
     };
     auto kernel = [](itercl::PageRankKernel k) { return nlohmann::json(k); };
-    CHECK(resolved("auto", cpu) == kernel({.format = "csr_scalar", .reorder = "none", .work_group_size = 256}));
-    CHECK(resolved("csr_vector", cpu) ==
-          kernel({.format = "csr_vector", .reorder = "none", .work_group_size = 256, .vector_size = 2}));
+    CHECK(resolved("auto", cpu) ==
+          kernel({.format = "csr_scalar", .reorder = "none", .graph_build = "host", .work_group_size = 256}));
+    CHECK(resolved("csr_vector", cpu) == kernel({.format = "csr_vector",
+                                                 .reorder = "none",
+                                                 .graph_build = "host",
+                                                 .work_group_size = 256,
+                                                 .vector_size = 2}));
     CHECK(resolved("hybrid", cpu) == kernel({.format = "hybrid",
                                              .reorder = "none",
+                                             .graph_build = "host",
                                              .work_group_size = 256,
                                              .hybrid_k = itercl::pagerank::auto_hybrid_k(L, 0.5),
                                              .hybrid_rho = 0.5}));
-    CHECK(resolved("auto", gpu) == kernel({.format = "csr_adaptive", .reorder = "degree", .work_group_size = 256}));
+    CHECK(resolved("auto", gpu) ==
+          kernel({.format = "csr_adaptive", .reorder = "degree", .graph_build = "device", .work_group_size = 256}));
     // Bell and Garland's rule: the smallest power of two covering the mean row.
-    CHECK(resolved("csr_vector", gpu) ==
-          kernel({.format = "csr_vector", .reorder = "degree", .work_group_size = 256, .vector_size = 8}));
+    CHECK(resolved("csr_vector", gpu) == kernel({.format = "csr_vector",
+                                                 .reorder = "degree",
+                                                 .graph_build = "device",
+                                                 .work_group_size = 256,
+                                                 .vector_size = 8}));
+    // The GPU's graph_build is its CSR formats': hybrid builds on the host.
     CHECK(resolved("hybrid", gpu) == kernel({.format = "hybrid",
                                              .reorder = "degree",
+                                             .graph_build = "host",
                                              .work_group_size = 256,
                                              .hybrid_k = itercl::pagerank::auto_hybrid_k(L, 50),
                                              .hybrid_rho = 50}));

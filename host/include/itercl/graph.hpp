@@ -102,7 +102,8 @@ struct InLinks {
   std::int32_t row_length(std::int32_t i) const {
     return offsets[static_cast<std::size_t>(i) + 1] - offsets[static_cast<std::size_t>(i)];
   }
-  std::int64_t n_links() const { return static_cast<std::int64_t>(sources.size()); }
+  // From the offsets: a graph built on the device keeps its sources there, and this side holds none.
+  std::int64_t n_links() const { return offsets.empty() ? static_cast<std::int64_t>(sources.size()) : offsets.back(); }
 };
 // Edges in the caller's memory, read in place (a NumPy array, spans of a program's own): edge e links
 // src[e] -> dst[e], nodes 0 .. n_nodes - 1.

@@ -29,6 +29,10 @@ struct PageRankKernel {
   // "none", "degree" (nodes renumbered by out-degree before the upload, ranks mapped back), or "auto":
   // what the tuning database chose for the device.
   std::string reorder = "auto";
+  // Where the in-links are built from edge arrays (PageRank::fit(EdgesView), PageRankGraph from edges):
+  // "host" (all cores), "device" (sorts on the device; the CSR formats only), or "auto": the tuning
+  // database's choice for the device (docs/pagerank.md, "Time to solution").
+  std::string graph_build = "auto";
   int work_group_size = 0;
   int vector_size = 0;  // csr_vector: work-items per row, a power of two up to the work-group size
   int bsr_width = 0;    // bsr: slots per BSR row (W >= 4), markers and row ids included
@@ -93,6 +97,12 @@ struct PageRankIteration {
   Timings timings;       // all kernels, transfers, the CPU rows (hybrid), wall
 };
 
+// The graph a fit ran on, as InLinks counts it (links kept, self-loops and repeats among the edges, edges
+// LinkOptions dropped), and its nodes without out-links.
+struct PageRankGraphCounts {
+  std::int64_t links = 0, self_loops = 0, duplicates = 0, dropped = 0, dangling_nodes = 0;
+};
+
 struct PageRankResult {
   std::vector<double> ranks;  // by node index (Graph::label maps to the input's ids); they sum to 1
   int n_iter = 0;
@@ -102,7 +112,8 @@ struct PageRankResult {
   std::vector<std::string> tuning_sources;  // the tuning database entries used
   std::string build_options;
   PageRankFormatStats format;
-  Timings upload;  // the format, out-degrees and vectors to the device, once
+  PageRankGraphCounts graph;
+  Timings upload;  // the format (or the edge arrays it was built from), out-degrees and vectors, once
   Timings total;   // the iterations and the final read of the ranks
   // The whole call's wall time by phase: PageRank::fit's from the in-links to the ranks in host memory,
   // PageRankGraph::run's from its start (the graph already resident).
@@ -116,6 +127,9 @@ class PageRank {
   // Ranks of the graph's nodes. Throws InputError (ParamError for parameters) for invalid input;
   // not converging within max_iter is reported in the result, never thrown.
   PageRankResult fit(const InLinks& links) const;
+  // The same from edge arrays: the in-links (in_links(edges, options)) built where kernel.graph_build
+  // says, inside the call and its phases. The result's `graph` holds the graph's counts.
+  PageRankResult fit(const EdgesView& edges, const LinkOptions& options = {}) const;
 
   const PageRankParams& params() const { return params_; }
 
@@ -137,6 +151,8 @@ class PageRankGraph {
   // the start: alpha, max_iter, tol, dangling, precision, kernel, progress; their personalization and
   // nstart are ignored (run() and start() take them). Throws as PageRank::fit.
   PageRankGraph(const Device& device, const InLinks& links, PageRankParams params);
+  // From edge arrays, as PageRank::fit(edges, options).
+  PageRankGraph(const Device& device, const EdgesView& edges, const LinkOptions& options, PageRankParams params);
   ~PageRankGraph();
   PageRankGraph(PageRankGraph&&) noexcept;
   PageRankGraph& operator=(PageRankGraph&&) noexcept;
@@ -162,6 +178,7 @@ class PageRankGraph {
   const std::string& build_options() const { return build_options_; }
   const PageRankFormatStats& format() const { return format_; }
   Timings upload_timings() const { return upload_; }  // the format, out-degrees and dangling vector, once
+  const PageRankGraphCounts& graph_counts() const { return counts_; }
 
  private:
   Device device_;
@@ -173,9 +190,11 @@ class PageRankGraph {
   std::string build_options_;
   Timings upload_;
   PageRankFormatStats format_;
+  PageRankGraphCounts counts_;
   std::vector<std::int32_t> order_;           // kernel reorder "degree": the engine's node i is the input's order_[i]
   std::unique_ptr<pagerank::Engine> engine_;  // null for a graph without nodes
 
+  void build(const InLinks& links);  // resolves the kernel, renumbers where asked, makes the engine
   std::vector<double> node_values(const std::vector<double>& v) const;  // input ids -> the engine's
   std::vector<double> read_ranks(Timings& timings) const;               // in the input's ids
 };

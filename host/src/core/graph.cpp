@@ -8,6 +8,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/edges.hpp"
 #include "core/host_memory.hpp"
 #include "core/parallel.hpp"
 #include "itercl/error.hpp"
@@ -126,6 +127,25 @@ void drop_links(InLinks& L, const LinkOptions& options) {
   L.sources.shrink_to_fit();
 }
 
+void check_edge_counts(const EdgesView& g) {
+  const std::size_t m = g.src.size();
+  if (g.dst.size() != m)
+    throw InputError("graph: " + std::to_string(m) + " sources for " + std::to_string(g.dst.size()) + " destinations");
+  if (m > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+    throw InputError("graph: " + std::to_string(m) +
+                     " edges; the kernels index links with 32-bit integers (at most 2^31 - 1)");
+  if (g.n_nodes < 0) throw InputError("graph: a negative node count");
+}
+
+void throw_bad_edge(const EdgesView& g, std::size_t e) {
+  throw InputError("graph: edge " + std::to_string(e) + " (" + std::to_string(g.src[e]) + " -> " +
+                   std::to_string(g.dst[e]) + ") names a node outside 0.." + std::to_string(g.n_nodes - 1));
+}
+
+int node_bits(std::int32_t n_nodes) {
+  return std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(std::max(n_nodes - 1, 0)))));
+}
+
 }  // namespace core
 
 std::optional<std::int32_t> Graph::index_of(std::int64_t label) const {
@@ -143,13 +163,8 @@ InLinks in_links(const Graph& g, const LinkOptions& options) {
 }
 
 InLinks in_links(const EdgesView& g, const LinkOptions& options) {
+  core::check_edge_counts(g);
   const std::size_t m = g.src.size();
-  if (g.dst.size() != m)
-    throw InputError("graph: " + std::to_string(m) + " sources for " + std::to_string(g.dst.size()) + " destinations");
-  if (m > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-    throw InputError("graph: " + std::to_string(m) +
-                     " edges; the kernels index links with 32-bit integers (at most 2^31 - 1)");
-  if (g.n_nodes < 0) throw InputError("graph: a negative node count");
   // The first edge naming a node outside 0..n-1, if any (each thread finds its block's first).
   std::vector<std::size_t> bad(static_cast<std::size_t>(core::edge_workers(m)), m);
   parallel_blocks(m, core::edge_workers(m), [&](std::size_t begin, std::size_t end, int w) {
@@ -157,16 +172,13 @@ InLinks in_links(const EdgesView& g, const LinkOptions& options) {
       if (g.src[e] < 0 || g.src[e] >= g.n_nodes || g.dst[e] < 0 || g.dst[e] >= g.n_nodes)
         bad[static_cast<std::size_t>(w)] = e;
   });
-  if (const std::size_t e = *std::min_element(bad.begin(), bad.end()); e < m)
-    throw InputError("graph: edge " + std::to_string(e) + " (" + std::to_string(g.src[e]) + " -> " +
-                     std::to_string(g.dst[e]) + ") names a node outside 0.." + std::to_string(g.n_nodes - 1));
+  if (const std::size_t e = *std::min_element(bad.begin(), bad.end()); e < m) core::throw_bad_edge(g, e);
 
   InLinks L;
   L.n_nodes = g.n_nodes;
   // Sources ascending in every row: the kernels then gather the rank vector in address order, and
   // repeats sit side by side.
-  const int bits =
-      std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(std::max(g.n_nodes - 1, 0)))));
+  const int bits = core::node_bits(g.n_nodes);
   core::rows_of_sorted(core::sorted_links(g, bits).get(), m, bits, L);
   if (!options.self_loops || !options.duplicates) core::drop_links(L, options);
   const auto n = static_cast<std::size_t>(L.n_nodes);

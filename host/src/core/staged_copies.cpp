@@ -69,6 +69,34 @@ Timings upload_columns(const Device& device, const RowsView& rows, Precision pre
   return t;
 }
 
+Timings upload(const Device& device, const void* in, std::size_t bytes, const cl::Buffer& out, std::size_t offset) {
+  Stopwatch wall;
+  Timings t;
+  if (bytes == 0) return t;
+  std::lock_guard lock(device.state().staging_mutex);
+  std::array<PinnedHostBuffer, 2>& staging = staging_chunks(device);
+  constexpr std::size_t kChunk = Device::State::kStagingBytes;
+  cl::CommandQueue& queue = device.queue();
+  std::array<cl::Event, 2> copied;
+  std::vector<cl::Event> copies;
+  for (std::size_t at = 0, c = 0; at < bytes; at += kChunk, ++c) {
+    const std::size_t s = c % 2, size = std::min(kChunk, bytes - at);
+    if (copied[s]()) copied[s].wait();  // the chunk is free again once its copy is done
+    auto* to = static_cast<unsigned char*>(staging[s].data());
+    const auto* from = static_cast<const unsigned char*>(in) + at;
+    parallel_blocks(size, worker_count(size / 4), [&](std::size_t begin, std::size_t end, int) {
+      std::memcpy(to + begin, from + begin, end - begin);
+    });
+    queue.enqueueWriteBuffer(out, CL_FALSE, offset + at, size, to, nullptr, &copied[s]);
+    queue.flush();
+    copies.push_back(copied[s]);
+  }
+  cl::Event::waitForEvents(copies);
+  for (const cl::Event& e : copies) t.transfer_s += event_seconds(e);
+  t.wall_s = wall.seconds();
+  return t;
+}
+
 Timings download(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes, void* out) {
   Stopwatch wall;
   Timings t;

@@ -20,6 +20,11 @@ void pack_columns_on_all_cores(const RowsView& rows, Precision precision, const 
 Timings upload_columns(const Device& device, const RowsView& rows, Precision precision, const Eigen::RowVectorXd& shift,
                        const cl::Buffer& out);
 
+// `bytes` bytes from `in` (ordinary host memory) into `out` from `offset`, a chunk at a time through the
+// staging chunks, each copied in on all cores while the one before crosses. Returns the copies' transfer
+// time and the call's wall time. Blocks until done.
+Timings upload(const Device& device, const void* in, std::size_t bytes, const cl::Buffer& out, std::size_t offset = 0);
+
 // `bytes` bytes of `buffer` from `offset` into `out` (ordinary host memory), a chunk at a time through the
 // staging chunks, each copied out on all cores while the next crosses. Returns the copies' transfer time and
 // the call's wall time. Blocks until done.

@@ -2,12 +2,14 @@
 // device work is pagerank_engine.cpp), networkx's stopping rule, progress after every iteration.
 #include "itercl/pagerank.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <new>
 
 #include "core/number_text.hpp"
 #include "core/phase_clock.hpp"
 #include "itercl/error.hpp"
+#include "pagerank/device_graph.hpp"
 #include "pagerank/pagerank_engine.hpp"
 #include "pagerank/pagerank_formats.hpp"
 #include "pagerank/pagerank_kernel.hpp"
@@ -59,6 +61,27 @@ PageRankResult PageRank::fit(const InLinks& links) const {
   return r;
 }
 
+PageRankResult PageRank::fit(const EdgesView& edges, const LinkOptions& options) const {
+  core::PhaseClock clock("checks");
+  params_.validate(edges.n_nodes);
+  PageRankGraph graph(device_, edges, options, params_);
+  PageRankResult r = graph.run(params_.personalization, params_.nstart);
+  r.phases = clock.phases();
+  return r;
+}
+
+namespace {
+
+PageRankGraphCounts counts_of(const InLinks& links) {
+  return {.links = links.n_links(),
+          .self_loops = links.self_loops,
+          .duplicates = links.duplicates,
+          .dropped = links.dropped,
+          .dangling_nodes = std::count(links.out_degree.begin(), links.out_degree.end(), 0)};
+}
+
+}  // namespace
+
 PageRankGraph::PageRankGraph(const Device& device, const InLinks& links, PageRankParams params)
     : device_(device),
       params_(std::move(params)),
@@ -69,6 +92,44 @@ PageRankGraph::PageRankGraph(const Device& device, const InLinks& links, PageRan
   pagerank::check_weights("dangling", params_.dangling, n_nodes_);
   device_.require(params_.precision);
   pagerank::check_node_count(n_nodes_);
+  build(links);
+}
+
+PageRankGraph::PageRankGraph(const Device& device, const EdgesView& edges, const LinkOptions& options,
+                             PageRankParams params)
+    : device_(device), params_(std::move(params)), n_nodes_(edges.n_nodes), kernel_(params_.kernel) {
+  params_.validate();
+  pagerank::check_weights("dangling", params_.dangling, n_nodes_);
+  device_.require(params_.precision);
+  pagerank::check_node_count(n_nodes_);
+  // Where to build: the format and graph_build resolve without the graph (the lanes of csr_vector and
+  // hybrid's k, which read the rows, are resolved again in build()).
+  std::vector<std::string> unused;
+  const PageRankKernel where = pagerank::resolve(kernel_, device_.info(), std::span<const std::int32_t>{}, unused);
+  if (where.graph_build != "device" || n_nodes_ == 0) {
+    core::enter_phase("graph_build");
+    build(in_links(edges, options));
+    return;
+  }
+  pagerank::translating_errors(n_nodes_, static_cast<std::int64_t>(edges.src.size()), [&] {
+    pagerank::DeviceGraph g = pagerank::build_on_device(device_, edges, options, where.reorder == "degree", upload_);
+    n_links_ = g.links.n_links();
+    counts_ = counts_of(g.links);
+    order_ = std::move(g.order);
+    kernel_ = pagerank::resolve(params_.kernel, device_.info(), g.links.offsets, tuning_sources_);
+    const pagerank::Problem problem{g.links, params_.precision, &g.csr};
+    build_options_ = pagerank::defines(kernel_, problem);
+    PageRankParams p = params_;
+    if (!order_.empty()) p.dangling = pagerank::to_new(params_.dangling, order_);
+    core::enter_phase("format");
+    engine_ = pagerank::make_engine(device_, p, problem, kernel_, build_options_, upload_);
+    format_ = engine_->format_stats();
+  });
+}
+
+void PageRankGraph::build(const InLinks& links) {
+  n_links_ = links.n_links();
+  counts_ = counts_of(links);
   if (n_nodes_ == 0) return;  // networkx returns {} for an empty graph: nothing to build
   const pagerank::Problem problem{links, params_.precision};
   pagerank::translating_errors(n_nodes_, n_links_, [&] {
@@ -138,6 +199,7 @@ PageRankResult PageRankGraph::run(const std::vector<double>& personalization, co
   r.tuning_sources = tuning_sources_;
   r.build_options = build_options_;
   r.format = format_;
+  r.graph = counts_;
   r.upload = upload_;
   if (!engine_) {
     r.converged = true;

@@ -3,6 +3,7 @@
 // never the vectors, until ranks() is asked for.
 #include "pagerank/pagerank_engine.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -13,8 +14,10 @@
 #include "core/host_memory.hpp"
 #include "core/kernel_args.hpp"
 #include "core/number_text.hpp"
+#include "core/parallel.hpp"
 #include "core/phase_clock.hpp"
 #include "core/pinned_buffer.hpp"
+#include "core/staged_copies.hpp"
 #include "itercl/error.hpp"
 #include "pagerank/pagerank_spmv.hpp"
 #include "tuning/kernel_checks.hpp"
@@ -39,6 +42,8 @@ constexpr int kGroupsPerComputeUnit = 16;
 // few thousand on the largest GPUs, a dozen adds per work-item before its tree); 256 work-items is a
 // size every OpenCL device here launches, lowered below to the kernel's own limit and a power of two.
 constexpr int kReduceGroup = 256;
+// start(): the nodes a block of the dangling mass sums, one after another.
+constexpr std::size_t kStartBlock = 1 << 16;
 
 template <class T>
 class EngineOf final : public Engine {
@@ -64,7 +69,7 @@ class EngineOf final : public Engine {
     // s starts at zero; rows without in-links are never written (SpmvFormat::multiply), so it needs
     // no reset for another start.
     s_ = cl::Buffer(context, CL_MEM_READ_WRITE, un * sizeof(T));
-    write(s_, host_array<T>(un, 0, "the sums over in-links"), upload);
+    if (un > 0) device.queue().enqueueFillBuffer(s_, T{0}, 0, un * sizeof(T));
     for (cl::Buffer& b : x_) b = cl::Buffer(context, CL_MEM_READ_WRITE, un * sizeof(T));
     z_ = cl::Buffer(context, CL_MEM_READ_WRITE, (un + 1) * sizeof(T));
     totals_ = cl::Buffer(context, CL_MEM_READ_WRITE, 2 * sizeof(T));
@@ -93,17 +98,23 @@ class EngineOf final : public Engine {
     personalization_given_ = !personalization.empty();
     if (personalization_given_) write(personalization_, normalised<T>(personalization, "personalization"), upload);
     const double nstart_sum = std::accumulate(nstart.begin(), nstart.end(), 0.0);
-    std::vector<T> x0 = host_array<T>(un, 0, "the ranks");
-    std::vector<T> z0 = host_array<T>(un + 1, 0, "the ranks over out-degrees");
-    double dangling_mass = 0;
-    for (std::size_t i = 0; i < un; ++i) {
-      const double xi = nstart.empty() ? 1.0 / n_ : nstart[i] / nstart_sum;
-      x0[i] = static_cast<T>(xi);
-      if (out_degree_[i] > 0)
-        z0[i] = static_cast<T>(xi / out_degree_[i]);
-      else
-        dangling_mass += xi;
-    }
+    std::vector<T> x0 = host_vector<T>(un, "the ranks");
+    std::vector<T> z0 = host_vector<T>(un + 1, "the ranks over out-degrees");
+    z0[un] = 0;
+    // On all cores, the dangling mass summed per block of kStartBlock nodes and the blocks in order: the
+    // same sum whatever the number of cores.
+    const std::size_t blocks = (un + kStartBlock - 1) / kStartBlock;
+    std::vector<double> dangling(blocks, 0.0);
+    parallel_blocks(blocks, worker_count(un), [&](std::size_t first, std::size_t last, int) {
+      for (std::size_t b = first; b < last; ++b)
+        for (std::size_t i = b * kStartBlock, end = std::min(un, i + kStartBlock); i < end; ++i) {
+          const double xi = nstart.empty() ? 1.0 / n_ : nstart[i] / nstart_sum;
+          x0[i] = static_cast<T>(xi);
+          z0[i] = out_degree_[i] > 0 ? static_cast<T>(xi / out_degree_[i]) : T{0};
+          if (out_degree_[i] == 0) dangling[b] += xi;
+        }
+    });
+    const double dangling_mass = std::accumulate(dangling.begin(), dangling.end(), 0.0);
     current_ = 0;
     write(x_[0], x0, upload);
     write(z_, z0, upload);
@@ -141,12 +152,15 @@ class EngineOf final : public Engine {
   std::vector<double> ranks(Timings& timings) const override {
     const Stopwatch wall;
     const auto un = static_cast<std::size_t>(n_);
-    std::vector<T> ranks = host_array<T>(un, 0, "the ranks");
-    cl::Event read;
-    device_.queue().enqueueReadBuffer(x_[current_], CL_TRUE, 0, un * sizeof(T), ranks.data(), nullptr, &read);
-    timings.transfer_s += event_seconds(read);
+    std::vector<T> ranks = host_vector<T>(un, "the ranks");
+    timings.transfer_s += core::download(device_, x_[current_], 0, un * sizeof(T), ranks.data()).transfer_s;
+    std::vector<double> out = host_vector<double>(un, "the ranks");
+    parallel_blocks(un, worker_count(un), [&](std::size_t begin, std::size_t end, int) {
+      std::copy(ranks.begin() + static_cast<std::ptrdiff_t>(begin), ranks.begin() + static_cast<std::ptrdiff_t>(end),
+                out.begin() + static_cast<std::ptrdiff_t>(begin));
+    });
     timings.wall_s += wall.seconds();
-    return {ranks.begin(), ranks.end()};
+    return out;
   }
 
   HostZ host_z() override {
@@ -195,9 +209,7 @@ class EngineOf final : public Engine {
 
  private:
   void write(const cl::Buffer& b, const std::vector<T>& values, Timings& upload) {
-    cl::Event done;
-    device_.queue().enqueueWriteBuffer(b, CL_TRUE, 0, values.size() * sizeof(T), values.data(), nullptr, &done);
-    upload.transfer_s += event_seconds(done);
+    upload.transfer_s += core::upload(device_, values.data(), values.size() * sizeof(T), b).transfer_s;
   }
 
   Device device_;

@@ -42,13 +42,21 @@ void check_fields_apply(const PageRankKernel& k) {
   only_for("hybrid_k", k.hybrid_k != 0, "hybrid");
   only_for("hybrid_rho", k.hybrid_rho != 0, "hybrid");
   only_for("ell_max_fill", k.ell_max_fill != 0, "ell");
+  if (k.graph_build == "device" && !builds_on_device(k.format))
+    throw ParamError("kernel.graph_build",
+                     "\"device\" applies to the CSR formats (csr_scalar, csr_vector, "
+                     "csr_adaptive), not " +
+                         k.format);
 }
+
+bool builds_on_device(const std::string& format) { return format.starts_with("csr_"); }
 
 }  // namespace pagerank
 
 void PageRankKernel::validate() const {
   pagerank::check_format("kernel.format", format);
   check_choice("kernel.reorder", reorder, {"none", "degree"});
+  check_choice("kernel.graph_build", graph_build, {"host", "device"});
   if (work_group_size != 0 && !pagerank::power_of_two(work_group_size))
     throw ParamError("kernel.work_group_size",
                      "expected a power of two (or 0 for the default), got " + std::to_string(work_group_size));
@@ -74,6 +82,7 @@ namespace pagerank {
 const std::vector<KernelField<PageRankKernel>>& fields() {
   static const std::vector<KernelField<PageRankKernel>> table = {{"format", &PageRankKernel::format},
                                                                  {"reorder", &PageRankKernel::reorder},
+                                                                 {"graph_build", &PageRankKernel::graph_build},
                                                                  {"work_group_size", &PageRankKernel::work_group_size},
                                                                  {"vector_size", &PageRankKernel::vector_size},
                                                                  {"bsr_width", &PageRankKernel::bsr_width},
@@ -98,14 +107,17 @@ PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const
   k.validate();
   // The database names a default for every format's fields; each applies when its format runs.
   const auto db = tuned_kernel<PageRankKernel>("pagerank", info, sources, [](PageRankKernel t) {
-    if (t.format == "auto" || t.reorder == "auto" || !t.work_group_size || !t.bsr_width || !(t.hybrid_rho > 0))
-      throw ParamError("pagerank", "needs format, reorder, work_group_size, bsr_width and hybrid_rho");
+    if (t.format == "auto" || t.reorder == "auto" || t.graph_build == "auto" || !t.work_group_size || !t.bsr_width ||
+        !(t.hybrid_rho > 0))
+      throw ParamError("pagerank", "needs format, reorder, graph_build, work_group_size, bsr_width and hybrid_rho");
     PageRankKernel{.format = t.format}.validate();
     t.format = "auto";  // the other formats' fields are checked as values, not as misplaced
     t.validate();
   });
   if (k.format == "auto") k.format = db.format;
   if (k.reorder == "auto") k.reorder = db.reorder;
+  // The database's graph_build is for its own format; another format builds on the host.
+  if (k.graph_build == "auto") k.graph_build = builds_on_device(k.format) ? db.graph_build : "host";
   check_fields_apply(k);
 
   // A power of two (validate) within the device's maximum is within its largest power of two.

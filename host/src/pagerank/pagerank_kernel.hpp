@@ -13,11 +13,15 @@
 
 namespace itercl::pagerank {
 
+struct DeviceCsr;
+
 // What the kernel's resolution and build depend on: the graph (mean row length for csr_vector's lanes,
-// the row lengths for hybrid's k) and the precision of the vectors.
+// the row lengths for hybrid's k) and the precision of the vectors. `csr`: the offsets and sources
+// already on the device where it built them (device_graph.hpp; `links` then holds no sources).
 struct Problem {
   const InLinks& links;
   Precision precision;
+  const DeviceCsr* csr = nullptr;
 };
 
 // `value` must be "auto" or one of the formats; ParamError(field) listing them. The one list of
@@ -26,6 +30,9 @@ void check_format(std::string_view field, const std::string& value);
 
 // A tuning field the format would ignore is a mistake in the config, not a no-op.
 void check_fields_apply(const PageRankKernel& k);
+
+// Whether graph_build "device" serves `format`: the CSR formats, which read the in-links as built.
+bool builds_on_device(const std::string& format);
 
 // Fills in every zero / "auto" field of `k` for this device (tuning/pagerank.json) and graph, and checks
 // the rest. `sources` receives the database entries used. Of the graph it reads the row lengths alone

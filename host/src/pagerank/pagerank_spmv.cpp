@@ -7,22 +7,37 @@
 
 #include "itercl/matrix.hpp"
 #include "itercl/timing.hpp"
+#include "pagerank/device_graph.hpp"
 #include "pagerank/pagerank_formats.hpp"
 #include "tuning/kernel_checks.hpp"
 
 namespace itercl::pagerank {
 
+namespace {
+
+// The in-link CSR on the device: where the device built it, or uploaded from the host.
+void use_csr(const Device& device, const InLinks& L, const DeviceCsr* csr, Timings& upload, cl::Buffer& offsets,
+             cl::Buffer& sources) {
+  if (csr) {
+    offsets = csr->offsets, sources = csr->sources;
+    return;
+  }
+  offsets = upload_buffer(device, L.offsets, "csr offsets", upload);
+  sources = upload_buffer(device, L.sources, "csr sources", upload);
+}
+
+}  // namespace
+
 class CsrFormat : public SpmvFormat {
  public:
-  CsrFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, const std::string& options,
-            Timings& upload)
+  CsrFormat(const Device& device, const InLinks& L, const DeviceCsr* csr, const PageRankKernel& k, Precision p,
+            const std::string& options, Timings& upload)
       : device_(device),
         n_(L.n_nodes),
         work_group_(k.work_group_size),
         vector_size_(k.format == "csr_vector" ? k.vector_size : 1) {
     stats_.csr_bytes = stats_.matrix_bytes = csr_bytes(L);  // the in-link CSR is the format: nothing to build
-    offsets_ = upload_buffer(device, L.offsets, "csr offsets", upload);
-    sources_ = upload_buffer(device, L.sources, "csr sources", upload);
+    use_csr(device, L, csr, upload, offsets_, sources_);
     kernel_ = device.kernel(kernel_file(k.format), options, k.format.c_str());
     real_size_ = real_size(p);
   }
@@ -49,7 +64,7 @@ class CsrFormat : public SpmvFormat {
 
 class CsrAdaptiveFormat : public SpmvFormat {
  public:
-  CsrAdaptiveFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p,
+  CsrAdaptiveFormat(const Device& device, const InLinks& L, const DeviceCsr* csr, const PageRankKernel& k, Precision p,
                     const std::string& options, Timings& upload)
       : device_(device), work_group_(k.work_group_size), real_size_(real_size(p)) {
     capacity_ = kAdaptiveLinksPerItem * work_group_;
@@ -69,8 +84,7 @@ class CsrAdaptiveFormat : public SpmvFormat {
     stats_.csr_bytes = csr_bytes(L);
     stats_.matrix_bytes = stats_.csr_bytes + (blocks.blocks.size() + blocks.split.size()) * 4 +
                           static_cast<std::uint64_t>(n_blocks_) * real_size_;
-    offsets_ = upload_buffer(device, L.offsets, "csr offsets", upload);
-    sources_ = upload_buffer(device, L.sources, "csr sources", upload);
+    use_csr(device, L, csr, upload, offsets_, sources_);
     blocks_ = upload_buffer(device, blocks.blocks, "csr_adaptive row blocks", upload);
     split_ = upload_buffer(device, blocks.split, "csr_adaptive split rows", upload);
     pieces_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE,
@@ -176,9 +190,9 @@ std::unique_ptr<SpmvFormat> make_spmv_format(const Device& device, const Problem
   const Precision p = problem.precision;
   try {
     if (kernel.format == "csr_scalar" || kernel.format == "csr_vector")
-      return std::make_unique<CsrFormat>(device, L, kernel, p, options, upload);
+      return std::make_unique<CsrFormat>(device, L, problem.csr, kernel, p, options, upload);
     if (kernel.format == "csr_adaptive")
-      return std::make_unique<CsrAdaptiveFormat>(device, L, kernel, p, options, upload);
+      return std::make_unique<CsrAdaptiveFormat>(device, L, problem.csr, kernel, p, options, upload);
     if (kernel.format == "ell") return std::make_unique<EllFormat>(device, L, kernel, options, upload);
     if (kernel.format == "bsr") return std::make_unique<BsrFormat>(device, L, kernel, p, options, upload);
     if (kernel.format == "hybrid") return make_hybrid_format(device, problem, kernel, options, upload);
