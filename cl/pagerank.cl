@@ -15,6 +15,7 @@
 //   group_sums       2 reals per work-group of `update`.
 //
 // Kernels
+//   start          x and z at the start of a run, on the device.
 //   update         each work-group loops over one contiguous block of nodes, its work-items taking
 //                  consecutive nodes (coalesced on GPUs), then reduces its two sums once in local
 //                  memory. The host launches only enough groups to fill the device. Measured with PoCL
@@ -40,6 +41,21 @@ inline void reduce_pair(__local real* a, __local real* b) {
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// The start of a run: x = x0 where given (uploaded into x), else `uniform` (1/n in real); z = x / outdeg,
+// 0 for dangling nodes, and z[n] = 0. Computed here rather than uploaded: the vectors never cross the bus.
+__kernel void start(const int n, const int given, const real uniform, __global const int* restrict outdeg,
+                    __global real* restrict x, __global real* restrict z) {
+  const int i = get_global_id(0);
+  if (i > n) return;
+  if (i == n) {
+    z[n] = 0;
+    return;
+  }
+  const real xi = given ? x[i] : uniform;
+  x[i] = xi;
+  z[i] = outdeg[i] > 0 ? xi / outdeg[i] : 0;
 }
 
 // The work-group size must be a power of two; `block` nodes per group, a multiple of it.

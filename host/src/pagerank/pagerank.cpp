@@ -55,8 +55,12 @@ PageRank::PageRank(const Device& device, PageRankParams params) : device_(device
 PageRankResult PageRank::fit(const InLinks& links) const {
   core::PhaseClock clock("checks");
   params_.validate(links.n_nodes);
-  PageRankGraph graph(device_, links, params_);
-  PageRankResult r = graph.run(params_.personalization, params_.nstart);
+  PageRankResult r;
+  {
+    PageRankGraph graph(device_, links, params_);
+    r = graph.run(params_.personalization, params_.nstart);
+    core::enter_phase("release");  // the graph's device and host memory, freed before the call returns
+  }
   r.phases = clock.phases();
   return r;
 }
@@ -64,8 +68,12 @@ PageRankResult PageRank::fit(const InLinks& links) const {
 PageRankResult PageRank::fit(const EdgesView& edges, const LinkOptions& options) const {
   core::PhaseClock clock("checks");
   params_.validate(edges.n_nodes);
-  PageRankGraph graph(device_, edges, options, params_);
-  PageRankResult r = graph.run(params_.personalization, params_.nstart);
+  PageRankResult r;
+  {
+    PageRankGraph graph(device_, edges, options, params_);
+    r = graph.run(params_.personalization, params_.nstart);
+    core::enter_phase("release");  // the graph's device and host memory, freed before the call returns
+  }
   r.phases = clock.phases();
   return r;
 }

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/device_data.hpp"
+#include "core/device_sort.hpp"
 #include "core/host_memory.hpp"
 #include "core/kernel_args.hpp"
 #include "core/number_text.hpp"
@@ -82,6 +83,7 @@ class EngineOf final : public Engine {
     group_sums_ = cl::Buffer(context, CL_MEM_READ_WRITE, groups_ * 2 * sizeof(T));
     totals_host_ = std::make_unique<PinnedHostBuffer>(device, 2 * sizeof(T));
 
+    start_ = device.kernel("pagerank.cl", options, "start");
     update_ = device.kernel("pagerank.cl", options, "update");
     reduce_ = device.kernel("pagerank.cl", options, "reduce_totals");
     const auto reduce_limit = reduce_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());
@@ -98,9 +100,8 @@ class EngineOf final : public Engine {
     personalization_given_ = !personalization.empty();
     if (personalization_given_) write(personalization_, normalised<T>(personalization, "personalization"), upload);
     const double nstart_sum = std::accumulate(nstart.begin(), nstart.end(), 0.0);
-    std::vector<T> x0 = host_vector<T>(un, "the ranks");
-    std::vector<T> z0 = host_vector<T>(un + 1, "the ranks over out-degrees");
-    z0[un] = 0;
+    const bool given = !nstart.empty();
+    std::vector<T> x0 = given ? host_vector<T>(un, "the start") : std::vector<T>{};
     // On all cores, the dangling mass summed per block of kStartBlock nodes and the blocks in order: the
     // same sum whatever the number of cores.
     const std::size_t blocks = (un + kStartBlock - 1) / kStartBlock;
@@ -108,16 +109,18 @@ class EngineOf final : public Engine {
     parallel_blocks(blocks, worker_count(un), [&](std::size_t first, std::size_t last, int) {
       for (std::size_t b = first; b < last; ++b)
         for (std::size_t i = b * kStartBlock, end = std::min(un, i + kStartBlock); i < end; ++i) {
-          const double xi = nstart.empty() ? 1.0 / n_ : nstart[i] / nstart_sum;
-          x0[i] = static_cast<T>(xi);
-          z0[i] = out_degree_[i] > 0 ? static_cast<T>(xi / out_degree_[i]) : T{0};
+          const double xi = given ? nstart[i] / nstart_sum : 1.0 / n_;
+          if (given) x0[i] = static_cast<T>(xi);
           if (out_degree_[i] == 0) dangling[b] += xi;
         }
     });
     const double dangling_mass = std::accumulate(dangling.begin(), dangling.end(), 0.0);
     current_ = 0;
-    write(x_[0], x0, upload);
-    write(z_, z0, upload);
+    if (given) write(x_[0], x0, upload);
+    set_args(start_, static_cast<cl_int>(n_), static_cast<cl_int>(given), static_cast<T>(1.0 / n_), outdeg_, x_[0],
+             z_);
+    device_.queue().enqueueNDRangeKernel(start_, cl::NullRange, cl::NDRange(core::groups_covering(un + 1, wg_)),
+                                         cl::NDRange(wg_));
     write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, upload);
   }
 
@@ -221,7 +224,7 @@ class EngineOf final : public Engine {
   std::unique_ptr<SpmvFormat> format_;
   cl::Buffer outdeg_, dangling_, personalization_, s_, x_[2], z_, totals_, group_sums_;
   std::unique_ptr<PinnedHostBuffer> totals_host_, host_z_;
-  cl::Kernel update_, reduce_;
+  cl::Kernel start_, update_, reduce_;
   int current_ = 0;
 };
 

@@ -192,33 +192,64 @@ BsrLayout build_bsr(const InLinks& L, int width) {
   return b;
 }
 
-RowBlocks build_row_blocks(const InLinks& L, int capacity, int max_rows) {
-  if (capacity < 1 || max_rows < 1)
-    throw ParamError("kernel.work_group_size", "row blocks need room for a link and a row, got capacity " +
-                                                   std::to_string(capacity) + " and " + std::to_string(max_rows) +
-                                                   " rows");
+namespace {
+
+// The blocks of rows [first, last), greedily: a row longer than `capacity` is split into pieces of its
+// own; otherwise a block takes rows while they fit (capacity links, max_rows rows). Split rows name
+// their first block counting from this range's first.
+RowBlocks blocks_of_rows(const InLinks& L, std::int32_t first, std::int32_t last, int capacity, int max_rows) {
   RowBlocks b;
   auto start = [&](std::int32_t row, std::int64_t link) {
     b.blocks.push_back(row);
     b.blocks.push_back(static_cast<std::int32_t>(link));
   };
-  for (std::int32_t i = 0; i < L.n_nodes;) {
+  for (std::int32_t i = first; i < last;) {
     const std::int64_t begin = L.offsets[static_cast<std::size_t>(i)];
     const int length = L.row_length(i);
     if (length > capacity) {
       const std::int64_t pieces = (length + static_cast<std::int64_t>(capacity) - 1) / capacity;
       b.split.insert(b.split.end(),
-                     {i, static_cast<std::int32_t>(b.n_blocks() + 1), static_cast<std::int32_t>(pieces)});
+                     {i, static_cast<std::int32_t>(b.blocks.size() / 2), static_cast<std::int32_t>(pieces)});
       for (std::int64_t piece = 0; piece < pieces; ++piece) start(i, begin + piece * capacity);
       ++i;
       continue;
     }
     start(i, begin);
     std::int64_t links = 0;
-    for (int rows = 0; i < L.n_nodes && rows < max_rows && links + L.row_length(i) <= capacity; ++rows, ++i)
+    for (int rows = 0; i < last && rows < max_rows && links + L.row_length(i) <= capacity; ++rows, ++i)
       links += L.row_length(i);
   }
-  start(L.n_nodes, L.n_links());
+  return b;
+}
+
+// Rows a range of build_row_blocks takes: each range starts a block, so the layout is the same on any
+// number of cores.
+constexpr std::int32_t kRowBlockRange = 1 << 16;
+
+}  // namespace
+
+RowBlocks build_row_blocks(const InLinks& L, int capacity, int max_rows) {
+  if (capacity < 1 || max_rows < 1)
+    throw ParamError("kernel.work_group_size", "row blocks need room for a link and a row, got capacity " +
+                                                   std::to_string(capacity) + " and " + std::to_string(max_rows) +
+                                                   " rows");
+  const auto n = static_cast<std::size_t>(L.n_nodes);
+  const std::size_t ranges = (n + kRowBlockRange - 1) / kRowBlockRange;
+  std::vector<RowBlocks> parts(ranges);
+  parallel_blocks(ranges, worker_count(n), [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t r = begin; r < end; ++r)
+      parts[r] = blocks_of_rows(L, static_cast<std::int32_t>(r * kRowBlockRange),
+                                static_cast<std::int32_t>(std::min(n, (r + 1) * kRowBlockRange)), capacity, max_rows);
+  });
+  RowBlocks b;
+  for (const RowBlocks& part : parts) {
+    const auto before = static_cast<std::int32_t>(b.blocks.size() / 2);
+    for (std::size_t k = 0; k < part.split.size(); k += 3)
+      b.split.insert(b.split.end(), {part.split[k], part.split[k + 1] + before, part.split[k + 2]});
+    b.blocks.insert(b.blocks.end(), part.blocks.begin(), part.blocks.end());
+  }
+  b.blocks.push_back(L.n_nodes);
+  b.blocks.push_back(static_cast<std::int32_t>(L.n_links()));
   return b;
 }
 
