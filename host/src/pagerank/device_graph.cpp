@@ -138,6 +138,7 @@ DeviceGraph build_on_device(const Device& device, const EdgesView& edges, const 
         g.csr.offsets, g.csr.sources);
   g.links.offsets = b.read<std::int32_t>(g.csr.offsets, un + 1, "the in-links' offsets");
   g.links.out_degree = b.read<std::int32_t>(out_degree, un, "the out-degrees");
+  g.csr.out_degree = out_degree;
   const auto c = b.read<cl_uint>(counts, 2, "the link counts");
   g.links.self_loops = c[0], g.links.duplicates = c[1];
   return g;

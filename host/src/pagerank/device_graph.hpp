@@ -10,9 +10,10 @@
 
 namespace itercl::pagerank {
 
-// The CSR formats' arrays where the device built them: they read these instead of uploading the host's.
+// The CSR formats' arrays and the out-degrees where the device built them: read instead of uploading the
+// host's.
 struct DeviceCsr {
-  cl::Buffer offsets, sources;
+  cl::Buffer offsets, sources, out_degree;
 };
 
 // The graph as in_links, then renumbered by degree_order where `degree_order` (pagerank_formats.hpp) would

@@ -175,8 +175,7 @@ std::vector<double> PageRankGraph::node_values(const std::vector<double>& v) con
 }
 
 std::vector<double> PageRankGraph::read_ranks(Timings& timings) const {
-  std::vector<double> x = engine_->ranks(timings);
-  return order_.empty() ? x : pagerank::to_old(x, order_);
+  return engine_->ranks(timings, order_);
 }
 
 void PageRankGraph::start(const std::vector<double>& personalization, const std::vector<double>& nstart) {

@@ -20,6 +20,7 @@
 #include "core/pinned_buffer.hpp"
 #include "core/staged_copies.hpp"
 #include "itercl/error.hpp"
+#include "pagerank/device_graph.hpp"
 #include "pagerank/pagerank_spmv.hpp"
 #include "tuning/kernel_checks.hpp"
 
@@ -55,7 +56,7 @@ class EngineOf final : public Engine {
         n_(problem.links.n_nodes),
         first_(rows.first),
         last_(rows.last < 0 ? problem.links.n_nodes : rows.last),
-        out_degree_(problem.links.out_degree),
+        out_degree_(host_copy<std::int32_t>(problem.links.out_degree, "the out-degrees")),
         alpha_(p.alpha),
         dangling_given_(!p.dangling.empty()),
         wg_(static_cast<std::size_t>(kernel.work_group_size)) {
@@ -64,7 +65,7 @@ class EngineOf final : public Engine {
     format_ = make_spmv_format(device, problem, kernel, options, upload);
     stats_ = format_->stats();
     core::enter_phase("upload");  // the per-node vectors
-    outdeg_ = upload_buffer(device, out_degree_, "out-degrees", upload);
+    outdeg_ = problem.csr ? problem.csr->out_degree : upload_buffer(device, out_degree_, "out-degrees", upload);
     dangling_ = upload_buffer(device, normalised<T>(p.dangling, "dangling"), "dangling", upload);
     personalization_ = cl::Buffer(context, CL_MEM_READ_ONLY, un * sizeof(T));
     // s starts at zero; rows without in-links are never written (SpmvFormat::multiply), so it needs
@@ -152,15 +153,18 @@ class EngineOf final : public Engine {
     return step;
   }
 
-  std::vector<double> ranks(Timings& timings) const override {
+  std::vector<double> ranks(Timings& timings, std::span<const std::int32_t> order) const override {
     const Stopwatch wall;
     const auto un = static_cast<std::size_t>(n_);
     std::vector<T> ranks = host_vector<T>(un, "the ranks");
     timings.transfer_s += core::download(device_, x_[current_], 0, un * sizeof(T), ranks.data()).transfer_s;
     std::vector<double> out = host_vector<double>(un, "the ranks");
     parallel_blocks(un, worker_count(un), [&](std::size_t begin, std::size_t end, int) {
-      std::copy(ranks.begin() + static_cast<std::ptrdiff_t>(begin), ranks.begin() + static_cast<std::ptrdiff_t>(end),
-                out.begin() + static_cast<std::ptrdiff_t>(begin));
+      if (order.empty())
+        std::copy(ranks.begin() + static_cast<std::ptrdiff_t>(begin), ranks.begin() + static_cast<std::ptrdiff_t>(end),
+                  out.begin() + static_cast<std::ptrdiff_t>(begin));
+      else
+        for (std::size_t i = begin; i < end; ++i) out[static_cast<std::size_t>(order[i])] = ranks[i];
     });
     timings.wall_s += wall.seconds();
     return out;

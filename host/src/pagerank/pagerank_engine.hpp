@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "itercl/pagerank.hpp"
@@ -26,8 +27,9 @@ class Engine {
                      Timings& upload) = 0;
   // One iteration: x_new from x, and ||x_new - x||_1 read back with the step's times.
   virtual PageRankIteration step() = 0;
-  // The current x, in double; adds the read to `timings`.
-  virtual std::vector<double> ranks(Timings& timings) const = 0;
+  // The current x, in double; adds the read to `timings`. With `order` (the degree order), node i's value
+  // lands at order[i], in the same pass as the widening.
+  virtual std::vector<double> ranks(Timings& timings, std::span<const std::int32_t> order = {}) const = 0;
   // Over ranks, the iterate moves through one page-locked host copy of z (z = x / outdeg, 0 for dangling
   // nodes; n values of the engine's precision, `value_bytes` each): after step(), read_rows reads this
   // engine's rows of z to their place in it and returns those rows' dangling mass; the ranks then fill in

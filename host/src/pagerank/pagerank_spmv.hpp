@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/kernel_args.hpp"
+#include "core/staged_copies.hpp"
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 #include "itercl/pagerank.hpp"
@@ -45,7 +46,7 @@ std::unique_ptr<SpmvFormat> make_hybrid_format(const Device& device, const Probl
                                                Timings& upload);
 
 // A read-only device buffer holding `values` (at least one element's room, so empty arrays are
-// valid buffers), written with a blocking copy whose time is added to `upload`. Throws InputError
+// valid buffers), written through the staging chunks (a blocking copy) whose time is added to `upload`. Throws InputError
 // naming `what` if it exceeds the device's largest allocation.
 template <class T>
 cl::Buffer upload_buffer(const Device& device, const std::vector<T>& values, const char* what, Timings& upload) {
@@ -54,11 +55,7 @@ cl::Buffer upload_buffer(const Device& device, const std::vector<T>& values, con
     throw InputError(std::string(what) + ": " + std::to_string(bytes) + " bytes; device '" + device.info().name +
                      "' allocates at most " + std::to_string(device.info().max_allocation) + " in one buffer");
   cl::Buffer buffer(device.context(), CL_MEM_READ_ONLY, bytes);
-  if (!values.empty()) {
-    cl::Event done;
-    device.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, values.size() * sizeof(T), values.data(), nullptr, &done);
-    upload.transfer_s += event_seconds(done);
-  }
+  upload.transfer_s += core::upload(device, values.data(), values.size() * sizeof(T), buffer).transfer_s;
   return buffer;
 }
 
