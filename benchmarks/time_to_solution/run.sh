@@ -11,7 +11,7 @@ mkdir -p "$OUT" /etc/OpenCL/vendors 2>/dev/null || true
 [[ -f /usr/lib/libnvidia-opencl.so.1 && -w /etc/OpenCL/vendors ]] &&
   echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 work=$(mktemp -d)
-for config in ${CONFIGS:-kmeans-4m-d4 kmeans-1m-d32 kmeans-64m-d4 pagerank-rmat22 smacof-16384}; do
+for config in ${CONFIGS:-kmeans-4m-d4 kmeans-1m-d32 kmeans-64m-d4 pagerank-rmat22 pagerank-rmat22-host-build smacof-16384}; do
   echo "== $config ($(date +%T))"
   "$BIN/itercl" --quiet run "$config.json" --device "$DEVICE" --out "$work/$config.json" | tail -4 || true
   python3 - "$work/$config.json" <<'PY' | tee -a "$OUT/summary.txt"
