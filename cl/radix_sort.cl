@@ -28,6 +28,11 @@
 #define RADIX_BITS 4
 #define RADIX (1 << RADIX_BITS)
 #define TILE (SCAN_GROUP * SORT_ITEMS)
+// Key i of the tile sits at local index PADDED(i): one spare ulong after every SORT_ITEMS keys, so that the
+// work-items reading their SORT_ITEMS consecutive keys at once hit different banks (unpadded, a stride of
+// 8 ulongs puts every other work-item on the same bank: an 8-way conflict on NVIDIA's 32 banks).
+#define PADDED(i) ((i) + (i) / SORT_ITEMS)
+#define PADDED_TILE PADDED(TILE)
 
 #if SORT_ITEMS >= 16 || TILE >= 65536
 #error "SORT_ITEMS must be below 16 (a work-item's count of a digit is 4 bits) and a tile below 65536 keys"
@@ -44,7 +49,7 @@ inline ulong digit_counts(const ulong* mine, uint valid, int shift) {
 // This work-item's SORT_ITEMS consecutive keys of the tile, into private memory; returns how many exist.
 inline uint my_keys(__local const ulong* tile, uint in_tile, ulong* mine) {
   const uint first = get_local_id(0) * SORT_ITEMS;
-  for (int k = 0; k < SORT_ITEMS; ++k) mine[k] = first + k < in_tile ? tile[first + k] : 0;
+  for (int k = 0; k < SORT_ITEMS; ++k) mine[k] = first + k < in_tile ? tile[PADDED(first + k)] : 0;
   return first >= in_tile ? 0 : min((uint)SORT_ITEMS, in_tile - first);
 }
 
@@ -62,11 +67,11 @@ inline uint field(ulong4 v, int d) {
   return (uint)((w >> (16 * (d % 4))) & 0xffff);
 }
 
-// The tile's keys into local memory, read coalesced.
+// The tile's keys into local memory (padded), read coalesced.
 inline uint load_tile(__global const ulong* keys, ulong m, __local ulong* tile) {
   const ulong base = get_group_id(0) * (ulong)TILE;
   const uint in_tile = (uint)min((ulong)TILE, m - base);
-  for (uint i = get_local_id(0); i < in_tile; i += SCAN_GROUP) tile[i] = keys[base + i];
+  for (uint i = get_local_id(0); i < in_tile; i += SCAN_GROUP) tile[PADDED(i)] = keys[base + i];
   barrier(CLK_LOCAL_MEM_FENCE);
   return in_tile;
 }
@@ -74,7 +79,7 @@ inline uint load_tile(__global const ulong* keys, ulong m, __local ulong* tile) 
 __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void radix_count(__global const ulong* keys, ulong m,
                                                                                   int shift, uint tiles,
                                                                                   __global uint* counts) {
-  __local ulong tile[TILE];
+  __local ulong tile[PADDED_TILE];
   __local ulong4 a[SCAN_GROUP];
   const uint in_tile = load_tile(keys, m, tile);
   ulong mine[SORT_ITEMS];
@@ -88,7 +93,7 @@ __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void radix_coun
 // to consecutive places: each digit's run of the tile lands in one coalesced stretch.
 __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void radix_scatter(
     __global const ulong* keys, ulong m, int shift, uint tiles, __global const uint* counts, __global ulong* sorted) {
-  __local ulong tile[TILE];
+  __local ulong tile[PADDED_TILE];
   __local ulong4 a[SCAN_GROUP];
   __local uint shift_to_global[RADIX];  // a key's global place less its place in the tile, by digit
   const uint in_tile = load_tile(keys, m, tile);
@@ -106,10 +111,13 @@ __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void radix_scat
   }
   // Every work-item holds its keys in private memory (my_keys; the scan's barriers passed since).
   for (int k = 0; k < SORT_ITEMS; ++k)
-    if (k < valid) tile[place[(mine[k] >> shift) & (RADIX - 1)]++] = mine[k];
+    if (k < valid) {
+      const uint at = place[(mine[k] >> shift) & (RADIX - 1)]++;
+      tile[PADDED(at)] = mine[k];
+    }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint i = get_local_id(0); i < in_tile; i += SCAN_GROUP) {
-    const ulong key = tile[i];
+    const ulong key = tile[PADDED(i)];
     sorted[shift_to_global[(key >> shift) & (RADIX - 1)] + i] = key;
   }
 }

@@ -9,7 +9,8 @@
 namespace itercl::core {
 
 // The work-group of the sort and scan kernels, and the keys (values) each work-item takes: 2,048 keys a
-// tile, 16 KB of local memory, within every OpenCL device's minimum of 32 KB.
+// tile: 18 KB of local memory for the keys (padded) and 8 KB for the scan, within every OpenCL device's
+// minimum of 32 KB.
 constexpr int kSortGroup = 256;
 constexpr int kSortItems = 8;
 
