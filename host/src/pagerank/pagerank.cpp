@@ -174,9 +174,7 @@ std::vector<double> PageRankGraph::node_values(const std::vector<double>& v) con
   return order_.empty() ? v : pagerank::to_new(v, order_);
 }
 
-std::vector<double> PageRankGraph::read_ranks(Timings& timings) const {
-  return engine_->ranks(timings, order_);
-}
+std::vector<double> PageRankGraph::read_ranks(Timings& timings) const { return engine_->ranks(timings, order_); }
 
 void PageRankGraph::start(const std::vector<double>& personalization, const std::vector<double>& nstart) {
   pagerank::check_weights("personalization", personalization, n_nodes_);

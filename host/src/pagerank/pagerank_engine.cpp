@@ -118,8 +118,7 @@ class EngineOf final : public Engine {
     const double dangling_mass = std::accumulate(dangling.begin(), dangling.end(), 0.0);
     current_ = 0;
     if (given) write(x_[0], x0, upload);
-    set_args(start_, static_cast<cl_int>(n_), static_cast<cl_int>(given), static_cast<T>(1.0 / n_), outdeg_, x_[0],
-             z_);
+    set_args(start_, static_cast<cl_int>(n_), static_cast<cl_int>(given), static_cast<T>(1.0 / n_), outdeg_, x_[0], z_);
     device_.queue().enqueueNDRangeKernel(start_, cl::NullRange, cl::NDRange(core::groups_covering(un + 1, wg_)),
                                          cl::NDRange(wg_));
     write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, upload);
