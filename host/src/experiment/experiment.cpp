@@ -173,6 +173,9 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
     summary << "  device auto: " << context.device_choice["verdict"].get<std::string>() << "\n";
   if (!ranks.is_null()) summary << "  over " << ranks["ranks"].get<int>() << " MPI ranks\n";
   summary << report.summary << "  results: " << (results_to_caller ? "standard output" : results_path.string()) << "\n";
+  // Every other file the run wrote (labels, centroids, embeddings, matrices), so that none goes unseen.
+  for (const std::filesystem::path& written : outputs.written())
+    if (results_to_caller || written != results_path) summary << "  wrote: " << written.string() << "\n";
   return {std::move(results), results_path, summary.str()};
 }
 
