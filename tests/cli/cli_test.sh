@@ -116,6 +116,7 @@ check_results "$results" 'r["precision"] == "float" and r["config"]["params"]["r
 # The summary names every file the run wrote: the results and the labels.
 expect_text stdout "results: $results" "itercl run good.json"
 expect_text stdout "wrote: $tmp/out/labels.txt" "itercl run good.json"
+grep -qF "wrote: $tmp/out/results.json" "$tmp/stdout" && fail "itercl run good.json: the results named twice"
 # The labels must split the points into exactly the three groups, and the recorded inertia must be
 # that of those groups around their means (float precision on the device: relative 1e-5).
 python3 - "$tmp/points.csv" "$tmp/out/labels.txt" "$results" <<'EOF' || fail "labels or inertia do not match the three groups"
