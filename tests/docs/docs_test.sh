@@ -38,8 +38,9 @@ grep -q "results: examples/results/kmeans-s1.json" "$tmp/out" || { cat "$tmp/out
 for script in examples/*_plot.py; do
   line=$(grep -m1 -E '^    build/itercl run examples/[a-z0-9-]+\.json && build/itercl-python examples/' "$script" || true)
   [[ -n $line ]] || { echo "docs_test: $script shows no 'build/itercl run ... && build/itercl-python ...' line"; exit 1; }
+  touch "$tmp/stamp"
   run "${line#    }"
-  ls examples/results/*.png examples/*.png >/dev/null 2>&1 || { echo "docs_test: $script drew nothing"; exit 1; }
+  [[ -n $(find examples -name '*.png' -newer "$tmp/stamp") ]] || { echo "docs_test: $script drew nothing"; exit 1; }
 done
 
 # The Python examples, where the package was built.
