@@ -20,7 +20,8 @@ if [[ -n $shared ]]; then
   soname=$(readelf -d "$shared" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
   [[ $soname == "libitercl.so.${version%.*}" ]] || { echo "$shared: SONAME '$soname', expected libitercl.so.${version%.*}"; exit 1; }
   # Every exported symbol is itercl's own (cmake/itercl.map): no instantiation of std::, JSON, Eigen, CLHPP.
-  foreign=$(nm -D --defined-only "$shared" | awk '{print $3}' | grep -v '^_Z[A-Z]*N6itercl\|^_ZZN*K*6itercl\|^_ZGVZN*K*6itercl\|^_ZT[hv][^N]*N6itercl' || true)
+  foreign=$(nm -D --defined-only "$shared" | awk '{print $3}' |
+    grep -Ev '^_ZN[KV]*6itercl|^_ZT[ISVT]N6itercl|^_ZT[hv].*_N[KV]*6itercl|^_ZZN[KV]*6itercl|^_ZGVZN[KV]*6itercl' || true)
   [[ -z $foreign ]] || { echo "$shared exports symbols that are not itercl's:"; echo "$foreign" | head -20 | c++filt; exit 1; }
   echo "shared: $(basename "$shared"), SONAME $soname, $(nm -D --defined-only "$shared" | wc -l) symbols exported, all itercl's"
   # The installed CLI runs as installed, without LD_LIBRARY_PATH (its RPATH: $ORIGIN/../lib).
