@@ -2,8 +2,8 @@
 """Plots the clustering an `itercl run` of K-Means wrote: the data's first two features coloured by
 label, and the centroids. Needs numpy and matplotlib.
 
-    build/itercl run examples/kmeans-s1.json && python3 examples/kmeans_plot.py
-    python3 examples/kmeans_plot.py RESULTS.json [OUT.png]
+    build/itercl run examples/kmeans-s1.json && build/itercl-python examples/kmeans_plot.py
+    build/itercl-python examples/kmeans_plot.py RESULTS.json [OUT.png]
 
 The points are read from the data file the results name (CSV or whitespace text, gzip or not, or .npy;
 relative to the current folder, as `itercl run` recorded it, else to the results file's), the labels

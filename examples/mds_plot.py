@@ -2,8 +2,8 @@
 """Plots the 2-D embedding an `itercl run` of SMACOF (multidimensional scaling) wrote, each point named
 where the data had names, with the stress in the title. Needs numpy and matplotlib.
 
-    build/itercl run examples/smacof-eurodist.json && python3 examples/mds_plot.py
-    python3 examples/mds_plot.py RESULTS.json [OUT.png]
+    build/itercl run examples/smacof-eurodist.json && build/itercl-python examples/mds_plot.py
+    build/itercl-python examples/mds_plot.py RESULTS.json [OUT.png]
 
 The embedding is read from the results file (inline) or from the file it names (CSV, a name first when
 the data had names, or .npy). Only the first two components are drawn.

@@ -3,8 +3,8 @@
 stopping threshold (n * tol), and the ranks in decreasing order on log-log axes (a power law shows as
 a line), the top nodes named. Needs numpy and matplotlib.
 
-    build/itercl run examples/pagerank-rmat.json && python3 examples/pagerank_plot.py
-    python3 examples/pagerank_plot.py RESULTS.json [OUT.png]
+    build/itercl run examples/pagerank-rmat.json && build/itercl-python examples/pagerank_plot.py
+    build/itercl-python examples/pagerank_plot.py RESULTS.json [OUT.png]
 
 The ranks come from the results file (inline) or the CSV it names (node,rank); with "ranks": false
 only the top nodes the results list are drawn.

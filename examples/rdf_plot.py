@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Plots the O-O radial distribution function of SPC/E water computed by examples/rdf-spce-water.json
-against the published curve beside the data. Needs matplotlib (pip install matplotlib).
+against the published curve beside the data (datasets/particles/). Needs matplotlib (pip install matplotlib).
 
-    build/itercl run examples/rdf-spce-water.json && python3 examples/rdf_plot.py
+    build/itercl run examples/rdf-spce-water.json && build/itercl-python examples/rdf_plot.py
 """
 import json
 import os
@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 results = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results", "rdf-spce-water.json")
-published = os.path.join(HERE, "..", "..", "shared", "datasets", "particles", "spce-water-rdf-OO.dist.tgt")
+published = os.path.join(HERE, "..", "datasets", "particles", "spce-water-rdf-OO.dist.tgt")
 out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "rdf-spce-water.png")
 
 with open(results) as f:

@@ -3,14 +3,17 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
@@ -28,6 +31,33 @@ inline const itercl::Device& device() {
 }
 
 inline const itercl::Precision kPrecisions[] = {itercl::Precision::f32, itercl::Precision::f64};
+
+// The test tier. The default tier builds each kernel variant once per precision and shares the programs
+// among test cases (a program is a compile of seconds to minutes on PoCL with a cold cache); the full
+// tier (ITERCL_TEST_TIER=full: `ctest -L full`, which CI runs too) sweeps every shape and option set.
+inline bool full_tier() {
+  static const bool full = [] {
+    const std::string_view tier = std::getenv("ITERCL_TEST_TIER") ? std::getenv("ITERCL_TEST_TIER") : "";
+    if (tier != "" && tier != "default" && tier != "full") {
+      std::fprintf(stderr, "ITERCL_TEST_TIER=%s: expected default or full\n", std::string(tier).c_str());
+      std::exit(2);
+    }
+    return tier == "full";
+  }();
+  return full;
+}
+
+// A sweep over shapes or option sets, each a build of its own: all of `values` in the full tier, the
+// first alone (the representative: put the most awkward first) in the default tier. Variants and
+// precisions are not swept through this: the default tier runs every one of them.
+template <class T>
+std::vector<T> sweep(std::initializer_list<T> values) {
+  return full_tier() ? std::vector<T>(values) : std::vector<T>{*values.begin()};
+}
+template <class T, std::size_t N>
+std::vector<T> sweep(const T (&values)[N]) {
+  return full_tier() ? std::vector<T>(values, values + N) : std::vector<T>{values[0]};
+}
 inline const char* const kVariants[] = {
     "naive", "local_centroids", "local_centroids_points", "expanded", "tiled", "gemm", "point_blocks", "mma"};
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Peers for the K-Means suite, timed on the same machine: PyTorch on the GPU (the assignment as users
 write it: ||x||^2 - 2 x C^T + ||c||^2, then argmin; a whole Lloyd iteration adds the update with index_add_)
-and scikit-learn's Lloyd on all CPU cores. Each is
-skipped when its package (or a GPU) is missing. Prints a JSON list of records
+and scikit-learn's Lloyd on all CPU cores. PyTorch is
+skipped when it (or a GPU) is missing; without scikit-learn the peer fails, and bench reports it missing. Prints a JSON list of records
 {"peer", "device", "workload", "ms", "ours"}, where "ours" names the itercl cases it compares with: a group
 of benchmarks/kmeans/suite.json, values of the varied fields, and the metric (iteration_kernel_ms: one
 assignment; iteration_wall_ms: a whole Lloyd iteration). benchmarks/report.py pairs them up.
@@ -54,11 +54,8 @@ def torch_peers(n, d, k, group, varied, repeats=20):
 
 
 def sklearn_lloyd(n, d, k, iterations=10):
-    try:
-        import sklearn
-        from sklearn.cluster import KMeans
-    except ImportError:
-        return None
+    import sklearn  # the CPU peer: missing, bench reports it missing (exit 1)
+    from sklearn.cluster import KMeans
     x = np.random.default_rng(1).random((n, d), dtype=np.float32)
     km = KMeans(n_clusters=k, init="random", n_init=1, max_iter=iterations, tol=0, random_state=2)
     start = time.perf_counter()

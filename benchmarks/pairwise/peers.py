@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Peers for the pairwise benchmark, timed on the same machine: PyTorch on the GPU (torch.cdist with p = 1
 for cityblock; euclidean through cuBLAS, the ||x||^2 - 2 x y^T + ||y||^2 form; with --knn-n, the k nearest
-neighbours by that form and topk, rows in chunks) and scipy on the CPU (pdist). The distance histogram's peer is benchmarks/pair_histogram/peers.py. Each is skipped when its package is
-missing. Prints a JSON list of records {"peer", "device", "workload", "ms", "ours"}; "ours" names the
+neighbours by that form and topk, rows in chunks) and scipy on the CPU (pdist). The distance histogram's peer is benchmarks/pair_histogram/peers.py. PyTorch is skipped when it is
+missing; without SciPy the peer fails, and bench reports it missing. Prints a JSON list of records {"peer", "device", "workload", "ms", "ours"}; "ours" names the
 itercl cases of benchmarks/pairwise/suite.json it compares with (group, varied values, metric), for
 benchmarks/report.py.
 
@@ -77,11 +77,8 @@ def torch_knn(sizes, d, k, repeats, chunk_bytes=4 << 30):
 
 
 def scipy_peers(n, d, repeats):
-    try:
-        import scipy
-        from scipy.spatial.distance import pdist
-    except ImportError:
-        return []
+    import scipy  # the CPU peer: missing, bench reports it missing (exit 1)
+    from scipy.spatial.distance import pdist
     x = np.random.default_rng(1).random((n, d))
     out = []
     for metric in ("cityblock", "euclidean"):

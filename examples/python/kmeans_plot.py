@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cluster UEF's S1 set (5,000 points, 15 Gaussian clusters) with itercl.KMeans and plot the clusters.
 
-    PYTHONPATH=build/python python3 examples/python/kmeans_plot.py [out.png]
+    build/itercl-python examples/python/kmeans_plot.py [out.png]
 """
 import os
 import sys

@@ -2,7 +2,7 @@
 """Embed a distance matrix with itercl.MDS and plot the map, coloured by class: 500 of scikit-learn's
 handwritten digits (bundled with it), their euclidean distances computed on the device.
 
-    PYTHONPATH=build/python python3 examples/python/mds_digits.py [out.png]
+    build/itercl-python examples/python/mds_digits.py [out.png]
 """
 import sys
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rank the characters of Les Miserables (networkx's co-appearance graph) with itercl.pagerank.
 
-    PYTHONPATH=build/python python3 examples/python/pagerank_graph.py
+    build/itercl-python examples/python/pagerank_graph.py
 """
 import networkx as nx
 

@@ -3,7 +3,7 @@
 Gaussian noise, in a periodic box, with itercl.radial_distribution; the shells of the lattice are its
 peaks (first at a / sqrt(2)). For atoms from a simulation, pass their coordinates and the box.
 
-    PYTHONPATH=build/python python3 examples/python/rdf_plot.py [out.png]
+    build/itercl-python examples/python/rdf_plot.py [out.png]
 """
 import sys
 

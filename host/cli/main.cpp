@@ -244,14 +244,15 @@ int main(int argc, char** argv) {
       if (!quiet)
         std::cout << "bench: " << outcome.results["cases"].size() << " cases, " << outcome.failed << " failed"
                   << peer_summary << "; " << outcome.json_path.string() << ", " << outcome.csv_path.string() << "\n";
-      // Said on stderr even with --quiet: a missing peer is a warning, a crashed one an error (exit 1).
+      // Said on stderr even with --quiet; a missing or crashed peer is an error (exit 1).
       if (!outcome.peers_missing.empty())
-        std::cerr << "warning: peers not installed (their results are absent): "
-                  << itercl::cli::joined(outcome.peers_missing) << "\n";
+        std::cerr << "failed: peers not installed (their results are absent; see \"peers\" in "
+                  << outcome.json_path.string() << "): " << itercl::cli::joined(outcome.peers_missing) << "\n";
       if (!outcome.peers_crashed.empty())
         std::cerr << "failed: peers crashed (see \"peers\" in " << outcome.json_path.string()
                   << "): " << itercl::cli::joined(outcome.peers_crashed) << "\n";
-      return outcome.failed || !outcome.peers_crashed.empty() ? 1 : 0;
+      // A missing peer fails the command too: a report without its peer compares nothing.
+      return outcome.failed || !outcome.peers_crashed.empty() || !outcome.peers_missing.empty() ? 1 : 0;
     }
     if (*tune) {
       tune_options.precision = itercl::parse_precision(tune_precision);

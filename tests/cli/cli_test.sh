@@ -113,6 +113,10 @@ results=$tmp/out/results.json
 check_results "$results" 'all(k in r for k in ("result", "timings", "device", "config"))'
 check_results "$results" 'r["precision"] == "float" and r["config"]["params"]["random_state"] == 0'
 [[ $(wc -l <"$tmp/out/labels.txt") -eq 20 ]] || fail "labels file: $(wc -l <"$tmp/out/labels.txt") lines, expected 20"
+# The summary names every file the run wrote: the results and the labels.
+expect_text stdout "results: $results" "itercl run good.json"
+expect_text stdout "wrote: $tmp/out/labels.txt" "itercl run good.json"
+grep -qF "wrote: $tmp/out/results.json" "$tmp/stdout" && fail "itercl run good.json: the results named twice"
 # The labels must split the points into exactly the three groups, and the recorded inertia must be
 # that of those groups around their means (float precision on the device: relative 1e-5).
 python3 - "$tmp/points.csv" "$tmp/out/labels.txt" "$results" <<'EOF' || fail "labels or inertia do not match the three groups"
@@ -149,12 +153,26 @@ expect_rc 0 "itercl --no-cache run --quiet"
 check_results "$tmp/nocache.json" 'r["result"]["n_iter"] >= 1'
 grep -q "iteration" "$tmp/stderr" && fail "a progress line went to a stderr that is not a terminal"
 
+# ITERCL_PRINT_SOURCE: 1-like values print each kernel as it is built, 0-like values nothing, others refused.
+ITERCL_PRINT_SOURCE=1 run_itercl run "$tmp/good.json" --quiet
+expect_rc 0 "ITERCL_PRINT_SOURCE=1 itercl run"
+expect_text stderr "// itercl: kmeans" "ITERCL_PRINT_SOURCE=1 itercl run"
+for off in 0 false; do
+  ITERCL_PRINT_SOURCE=$off run_itercl run "$tmp/good.json" --quiet
+  expect_rc 0 "ITERCL_PRINT_SOURCE=$off itercl run"
+  grep -qF "// itercl:" "$tmp/stderr" && fail "ITERCL_PRINT_SOURCE=$off printed the kernel source"
+done
+ITERCL_PRINT_SOURCE=maybe run_itercl run "$tmp/good.json" --quiet
+expect_rc 2 "ITERCL_PRINT_SOURCE=maybe itercl run"
+expect_text stderr "ITERCL_PRINT_SOURCE: 'maybe'" "ITERCL_PRINT_SOURCE=maybe itercl run"
+
 # --- outputs: --out - is the results JSON on stdout and nothing else; --out PATH takes the extra files along ---
 rm -rf "$tmp/out/labels.txt"
 run_itercl run "$tmp/good.json" --out -
 expect_rc 0 "itercl run --out -"
 check_results "$tmp/stdout" 'r["result"]["n_iter"] >= 1 and r["config"]["output"]["path"] == "-"'
 expect_text stderr "results: standard output" "itercl run --out -"
+expect_text stderr "wrote: $tmp/out/labels.txt" "itercl run --out -"
 [[ ! -e ./- && ! -e $tmp/- ]] || fail "itercl run --out -: wrote a file named '-'"
 [[ -f $tmp/out/labels.txt ]] || fail "itercl run --out -: the labels are not beside the config"
 run_itercl run "$tmp/good.json" --out - --quiet
@@ -251,7 +269,7 @@ check_results "$tmp/tuned.json" 'r["kernel"]["tuning_sources"][-2:] == ["user:de
 XDG_CONFIG_HOME=$xdg run_itercl run "$tmp/good.json" --out "$tmp/tuned.json"
 check_results "$tmp/tuned.json" 'not any(s.startswith("user:") for s in r["kernel"]["tuning_sources"])'
 
-# --- bench peers: a missing one is a warning, a crashed one an error (exit 1), both said on stderr ---
+# --- bench peers: a missing one and a crashed one are errors (exit 1), both said on stderr ---
 cat >"$tmp/suite.json" <<'EOF'
 {"name": "cli", "warmup": 0, "repeat": 1,
  "experiment": {"algorithm": "kmeans", "data": {"path": "points.csv"}, "params": {"n_clusters": 3, "random_state": 0}},
@@ -260,9 +278,30 @@ cat >"$tmp/suite.json" <<'EOF'
  "output": "out/suite.json"}
 EOF
 run_itercl bench "$tmp/suite.json"
-expect_rc 0 "itercl bench with a missing peer"
+expect_rc 1 "itercl bench with a missing peer"
 expect_text stdout "1 peers, 1 missing, 0 crashed" "itercl bench with a missing peer"
-expect_text stderr "warning: peers not installed (their results are absent): gone" "itercl bench with a missing peer"
+expect_text stderr "failed: peers not installed (their results are absent; see" "itercl bench with a missing peer"
+expect_text stderr "): gone" "itercl bench with a missing peer"
+# A peer that lists a {"peer", "missing"} record (a package it could not import) is missing too. Peers
+# run from the suite's folder.
+echo 'print("[{\"peer\": \"x\", \"missing\": \"No module named y\"}]")' >"$tmp/missing_peer.py"
+echo 'import json, sys; print(json.dumps([{"exe": sys.executable}]))' >"$tmp/exe_peer.py"
+sed 's|"-c", "import itercl_no_such_module"|"missing_peer.py"|' "$tmp/suite.json" >"$tmp/record-suite.json"
+run_itercl bench "$tmp/record-suite.json"
+expect_rc 1 "itercl bench with a peer that lists a missing record"
+expect_text stdout "1 peers, 1 missing, 0 crashed" "itercl bench with a peer that lists a missing record"
+# "python3" in a peer's command is the build's interpreter (or $ITERCL_PYTHON), never the first python3
+# on PATH: here a python3 on PATH that fails.
+mkdir -p "$tmp/wrong-bin"
+printf '#!/bin/sh\necho "the wrong python3" >&2\nexit 1\n' >"$tmp/wrong-bin/python3"
+chmod +x "$tmp/wrong-bin/python3"
+sed 's|"-c", "import itercl_no_such_module"|"exe_peer.py"|' "$tmp/suite.json" >"$tmp/exe-suite.json"
+PATH="$tmp/wrong-bin:$PATH" run_itercl bench "$tmp/exe-suite.json"
+expect_rc 0 "itercl bench with a wrong python3 first on PATH"
+check_results "$tmp/out/suite.json" 'r["peers"][0]["output"][0]["exe"] == r["peers"][0]["command"][0] != "python3"'
+PATH="$tmp/wrong-bin:$PATH" ITERCL_PYTHON=/usr/bin/python3 run_itercl bench "$tmp/exe-suite.json"
+expect_rc 0 "ITERCL_PYTHON=/usr/bin/python3 itercl bench"
+check_results "$tmp/out/suite.json" 'r["peers"][0]["command"][0] == "/usr/bin/python3"'
 sed 's|"import itercl_no_such_module"|"raise SystemExit(3)"|' "$tmp/suite.json" >"$tmp/crash-suite.json"
 run_itercl bench "$tmp/crash-suite.json" --quiet
 expect_rc 1 "itercl bench with a crashed peer"

@@ -150,7 +150,8 @@ TEST_CASE("PairwiseDistances from rows on the device equals the host path, one a
   const Matrix X = test::random_matrix(70, 9, 41, 2.0, 5.0), Y = test::random_matrix(45, 9, 42, 2.0, 5.0);
   for (Precision p : test::kPrecisions) {
     if (p == Precision::f64 && !test::device().info().fp64) continue;
-    for (itercl::Metric metric : {itercl::Metric::euclidean, itercl::Metric::cosine, itercl::Metric::cityblock}) {
+    for (itercl::Metric metric :
+         test::sweep({itercl::Metric::euclidean, itercl::Metric::cosine, itercl::Metric::cityblock})) {
       for (const char* variant : {"tiled", "expanded"}) {
         CAPTURE(itercl::precision_name(p));
         CAPTURE(itercl::metric_name(metric));

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <numeric>
+#include <span>
 #include <utility>
 
 #include "itercl/error.hpp"
@@ -48,7 +49,7 @@ TEST_CASE("every variant matches the reference on awkward shapes, in float and d
   // values of D, since each is a build of its own (PoCL takes a second or two for each).
   const Shape shapes[] = {{1237, 2, 15}, {1000, 1, 7}, {513, 33, 40}, {300, 2, 1}, {200, 1, 200}, {777, 4, 300}};
   std::uint64_t seed = 1;
-  for (const Shape& s : shapes) {
+  for (const Shape& s : test::sweep(shapes)) {
     const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 10.0);
     const Matrix C = test::random_matrix(s.k, s.d, seed++, 3.0, 10.0);
     for (Precision p : test::kPrecisions) {
@@ -101,8 +102,8 @@ TEST_CASE("centroids staged in chunks: a given chunk size and K * D larger than 
 TEST_CASE("work-group sizes and points per work-item that divide nothing") {
   const Matrix X = test::random_matrix(1001, 2, 21, 1.0, -5.0);
   const Matrix C = test::random_matrix(23, 2, 22, 1.0, -5.0);
-  for (int wg : {1, 8, 100}) {
-    for (int ppi : {1, 3}) {
+  for (int wg : test::sweep({100, 1, 8})) {
+    for (int ppi : test::sweep({3, 1})) {
       for (const char* variant : {"local_centroids", "local_centroids_points", "expanded", "point_blocks"}) {
         CAPTURE(wg);
         CAPTURE(ppi);
@@ -191,7 +192,7 @@ TEST_CASE("the device update's sums equal the double sums: K = 1, K = N, empty c
   // so that shape sums with global atomics; the far centroids stay empty.
   const Shape shapes[] = {{1237, 3, 15}, {300, 1, 1}, {200, 5, 200}, {2500, 17, 2000}};
   std::uint64_t seed = 51;
-  for (const Shape& s : shapes) {
+  for (const Shape& s : test::sweep(shapes)) {
     const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 10.0);
     Matrix C = test::random_matrix(s.k, s.d, seed++, 3.0, 10.0);
     if (s.k > 1) C.row(s.k - 1).setConstant(1e3);  // nearest to no point: an empty cluster
@@ -263,11 +264,11 @@ TEST_CASE("tiled: N not a multiple of the tile, K below and past a tile, odd D, 
   // {n, d, k}: K = 3 below every tile, K = 301 leaving a partial tile, D odd (1, 5) and a multiple of 4.
   const Shape shapes[] = {{1001, 5, 3}, {777, 4, 301}, {999, 1, 7}, {515, 8, 64}};
   std::uint64_t seed = 71;
-  for (const Shape& s : shapes) {
+  for (const Shape& s : test::sweep(shapes)) {
     const auto [X, C] = with_ties(s, seed);
     seed += 2;
     for (Precision p : test::kPrecisions) {
-      for (const int tile : {3, 4, 8}) {
+      for (const int tile : test::sweep({4, 3, 8})) {
         // A row of one point; the H200's tile of 10 x 4 (the norms read as a vector where D is a multiple of
         // 4); a tile of 3 x 8 (two vectors of norms).
         const int ppi = tile == 3 ? 1 : tile == 4 ? 10 : 3;
@@ -304,12 +305,13 @@ TEST_CASE("point_blocks: blocks past N, centroids in chunks, exact ties to the l
     int ppi;
     Precision precision;
   };
-  const Case cases[] = {{{50, 3, 9}, 1, Precision::f64},
-                        {{1001, 4, 301}, 64, Precision::f32},
+  // The default tier: the first two (one per precision); the full tier all four.
+  const Case cases[] = {{{1001, 4, 301}, 64, Precision::f32},
                         {{1001, 4, 301}, 64, Precision::f64},
+                        {{50, 3, 9}, 1, Precision::f64},
                         {{999, 1, 7}, 64, Precision::f32}};
   std::uint64_t seed = 91;
-  for (const Case& c : cases) {
+  for (const Case& c : test::full_tier() ? std::span(cases) : std::span(cases).first(2)) {
     const Shape& s = c.shape;
     const auto [X, C] = with_ties(s, seed);
     seed += 2;
@@ -336,7 +338,7 @@ TEST_CASE("gemm: N not a multiple of the tile, K below and past a tile, D odd an
   // {n, d, k}: K = 3 below every tile, K = 301 leaving a partial tile, D = 1 and odd, 32 as in issue 13.
   const Shape shapes[] = {{1001, 5, 3}, {777, 4, 301}, {999, 1, 7}, {515, 32, 200}};
   std::uint64_t seed = 91;
-  for (const Shape& s : shapes) {
+  for (const Shape& s : test::sweep(shapes)) {
     const auto [X, C] = with_ties(s, seed);
     seed += 2;
     for (Precision p : test::kPrecisions) {
@@ -348,7 +350,7 @@ TEST_CASE("gemm: N not a multiple of the tile, K below and past a tile, D odd an
       const bool eight_fit =
           static_cast<std::size_t>(itercl::kmeans::gemm_local_values(eight, s.d)) * itercl::real_size(p) <=
           test::device().info().local_memory;
-      for (const int per_item : {0, 4}) {
+      for (const int per_item : test::sweep({0, 4})) {
         CAPTURE(s.n);
         CAPTURE(s.d);
         CAPTURE(s.k);
@@ -368,7 +370,7 @@ TEST_CASE("gemm: N not a multiple of the tile, K below and past a tile, D odd an
   // The device update with gemm: the same sums as the double reference, weighted, with an empty cluster,
   // and with K = N (every point its own cluster) over a partial tile of points.
   const Shape sums_shapes[] = {{1237, 3, 15}, {200, 5, 200}};
-  for (const Shape& s : sums_shapes) {
+  for (const Shape& s : test::sweep(sums_shapes)) {
     const auto [X, C, w] = sums_case(s, seed, 10.0);
     for (Precision p : test::kPrecisions) {
       CAPTURE(s.k);

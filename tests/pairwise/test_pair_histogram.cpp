@@ -268,7 +268,7 @@ TEST_CASE("histogram: a distance equal to an edge lands in the upper bin, as num
   for (Precision prec : test::kPrecisions) {
     CAPTURE(itercl::precision_name(prec));
     // Uniform bins over [0, 7 sqrt 3]: edges k sqrt 3 / 3, 7 sqrt 3 the closed end.
-    for (int bins : {7, 21, 49}) {
+    for (int bins : test::sweep({21, 7, 49})) {
       CAPTURE(bins);
       PairHistogramParams p;
       p.precision = prec;
@@ -345,25 +345,30 @@ std::vector<std::uint64_t> within_radii(const reference::Histogram& h) {
 // and the guarded uniform check, 8 copies of both with atomics, every pair corrected and the columns split
 // a block a work-group (64 groups per compute unit asked for), a copy of the histogram per work-item (no
 // atomics) with 4 of the table, and naive's global atomics.
+// Histogram copies and uniform checks: the default tier takes the first two (both checks, both variants
+// that keep private histograms), the full tier all four.
 std::vector<itercl::PairHistogramKernel> counting_kernels() {
-  return {{.variant = "private_hist_balanced",
-           .work_group_size = 64,
-           .replicas = 1,
-           .uniform_check = "guarded",
-           .table_copies = 1,
-           .groups_per_unit = 1},
-          {.variant = "private_hist",
-           .work_group_size = 64,
-           .replicas = 8,
-           .uniform_check = "corrected",
-           .table_copies = 8,
-           .groups_per_unit = 64},
-          {.variant = "private_hist_balanced",
-           .work_group_size = 64,
-           .replicas = 64,
-           .uniform_check = "guarded",
-           .table_copies = 4},
-          {.variant = "naive", .work_group_size = 64, .uniform_check = "corrected"}};
+  std::vector<itercl::PairHistogramKernel> all = {
+      {.variant = "private_hist_balanced",
+       .work_group_size = 64,
+       .replicas = 1,
+       .uniform_check = "guarded",
+       .table_copies = 1,
+       .groups_per_unit = 1},
+      {.variant = "private_hist",
+       .work_group_size = 64,
+       .replicas = 8,
+       .uniform_check = "corrected",
+       .table_copies = 8,
+       .groups_per_unit = 64},
+      {.variant = "private_hist_balanced",
+       .work_group_size = 64,
+       .replicas = 64,
+       .uniform_check = "guarded",
+       .table_copies = 4},
+      {.variant = "naive", .work_group_size = 64, .uniform_check = "corrected"}};
+  if (!test::full_tier()) all.resize(2);
+  return all;
 }
 
 TEST_CASE("histogram: histogram copies, both uniform checks and the bucket lookup count at edges as numpy (8^3)") {
@@ -415,7 +420,7 @@ TEST_CASE("histogram: evenly spaced radii and edges, by their place and by the l
   for (int k = 1; k <= 21; ++k) thirds.push_back(k * std::sqrt(3.0) / 3);
   for (Precision prec : test::kPrecisions) {
     CAPTURE(itercl::precision_name(prec));
-    for (const std::vector<double>& radii : {whole, thirds}) {
+    for (const std::vector<double>& radii : test::sweep({thirds, whole})) {
       CAPTURE(radii.size());
       std::vector<double> edges = radii;
       edges.insert(edges.begin(), 0.0);

@@ -118,7 +118,7 @@ TEST_CASE("pairwise: the expanded form, minkowski orders, d = 1, one vector") {
       check_matrix(metric, X, X, D, prec);
       CHECK(D.diagonal().isZero(0));
     }
-  for (double p : {0.5, 1.0, 2.0, 7.0}) {
+  for (double p : test::sweep({0.5, 1.0, 2.0, 7.0})) {
     CAPTURE(p);
     PairwiseDistances m({test::device()}, X, nullptr, quick(params_for("minkowski", Precision::f64, "auto", p)));
     check_matrix("minkowski", X, X, m.matrix(), Precision::f64, p);
@@ -138,7 +138,7 @@ TEST_CASE("pairwise: the expanded form, minkowski orders, d = 1, one vector") {
 TEST_CASE("pairwise: tunings that divide nothing give the reference too") {
   const Matrix X = test::random_matrix(101, 19, 7, 1.0, -3.0);
   const PairwiseKernel tunings[] = {{"tiled", 3, 5, 3, 2, 7}, {"tiled", 16, 8, 1, 1, 50}, {"naive", 7, 3, 0, 0, 0}};
-  for (const PairwiseKernel& k : tunings) {
+  for (const PairwiseKernel& k : test::sweep(tunings)) {
     CAPTURE(k);
     PairwiseParams params = params_for("sqeuclidean", Precision::f32);
     params.kernel = k;

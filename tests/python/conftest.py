@@ -1,6 +1,6 @@
 """The Python package's tests: itercl against scikit-learn, SciPy and networkx on the default device
 ($ITERCL_DEVICE, else "auto": PoCL's CPU device in CI). Sizes are small: on PoCL most of the time is the
-first build of each kernel, which its disk cache then serves."""
+first build of each kernel, which the kernel cache (PoCL's own, on PoCL) then serves."""
 
 import numpy as np
 import pytest

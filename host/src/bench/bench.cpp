@@ -187,6 +187,11 @@ std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
+std::string python_interpreter() {
+  if (const char* chosen = std::getenv("ITERCL_PYTHON"); chosen && *chosen) return chosen;
+  return ITERCL_PYTHON_INTERPRETER;  // the interpreter CMake found (CMakeLists.txt)
+}
+
 // A peer's time limit when its entry sets no "timeout_s": ten minutes, so that a hung peer ends its own
 // run, not the suite; a peer that needs longer sets its own (benchmarks/pagerank/suite.json: 900).
 constexpr int kPeerTimeoutS = 600;
@@ -195,10 +200,14 @@ constexpr int kPeerTimeoutS = 600;
 // (the command or a module it imports is not installed) or "crashed" (anything else: an exception, a
 // signal, the time limit, output that is not JSON).
 json run_peer(const json& peer, const std::filesystem::path& base, const std::filesystem::path& tmp) {
-  json record = {{"name", peer.value("name", "peer")}, {"command", peer["command"]}};
+  // A Python peer runs with itercl's one interpreter, not whichever python3 comes first on PATH: one
+  // without the peer's packages would otherwise report nothing. The record holds the command as run.
+  json as_run = peer["command"];
+  if (as_run[0] == "python3" || as_run[0] == "python") as_run[0] = python_interpreter();
+  json record = {{"name", peer.value("name", "peer")}, {"command", as_run}};
   std::string command = "cd " + shell_quote(base.string()) + " && timeout " +
                         std::to_string(peer.value("timeout_s", kPeerTimeoutS)) + " ";
-  for (const json& arg : peer["command"]) command += shell_quote(arg.get<std::string>()) + " ";
+  for (const json& arg : as_run) command += shell_quote(arg.get<std::string>()) + " ";
   const auto out = tmp / "peer.out", err = tmp / "peer.err";
   command += "> " + shell_quote(out.string()) + " 2> " + shell_quote(err.string());
   const auto start = std::chrono::steady_clock::now();
@@ -209,6 +218,18 @@ json run_peer(const json& peer, const std::filesystem::path& base, const std::fi
   try {
     if (rc != 0) throw std::runtime_error("exit status " + std::to_string(rc) + ": " + slurp(err));
     record["output"] = io::parse_config_text(slurp(out), "its output");
+    // A peer that lists {"peer", "missing"} records ran without one of its packages: missing, not ok.
+    std::string missing;
+    if (record["output"].is_array())
+      for (const json& r : record["output"])
+        if (r.is_object() && r.contains("missing"))
+          missing += (missing.empty() ? "" : "; ") + r.value("peer", std::string("?")) + ": " + r["missing"].dump();
+    if (!missing.empty()) {
+      record["ok"] = false;
+      record["status"] = "missing";
+      record["error"] = missing;
+      return record;
+    }
     record["ok"] = true;
     record["status"] = "ok";
   } catch (const std::exception& e) {  // recorded, not fatal to the suite

@@ -75,6 +75,10 @@ cl::Program from_source(const cl::Context& context, const cl::Device& device, co
   return program;
 }
 
+bool driver_caches_kernels(const DeviceInfo& info) {
+  return info.platform.find("Portable Computing Language") != std::string::npos;
+}
+
 std::string fnv1a_hex(const std::string& bytes) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(bytes.data(), bytes.size())));

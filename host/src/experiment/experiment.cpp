@@ -173,6 +173,12 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
     summary << "  device auto: " << context.device_choice["verdict"].get<std::string>() << "\n";
   if (!ranks.is_null()) summary << "  over " << ranks["ranks"].get<int>() << " MPI ranks\n";
   summary << report.summary << "  results: " << (results_to_caller ? "standard output" : results_path.string()) << "\n";
+  // Every other file the run wrote (labels, centroids, embeddings, matrices), so that none goes unseen.
+  const auto same_file = [](const std::filesystem::path& a, const std::filesystem::path& b) {
+    return std::filesystem::absolute(a).lexically_normal() == std::filesystem::absolute(b).lexically_normal();
+  };
+  for (const std::filesystem::path& written : outputs.written())
+    if (results_to_caller || !same_file(written, results_path)) summary << "  wrote: " << written.string() << "\n";
   return {std::move(results), results_path, summary.str()};
 }
 

@@ -203,8 +203,14 @@ void OutputSet::commit() {
     fs::rename(temporary, target, ec);
     if (ec) throw RuntimeError(target.string() + ": cannot replace: " + ec.message());
     forget_temporary(temporary);
+    written_.push_back(target);
     staged_.erase(staged_.begin());
   }
+}
+
+std::vector<fs::path> OutputSet::written() const {
+  const std::lock_guard lock(mutex_);
+  return written_;
 }
 
 }  // namespace itercl::io

@@ -42,6 +42,8 @@ class OutputSet {
   std::filesystem::path stage(const std::filesystem::path& path);
   // Every staged file to its target, in the order staged. Throws on a failed rename.
   void commit();
+  // The targets commit() has replaced so far, in the order staged: what the run's summary names.
+  std::vector<std::filesystem::path> written() const;
 
  private:
   struct Identity {
@@ -53,6 +55,7 @@ class OutputSet {
   std::vector<std::pair<std::filesystem::path, std::string>> claimed_;  // target, claimed by (`what`)
   std::vector<Identity> inputs_, outputs_;
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;  // temporary, target
+  std::vector<std::filesystem::path> written_;                                   // committed targets
   OutputSet* previous_;
 };
 
