@@ -186,8 +186,8 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, iterc
       line.finish();
       if (!sweep->last) {  // nothing measured: said, and the process ends here all the same
         std::cerr << "failed: tune: " << (tune_interrupted ? "stopped (Ctrl-C)" : "--budget spent")
-                  << " before the first candidate, the current choice, was measured: nothing to store (its "
-                     "kernel build can take minutes on a cold cache; a second run finds it cached)\n";
+                  << " before the first candidate, the current choice, was measured: nothing to store (on a "
+                     "cold kernel cache its build alone can take minutes: give a larger --budget, or 0 for none)\n";
         std::fflush(nullptr);
         std::_Exit(1);
       }
