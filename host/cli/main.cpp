@@ -1,11 +1,21 @@
 // itercl: the command line over the library. Exit codes: 0 success, 2 bad input, 1 runtime failure.
+#include <signal.h>
+
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
 
 #include "itercl/itercl.hpp"
 #include "itercl/version.hpp"
@@ -43,10 +53,10 @@ int list_devices(bool as_json) {
   return 0;
 }
 
-int tune_kernel(const std::string& kernel, const std::string& device_spec, const itercl::TuneOptions& options,
-                const std::string& out, bool dry_run, ProgressLine& line) {
-  const itercl::Device device = itercl::Device::select(itercl::device_spec(device_spec, ""));
-  const itercl::TuneReport report = itercl::tune(kernel, device, options);
+// The table of candidates, the gain, and the entry stored when it is worth it (or --force).
+int report_tuning(const std::string& kernel, const itercl::Device& device, const itercl::TuneOptions& options,
+                  const itercl::TuneReport& report, const std::string& out, bool dry_run, bool force, double budget_s,
+                  ProgressLine& line) {
   line.finish();
   std::printf("tune %s on %s (%s), %s, problem %s\n", kernel.c_str(), device.info().name.c_str(),
               device.info().type.c_str(), std::string(itercl::precision_name(options.precision)).c_str(),
@@ -66,8 +76,26 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, const
     else
       std::printf("  %-6s %9s  %s: %s\n", mark, "rejected", c.parameters.dump().c_str(), c.rejected.c_str());
   }
-  const double before = report.candidates[report.baseline].median_ms, best = report.candidates[report.best].median_ms;
-  std::printf("tuning gained: %.4f ms before, %.4f ms tuned (%.2fx)\n", before, best, before / best);
+  if (report.ended_early == "budget")
+    std::printf("budget spent after %zu of %zu candidates (--budget %g s): the best measured so far counts\n",
+                report.candidates.size(), report.candidates.size() + report.not_tried, budget_s);
+  else if (report.ended_early == "stopped")
+    std::printf("stopped (Ctrl-C) after %zu of %zu candidates: the best measured so far counts\n",
+                report.candidates.size(), report.candidates.size() + report.not_tried);
+  const auto& before = report.candidates[report.baseline];
+  const auto& best = report.candidates[report.best];
+  std::printf("tuning gained: %.4f ms before, %.4f ms tuned (%.2fx)\n", before.median_ms, best.median_ms,
+              before.median_ms / best.median_ms);
+  if (!report.worth_storing && !force) {
+    if (report.best == report.baseline)
+      std::printf("the current choice is the fastest measured: nothing stored\n");
+    else
+      std::printf(
+          "within the noise: the best's slowest run (%.4f ms) is not faster than the current choice's "
+          "fastest (%.4f ms); nothing stored (--force stores it anyway)\n",
+          best.max_ms, before.min_ms);
+    return 0;
+  }
   if (!dry_run) {
     // --out, else --tuning / $ITERCL_TUNING_DIR, else the user's folder: where runs will look.
     std::filesystem::path folder = out;
@@ -83,6 +111,98 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, const
                 (folder / (kernel + ".json")).string().c_str());
   }
   return 0;
+}
+
+// Ctrl-C during `itercl tune` ends the sweep at once (see tune_kernel); the handler steps aside, so that a
+// second one ends the command the usual way.
+std::atomic<bool> tune_interrupted{false};
+struct sigaction before_tune {};
+void interrupt_tuning(int) {
+  tune_interrupted = true;
+  ::sigaction(SIGINT, &before_tune, nullptr);
+}
+
+// What the sweep's thread hands back: the report after each candidate, then the result or its error.
+struct Sweep {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::optional<itercl::TuneReport> last, result;
+  std::exception_ptr error;
+  bool finished = false;
+};
+
+int tune_kernel(const std::string& kernel, const std::string& device_spec, itercl::TuneOptions options,
+                const std::string& out, bool dry_run, bool force, const itercl::Stopwatch& command,
+                ProgressLine& line) {
+  const itercl::Device device = itercl::Device::select(itercl::device_spec(device_spec, ""));
+  // The budget is the command's: what starting up and opening the device took comes off it.
+  const double budget_s = options.budget_s;
+  if (budget_s > 0) options.budget_s = std::max(budget_s - command.seconds(), 1e-9);
+  // The sweep runs on a thread of its own, so that the budget and Ctrl-C bound the command even in the
+  // middle of a candidate (a kernel build on a cold cache can take minutes): at the deadline, or at
+  // Ctrl-C, the last report (the candidates measured) is concluded, reported and stored here, and the
+  // process ends by std::_Exit, the candidate in progress abandoned inside the driver, never unwound.
+  auto sweep = std::make_shared<Sweep>();
+  auto abandoned = std::make_shared<std::atomic<bool>>(false);
+  if (options.progress)
+    options.progress = [draw = options.progress, abandoned](const itercl::ProgressEvent& e) {
+      if (!*abandoned) draw(e);
+    };
+  options.measured = [sweep](const itercl::TuneReport& r) {
+    std::lock_guard lock(sweep->mutex);
+    sweep->last = r;
+  };
+  struct sigaction handler {};
+  handler.sa_handler = interrupt_tuning;
+  handler.sa_flags = SA_RESTART;  // the sweep's calls in progress go on; this thread polls the flag
+  sigemptyset(&handler.sa_mask);
+  ::sigaction(SIGINT, &handler, &before_tune);
+  std::thread([sweep, kernel, device, options] {
+    std::optional<itercl::TuneReport> result;
+    std::exception_ptr error;
+    try {
+      result = itercl::tune(kernel, device, options);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard lock(sweep->mutex);
+    sweep->result = std::move(result);
+    sweep->error = error;
+    sweep->finished = true;
+    sweep->changed.notify_all();
+  }).detach();
+  itercl::TuneReport report;
+  {
+    std::unique_lock lock(sweep->mutex);
+    auto over = [&] { return budget_s > 0 && command.seconds() >= budget_s; };
+    while (!sweep->finished && !tune_interrupted && !over())
+      sweep->changed.wait_for(lock, std::chrono::milliseconds(100));
+    if (sweep->finished) {
+      ::sigaction(SIGINT, &before_tune, nullptr);
+      if (sweep->error) std::rethrow_exception(sweep->error);
+      report = std::move(*sweep->result);
+    } else {
+      *abandoned = true;
+      line.finish();
+      if (!sweep->last) {  // nothing measured: said, and the process ends here all the same
+        std::cerr << "failed: tune: " << (tune_interrupted ? "stopped (Ctrl-C)" : "--budget spent")
+                  << " before the first candidate, the current choice, was measured: nothing to store (on a "
+                     "cold kernel cache its build alone can take minutes: give a larger --budget, or 0 for none)\n";
+        std::fflush(nullptr);
+        std::_Exit(1);
+      }
+      report = std::move(*sweep->last);
+      report.ended_early = tune_interrupted ? "stopped" : "budget";
+      report.not_tried = report.declared - report.candidates.size();
+      itercl::conclude_tuning(report, device.info(), options.precision);
+    }
+  }
+  const int code = report_tuning(kernel, device, options, report, out, dry_run, force, budget_s, line);
+  if (*abandoned) {  // the sweep's thread is still in its candidate: end here, with what was measured
+    std::fflush(nullptr);
+    std::_Exit(code);
+  }
+  return code;
 }
 
 std::string joined(const std::vector<std::string>& names) {
@@ -117,13 +237,15 @@ int fail(const char* kind, const char* message, int code) {
 }  // namespace itercl::cli
 
 int main(int argc, char** argv) {
+  const itercl::Stopwatch command;  // tune's --budget bounds the whole command
   CLI::App app{"itercl: OpenCL kernels for iterative statistics (K-Means, ...) on any device"};
   app.set_version_flag("--version", std::string(ITERCL_VERSION) + "\nMPI: " + itercl::mpi_library_version());
   app.require_subcommand(1);
   app.fallthrough();  // the options below work before or after the subcommand
-  bool no_cache = false, quiet = false;
+  bool no_cache = false, quiet = false, verbose = false;
   app.add_flag("--no-cache", no_cache, "Compile every kernel afresh instead of loading it from the disk cache");
   app.add_flag("--quiet", quiet, "No progress line and no summary (errors still go to stderr)");
+  app.add_flag("--verbose", verbose, "Also print the OpenCL compiler's messages of every kernel build on stderr");
   std::string progress_name = "auto";
   app.add_option("--progress", progress_name,
                  "Progress on stderr: auto (a self-overwriting line when stderr is a terminal, else none), bar, "
@@ -139,6 +261,7 @@ int main(int argc, char** argv) {
       "Global options (before or after the subcommand):\n"
       "  --progress auto|bar|plain|none  Progress on stderr (default auto: a line when it is a terminal)\n"
       "  --quiet                         No progress and no summary\n"
+      "  --verbose                       The OpenCL compiler's messages of every build (else only of a failed one)\n"
       "  --no-cache                      Compile every kernel afresh\n"
       "  --tuning DIR                    Tuning folder over the built-in and the user's (~/.config/itercl/tuning)\n"
       "  --version                       Print the version and exit\n";
@@ -194,7 +317,14 @@ int main(int argc, char** argv) {
   tune->add_option("--out", tune_out,
                    "Folder of the tuning database to update (<out>/<kernel>.json; default: --tuning, else "
                    "$ITERCL_TUNING_DIR, else the user's folder ~/.config/itercl/tuning)");
+  tune_options.budget_s = 90;  // the whole command within 2 minutes on a 2-core machine (docs/bench-tune-report.md)
+  tune->add_option("--budget", tune_options.budget_s,
+                   "Seconds the whole command may take, kernel builds included (default 90; 0: no limit): "
+                   "candidates stop starting when the slowest so far no longer fits, and the best measured counts");
   tune->add_flag("--dry-run", dry_run, "Report only; store nothing");
+  bool force = false;
+  tune->add_flag("--force", force,
+                 "Store the fastest even when its gain is within the timings' spread (kept only beyond it otherwise)");
   tune->footer("Kernels: " + itercl::cli::joined(itercl::tunable_kernels()) + "\n" + global_options);
   devices->footer(global_options);
 
@@ -216,6 +346,13 @@ int main(int argc, char** argv) {
   } mpi_end;
   try {
     itercl::set_program_disk_cache(!no_cache);
+    // The compiler's messages are shown on request only (a failed build's are in its error).
+    if (verbose)
+      itercl::set_build_log_handler([&line](const std::string& file, const std::string& options,
+                                            const std::string& log) {
+        line.finish();
+        std::cerr << "build log of " << file << " (" << options << "):\n" << log << (log.back() == '\n' ? "" : "\n");
+      });
     if (*devices) return itercl::cli::list_devices(as_json);
     if (*bench) {
       bench_options.output = bench_out;
@@ -258,7 +395,8 @@ int main(int argc, char** argv) {
       tune_options.precision = itercl::parse_precision(tune_precision);
       tune_options.problem = itercl::parse_config_json(tune_problem, "--problem");
       if (line.active()) tune_options.progress = std::ref(line);
-      return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run, line);
+      return itercl::cli::tune_kernel(tune_kernel_name, tune_device, tune_options, tune_out, dry_run, force, command,
+                                      line);
     }
     overrides.output = out;
     const bool first_rank = itercl::mpi_rank() == 0;  // over several ranks, rank 0 reports

@@ -139,6 +139,22 @@ def seed(random_state):
     return check_int("random_state", random_state, 0, UINT64_MAX)
 
 
+def comm_handle(comm):
+    """An mpi4py communicator's Fortran handle (comm.py2f()), which the library duplicates for its own
+    messages; None (one process) stays None."""
+    if comm is None:
+        return None
+    if not (hasattr(comm, "py2f") and hasattr(comm, "bcast") and hasattr(comm, "Get_rank")):
+        raise ValueError(f"comm: expected an mpi4py communicator (e.g. mpi4py.MPI.COMM_WORLD) or None, got {comm!r}")
+    return int(comm.py2f())
+
+
+def shared_seed(random_state, comm):
+    """seed(random_state), and over the ranks of `comm` rank 0's: every rank must draw the same starts."""
+    state = seed(random_state)
+    return state if comm is None else comm.bcast(state, root=0)
+
+
 def check_array(X, name="X", ndim=2, min_rows=1, dtype=None):
     """X as a C-contiguous float32 (kept as given) or float64 array, finite, of `ndim` dimensions."""
     if hasattr(X, "toarray") or hasattr(X, "tocsr"):

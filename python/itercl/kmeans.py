@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _itercl
 from ._base import (BaseEstimator, ClusterMixin, TransformerMixin, check_array, check_int, check_is_fitted,
-                    call_timings, check_number, check_precision, device_spec, kernel_json, seed)
+                    call_timings, check_number, check_precision, comm_handle, device_spec, kernel_json, shared_seed)
 
 
 class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
@@ -34,6 +34,18 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         Of the device's arithmetic; the centroid update runs on the host in double.
     kernel : dict or None
         The assignment kernel's variant and tuning, as a config's params.kernel (docs/kmeans.md).
+    verbose : int or bool, default=0
+        Above 0 (or True), each run's progress printed as scikit-learn prints it ("Initialization complete",
+        "Iteration 0, inertia 1234.5.", "Converged at iteration 7: strict convergence."); over ranks, by
+        rank 0 only.
+    callback : callable or None
+        Called after every iteration with a dict (run, runs, iteration, max_iterations, objective: the
+        inertia, elapsed_s, and on a run's last step "stopping": why it stopped early); an exception it
+        raises stops the fit and propagates. Ctrl-C stops it too.
+    comm : mpi4py communicator or None
+        Fit over its ranks (under mpirun): every rank calls fit with its own rows of the data, and the
+        same parameters (docs/python.md, "Several ranks"). cluster_centers_, inertia_ and n_iter_ are
+        the fit of all the rows, on every rank; labels_ holds this rank's rows' labels.
 
     Attributes
     ----------
@@ -44,7 +56,8 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_clusters=8, *, init="k-means++", n_init="auto", max_iter=300, tol=1e-4,
-                 random_state=None, device=None, precision="float", kernel=None):
+                 random_state=None, device=None, precision="float", kernel=None, verbose=0, callback=None,
+                 comm=None):
         self.n_clusters = n_clusters
         self.init = init
         self.n_init = n_init
@@ -54,6 +67,9 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.device = device
         self.precision = precision
         self.kernel = kernel
+        self.verbose = verbose
+        self.callback = callback
+        self.comm = comm
 
     def _check_X(self, X, fitted=True):
         X = check_array(X)
@@ -76,12 +92,13 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     def fit(self, X, y=None, sample_weight=None):
         """Compute the clustering of the rows of X (array of shape (n_samples, n_features))."""
         started = time.perf_counter()
-        X = self._check_X(X, fitted=False)
+        comm = comm_handle(self.comm)
+        X = check_array(X, min_rows=0 if comm is not None else 1)  # over ranks a rank may hold no rows
         w = self._check_weight(sample_weight, X.shape[0])
         n_clusters = check_int("n_clusters", self.n_clusters, 1)
         max_iter = check_int("max_iter", self.max_iter, 1)
         tol = check_number("tol", self.tol, 0)
-        state = seed(self.random_state)
+        state = shared_seed(self.random_state, self.comm)
         if isinstance(self.n_init, str):
             if self.n_init != "auto":
                 raise ValueError(f"n_init: expected an integer >= 1 or 'auto', got {self.n_init!r}")
@@ -91,6 +108,9 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
         init, centroids = self.init, None
         if callable(init):
+            if comm is not None:
+                raise ValueError("init: a callable sees only this rank's rows; over ranks pass 'k-means++', "
+                                 "'random' or an array of centroids (the same on every rank)")
             centroids = init(X, n_clusters, np.random.RandomState(state))
         elif not isinstance(init, str):
             centroids = init
@@ -106,8 +126,13 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                               f"{type(self).__name__} instead of n_init={n_init}.", RuntimeWarning, stacklevel=2)
             init, n_init = "given", 1
 
+        verbose = int(self.verbose) if isinstance(self.verbose, bool) else check_int("verbose", self.verbose, 0)
+        if self.callback is not None and not callable(self.callback):
+            raise ValueError(f"callback: expected a callable or None, got {self.callback!r}")
+        prints = verbose > 0 and (self.comm is None or self.comm.Get_rank() == 0)
         r = _itercl.kmeans_fit(X, w, n_clusters, init, centroids, n_init, max_iter, tol, state,
-                               device_spec(self.device), check_precision(self.precision), kernel_json(self.kernel))
+                               device_spec(self.device), check_precision(self.precision), kernel_json(self.kernel),
+                               _progress(self.callback, prints), comm)
         self.cluster_centers_ = r["cluster_centers"].astype(X.dtype, copy=False)
         self.labels_ = r["labels"]
         self.inertia_ = float(r["inertia"])
@@ -119,6 +144,15 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         self.timings_ = call_timings(started, r["phases"])
         return self
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of transform's columns, one per cluster: "kmeans0", "kmeans1", ... as scikit-learn's."""
+        check_is_fitted(self, "cluster_centers_")
+        if input_features is not None and len(input_features) != self.n_features_in_:
+            raise ValueError(f"input_features should have length equal to number of features "
+                             f"({self.n_features_in_}), got {len(input_features)}")
+        prefix = type(self).__name__.lower()
+        return np.asarray([f"{prefix}{i}" for i in range(self.cluster_centers_.shape[0])], dtype=object)
 
     def fit_predict(self, X, y=None, sample_weight=None):
         """Fit, then return labels_."""
@@ -154,6 +188,24 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     def _more_tags(self):
         return {"_xfail_checks": {"check_sample_weights_invariance":
                                   "zero sample_weight is not equivalent to removing samples"}}
+
+
+def _progress(callback, prints):
+    """The library's progress callback: scikit-learn's verbose lines when `prints`, then the caller's."""
+    if not prints:
+        return callback
+
+    def progress(event):
+        i = event["iteration"] - 1  # scikit-learn counts from 0
+        if i == 0:
+            print("Initialization complete")
+        print(f"Iteration {i}, inertia {event['objective']}.")
+        if "stopping" in event:
+            print(f"Converged at iteration {i}: {event['stopping']}.")
+        if callback is not None:
+            callback(event)
+
+    return progress
 
 
 def _distances(X, C):

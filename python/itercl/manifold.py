@@ -8,18 +8,19 @@ import numpy as np
 
 from . import _itercl
 from ._base import (BaseEstimator, call_timings, check_array, check_int, check_number, check_precision, check_string,
-                    device_spec, kernel_json, seed)
+                    comm_handle, device_spec, kernel_json, seed, shared_seed)
 
 _INITS = ("random", "classical", "classical_mds")
 
 
 def _fit(data, vectors, metric, weights, n_components, max_iter, eps, init, n_init, random_state, device,
-         precision, kernel, callback=None):
+         precision, kernel, callback=None, comm=None):
     n_components = check_int("n_components", n_components, 1)
     max_iter = check_int("max_iter", max_iter, 1)
     eps = check_number("eps", eps, 0)
     n_init = check_int("n_init", n_init, 1)
-    n = data.shape[0]
+    handle = comm_handle(comm)
+    n = data.shape[0] if comm is None else comm.allreduce(data.shape[0])  # over ranks, all ranks' points
     embedding = None
     if init is None:
         init = "random"
@@ -37,8 +38,8 @@ def _fit(data, vectors, metric, weights, n_components, max_iter, eps, init, n_in
         if weights.shape != (n, n):
             raise ValueError(f"weights: has shape {weights.shape}, expected ({n}, {n}): one per pair")
     return _itercl.smacof_fit(data, vectors, metric, weights, n_components, max_iter, eps, init, embedding, n_init,
-                              seed(random_state), device_spec(device), check_precision(precision),
-                              kernel_json(kernel), callback)
+                              shared_seed(random_state, comm), device_spec(device), check_precision(precision),
+                              kernel_json(kernel), callback, handle)
 
 
 def _check_metric(metric):
@@ -107,16 +108,23 @@ class MDS(BaseEstimator):
         (a config's params.kernel, docs/smacof.md).
     n_jobs, verbose
         Accepted for scikit-learn's sake and ignored.
+    comm : mpi4py communicator or None
+        Fit over its ranks (under mpirun), from vectors: every rank calls fit with its own rows of X and
+        the same parameters; each builds its block of rows of the dissimilarities on its device
+        (docs/python.md, "Several ranks"). stress_ and n_iter_ are the fit of all the points, on every
+        rank; embedding_ holds this rank's rows. Weights are refused, as is a classical start from a
+        metric other than euclidean.
 
     Attributes
     ----------
     embedding_, stress_, n_iter_, n_features_in_, dissimilarity_matrix_ as scikit-learn's (the last is
-    computed when first read, for dissimilarity="euclidean"); converged_, stress_trace_, kernel_.
+    computed when first read, for dissimilarity="euclidean", on one process); converged_, stress_trace_,
+    kernel_.
     """
 
     def __init__(self, n_components=2, *, metric=True, n_init=1, max_iter=300, verbose=0, eps=1e-6, n_jobs=None,
                  random_state=None, dissimilarity="euclidean", normalized_stress="auto", init="random",
-                 device=None, precision="float", kernel=None):
+                 device=None, precision="float", kernel=None, comm=None):
         self.n_components = n_components
         self.metric = metric
         self.n_init = n_init
@@ -131,6 +139,7 @@ class MDS(BaseEstimator):
         self.device = device
         self.precision = precision
         self.kernel = kernel
+        self.comm = comm
 
     def fit(self, X, y=None, init=None, weights=None):
         """Embed X: vectors (n_samples, n_features), or dissimilarities (n_samples, n_samples) if precomputed.
@@ -148,13 +157,20 @@ class MDS(BaseEstimator):
         normalized = _check_normalized(self.normalized_stress)
         dissimilarity = check_string("dissimilarity", self.dissimilarity,
                                      ("euclidean", "sqeuclidean", "cityblock", "precomputed"))
-        X = check_array(X, min_rows=2)
+        ranks = self.comm is not None
+        if ranks and dissimilarity == "precomputed":
+            raise ValueError("dissimilarity: over ranks (comm) each rank passes its rows of the vectors: "
+                             "'euclidean', 'sqeuclidean' or 'cityblock', not 'precomputed'")
+        if ranks and weights is not None:
+            raise ValueError("weights: weighted SMACOF needs all the weights in one place; over ranks (comm) it is "
+                             "refused (fit on one process)")
+        X = check_array(X, min_rows=0 if ranks else 2)  # over ranks a rank may hold no rows
         if dissimilarity == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"X: dissimilarity='precomputed' needs a square matrix, got shape {X.shape}")
         vectors = dissimilarity != "precomputed"
         r = _fit(X, vectors, dissimilarity if vectors else "euclidean", weights, self.n_components, self.max_iter,
                  self.eps, self.init if init is None else init, self.n_init, self.random_state, self.device,
-                 self.precision, self.kernel)
+                 self.precision, self.kernel, comm=self.comm)
         self.embedding_ = r["embedding"]
         self.stress_ = float(r["normalized_stress"] if normalized else r["stress"])
         self.n_iter_ = int(r["n_iter"])
@@ -162,7 +178,7 @@ class MDS(BaseEstimator):
         self.stress_trace_ = r["stress_trace"]
         self.kernel_ = json.loads(r["kernel"])
         self.n_features_in_ = X.shape[1]
-        self._X = X if vectors else None
+        self._X = X if vectors and not ranks else None
         self._dissimilarities = None if vectors else X
         self.timings_ = call_timings(started, r["phases"])
         return self.embedding_
@@ -171,7 +187,8 @@ class MDS(BaseEstimator):
     def dissimilarity_matrix_(self):
         if getattr(self, "_dissimilarities", None) is None:
             if getattr(self, "_X", None) is None:
-                raise AttributeError("dissimilarity_matrix_: fit first")
+                raise AttributeError("dissimilarity_matrix_: fit first (on one process: over ranks no rank "
+                                     "holds the whole matrix)")
             from .pairwise import pairwise_distances
 
             self._dissimilarities = pairwise_distances(self._X, metric=self.dissimilarity, device=self.device,

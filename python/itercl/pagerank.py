@@ -6,7 +6,8 @@ import time
 import numpy as np
 
 from . import _itercl
-from ._base import call_timings, check_int, check_number, check_precision, check_string, device_spec, kernel_json
+from ._base import (call_timings, check_int, check_number, check_precision, check_string, comm_handle, device_spec,
+                    kernel_json)
 
 try:
     from networkx import PowerIterationFailedConvergence as _NetworkxConvergence
@@ -33,7 +34,7 @@ _FORMATS = ("auto", *_itercl.pagerank_formats())  # the library's list: no copy 
 
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None, dangling=None,
              format="auto", *, weight="weight", n_nodes=None, device=None, precision="float", kernel=None,
-             callback=None, timings=False):
+             callback=None, timings=False, comm=None):
     """The PageRank of the nodes of G, with networkx's parameters, semantics and stopping rule.
 
     G is one of
@@ -65,10 +66,22 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     timings: if True, returns (ranks, timings), timings the call's time to solution and its phases in
     milliseconds ({"time_to_solution_ms": ..., "phases_ms": {"graph_build": ..., ...}}), as the CLI's
     results report them.
+
+    comm: an mpi4py communicator to run over its ranks (under mpirun): every rank passes its own part of
+    the edges as (src, dst), every edge on one rank, and the same parameters (rank 0's personalization,
+    dangling and nstart count); n_nodes defaults to the largest id on any rank + 1. The edges go to the
+    rank owning their destination's rows, and every rank gets all the ranks (docs/python.md, "Several ranks").
     """
     started = time.perf_counter()
     alpha, max_iter, tol, kernel = _check(alpha, max_iter, tol, format, kernel)
+    handle = comm_handle(comm)
+    if handle is not None and not (isinstance(G, tuple) and len(G) == 2):
+        raise ValueError("G: over ranks (comm) each rank passes its part of the edges as a pair (src, dst)")
     nodes, n, src, dst = _edges(G, n_nodes, weight)
+    if handle is not None and n_nodes is None:
+        from mpi4py import MPI  # comm is mpi4py's
+
+        n = comm.allreduce(n, op=MPI.MAX)
     p = _node_vector("personalization", personalization, nodes, n)
     d = _node_vector("dangling", dangling, nodes, n)
     x0 = _node_vector("nstart", nstart, nodes, n)
@@ -76,7 +89,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
         empty = {} if nodes is not None else np.zeros(0)
         return (empty, call_timings(started, {})) if timings else empty
     r = _itercl.pagerank(n, src, dst, alpha, p, d, max_iter, tol, device_spec(device), check_precision(precision),
-                         kernel_json(kernel), x0, callback)
+                         kernel_json(kernel), x0, callback, handle)
     ranks = _shaped(r, nodes, max_iter, tol)
     return (ranks, call_timings(started, r["phases"])) if timings else ranks
 

@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from . import _itercl
-from ._base import INT64_MAX, check_array, check_int, check_number, check_precision, device_specs, kernel_json
+from ._base import (INT64_MAX, check_array, check_int, check_number, check_precision, comm_handle, device_specs,
+                    kernel_json)
 
 # scikit-learn's aliases for SciPy's names.
 _METRICS = {"euclidean": "euclidean", "l2": "euclidean", "sqeuclidean": "sqeuclidean", "cityblock": "cityblock",
@@ -164,13 +165,19 @@ def _points(X):
     return check_array(X, "X", min_rows=0)
 
 
-def distance_histogram(X, bins=10, range=None, box=None, *, device=None, precision="float", kernel=None, block=0):
+def distance_histogram(X, bins=10, range=None, box=None, *, device=None, precision="float", kernel=None, block=0,
+                       comm=None):
     """The histogram of the distances of all pairs i < j of the rows of X: (counts, edges), as numpy.histogram.
 
     bins: a number of equal bins over ``range`` (the last bin closed), or the increasing bin edges.
     range: (low, high); None takes the smallest and largest pair distance (found on the device first)
     as numpy does, and needs no box. box: a periodic box's side lengths (one per coordinate, or one for
     all): distances by the minimum image. Counts are exact (int64).
+
+    comm: an mpi4py communicator to count over its ranks (under mpirun): every rank passes its own rows of
+    the points and the same parameters (range or edges given); the ranks share the pair space, and every
+    rank gets the counts of all pairs (docs/python.md, "Several ranks"). The same for pair_counts and
+    radial_distribution.
     """
     X = _points(X)
     sides = _box(box, X.shape[1])
@@ -178,10 +185,12 @@ def distance_histogram(X, bins=10, range=None, box=None, *, device=None, precisi
         edges = np.asarray(bins, dtype=np.float64)
         if edges.size < 2 or np.any(np.diff(edges) < 0):
             raise ValueError("bins: must increase monotonically, when an array")
-        return _histogram(X, "edges", 0, 0.0, 0.0, edges, sides, device, precision, kernel, block)
+        return _histogram(X, "edges", 0, 0.0, 0.0, edges, sides, device, precision, kernel, block, comm)
     if isinstance(bins, str):
         raise ValueError(f"bins: expected a number of bins or an array of edges, got {bins!r}")
     bins = check_int("bins", bins, 1)
+    if range is None and comm is not None:
+        raise ValueError("range: required over ranks (comm), or give the bin edges")
     if range is None:
         lo, hi = _distance_range(X, sides, device, precision)
     else:
@@ -190,7 +199,7 @@ def distance_histogram(X, bins=10, range=None, box=None, *, device=None, precisi
             raise ValueError(f"range: max must be larger than min, got ({lo}, {hi})")
     if lo == hi:  # numpy widens an empty range
         lo, hi = lo - 0.5, hi + 0.5
-    return _histogram(X, "uniform", bins, lo, hi, [], sides, device, precision, kernel, block)
+    return _histogram(X, "uniform", bins, lo, hi, [], sides, device, precision, kernel, block, comm)
 
 
 def _distance_range(X, sides, device, precision):
@@ -203,13 +212,13 @@ def _distance_range(X, sides, device, precision):
     return float(lo.min()), float(hi.max())
 
 
-def _histogram(X, kind, bins, lo, hi, edges, sides, device, precision, kernel, block):
+def _histogram(X, kind, bins, lo, hi, edges, sides, device, precision, kernel, block, comm):
     return _itercl.pair_histogram(X, kind, bins, lo, hi, [float(e) for e in edges], sides, device_specs(device),
                                   check_precision(precision), kernel_json(kernel),
-                                  check_int("block", block, 0, INT64_MAX))
+                                  check_int("block", block, 0, INT64_MAX), comm_handle(comm))
 
 
-def pair_counts(X, radii, box=None, *, device=None, precision="float", kernel=None, block=0):
+def pair_counts(X, radii, box=None, *, device=None, precision="float", kernel=None, block=0, comm=None):
     """counts[k] = the pairs i < j of rows of X with distance <= radii[k] (radii increasing), int64.
 
     scipy's cKDTree(X).count_neighbors(cKDTree(X), radii) counts ordered pairs and each point with itself:
@@ -220,12 +229,12 @@ def pair_counts(X, radii, box=None, *, device=None, precision="float", kernel=No
     r = np.atleast_1d(np.asarray(radii, dtype=np.float64))
     counts, _ = _itercl.pair_histogram(X, "radii", 0, 0.0, 0.0, [float(v) for v in r], _box(box, X.shape[1]),
                                        device_specs(device), check_precision(precision), kernel_json(kernel),
-                                       check_int("block", block, 0, INT64_MAX))
+                                       check_int("block", block, 0, INT64_MAX), comm_handle(comm))
     return counts[0] if scalar else counts
 
 
 def radial_distribution(X, bins=10, range=None, box=None, volume=None, *, device=None, precision="float",
-                        kernel=None, block=0):
+                        kernel=None, block=0, comm=None):
     """The radial distribution function g(r) of the points X: (r, g), r the bins' centres.
 
     g = each bin's pair count over an ideal gas's at the same density: n (n - 1) / 2 times the shell's
@@ -242,7 +251,7 @@ def radial_distribution(X, bins=10, range=None, box=None, volume=None, *, device
     if not volume > 0:
         raise ValueError(f"volume: expected a number > 0, got {volume}")
     counts, edges = distance_histogram(X, bins, range, box, device=device, precision=precision, kernel=kernel,
-                                       block=block)
-    g = _itercl.radial_distribution([int(c) for c in counts], [float(e) for e in edges], X.shape[0], volume,
-                                    X.shape[1])
+                                       block=block, comm=comm)
+    n = X.shape[0] if comm is None else comm.allreduce(X.shape[0])  # over ranks, all ranks' points
+    g = _itercl.radial_distribution([int(c) for c in counts], [float(e) for e in edges], n, volume, X.shape[1])
     return (edges[:-1] + edges[1:]) / 2, g

@@ -1,6 +1,8 @@
 // K-Means: the fit (itercl::KMeans) and the assignment step alone (itercl::KMeansAssignment, predict).
 #include <pybind11/stl.h>
 
+#include <optional>
+
 #include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/kmeans.hpp"
@@ -11,7 +13,7 @@ namespace {
 py::dict kmeans_fit(const py::array& X_in, const py::object& sample_weight, int n_clusters, const std::string& init,
                     const py::object& init_centroids, int n_init, int max_iter, double tol, std::uint64_t random_state,
                     const std::string& device_spec, const std::string& precision, const std::string& kernel,
-                    const py::object& callback) {
+                    const py::object& callback, std::optional<int> comm) {
   py::object keep;
   const RowsView X = to_rows(X_in, "X", keep);  // float32 or float64 read in place: no double copy
   const std::vector<double> w = to_vector(sample_weight, "sample_weight");
@@ -33,11 +35,16 @@ py::dict kmeans_fit(const py::array& X_in, const py::object& sample_weight, int 
   p.random_state = random_state;
   p.precision = parse_precision(precision);
   p.kernel = kernel_from_json<KMeansKernel>(kernel);
-  p.validate(X, w);
+  if (!comm) p.validate(X, w);  // over ranks, the rows of all are checked together in the fit
 
   PythonCancel cancel(callback);
   p.progress = cancel.progress();
-  KMeansResult r = cancel.run([&] { return KMeans(Device::select(device_spec), p).fit(X, w); });
+  KMeansResult r = cancel.run([&] {
+    // The ranks first: ranks sharing a host share its cores under PoCL only if set before its start.
+    const std::optional<Ranks> ranks = comm ? std::optional<Ranks>(std::in_place, *comm) : std::nullopt;
+    const KMeans kmeans(Device::select(device_spec), p);
+    return ranks ? kmeans.fit(*ranks, X, w) : kmeans.fit(X, w);
+  });
   py::dict out;
   out["cluster_centers"] = to_numpy(std::move(r.centroids));
   out["labels"] = to_numpy(std::move(r.labels));
@@ -78,7 +85,8 @@ py::array kmeans_assign(const py::array& X_in, const py::array& centroids_in, co
 void bind_kmeans(py::module_& m) {
   m.def("kmeans_fit", &kmeans_fit, py::arg("X"), py::arg("sample_weight"), py::arg("n_clusters"), py::arg("init"),
         py::arg("init_centroids"), py::arg("n_init"), py::arg("max_iter"), py::arg("tol"), py::arg("random_state"),
-        py::arg("device"), py::arg("precision"), py::arg("kernel"), py::arg("callback") = py::none());
+        py::arg("device"), py::arg("precision"), py::arg("kernel"), py::arg("callback") = py::none(),
+        py::arg("comm") = py::none());
   m.def("kmeans_assign", &kmeans_assign, py::arg("X"), py::arg("centroids"), py::arg("device"), py::arg("precision"),
         py::arg("kernel"));
   m.def("kmeans_scaled_tol", [](const py::array& X, double tol) {

@@ -2,6 +2,8 @@
 // (pagerank), or the graph kept on the device for many runs and single steps (PageRankGraph).
 #include <pybind11/stl.h>
 
+#include <optional>
+
 #include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/graph.hpp"
@@ -56,7 +58,7 @@ py::dict result_dict(PageRankResult&& r) {
 py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& dst, double alpha,
                   const py::object& personalization, const py::object& dangling, int max_iter, double tol,
                   const std::string& device_spec, const std::string& precision, const std::string& kernel,
-                  const py::object& nstart, const py::object& callback) {
+                  const py::object& nstart, const py::object& callback, std::optional<int> comm) {
   PageRankParams p = pagerank_params(n_nodes, alpha, dangling, max_iter, tol, precision, kernel);
   p.personalization = to_vector(personalization, "personalization");
   p.nstart = to_vector(nstart, "nstart");
@@ -65,7 +67,13 @@ py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& d
   PythonCancel cancel(callback);
   p.progress = cancel.progress();
   // The in-links are built inside the fit, where the kernel's graph_build says, as a phase of the call.
-  return result_dict(cancel.run([&] { return PageRank(Device::select(device_spec), p).fit(edges.view); }));
+  return result_dict(cancel.run([&] {
+    if (comm) {  // the ranks first: ranks sharing a host share its cores under PoCL only if set before its start
+      const Ranks ranks(*comm);
+      return PageRank(Device::select(device_spec), p).fit(ranks, edges.view);  // each rank builds its rows
+    }
+    return PageRank(Device::select(device_spec), p).fit(edges.view);
+  }));
 }
 
 // The graph's format on the device, built once; the personalization and start per run.
@@ -92,7 +100,8 @@ void bind_pagerank(py::module_& m) {
   m.def("pagerank_formats", &pagerank_formats);
   m.def("pagerank", &pagerank, py::arg("n_nodes"), py::arg("src"), py::arg("dst"), py::arg("alpha"),
         py::arg("personalization"), py::arg("dangling"), py::arg("max_iter"), py::arg("tol"), py::arg("device"),
-        py::arg("precision"), py::arg("kernel"), py::arg("nstart") = py::none(), py::arg("callback") = py::none());
+        py::arg("precision"), py::arg("kernel"), py::arg("nstart") = py::none(), py::arg("callback") = py::none(),
+        py::arg("comm") = py::none());
   py::class_<PageRankGraph>(m, "PageRankGraph")
       .def(py::init(&make_graph), py::arg("n_nodes"), py::arg("src"), py::arg("dst"), py::arg("alpha"),
            py::arg("dangling"), py::arg("max_iter"), py::arg("tol"), py::arg("device"), py::arg("precision"),

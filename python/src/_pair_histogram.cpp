@@ -1,6 +1,8 @@
 // Distance histograms and pair counts (itercl::PairHistogram), and g(r) from a histogram.
 #include <pybind11/stl.h>
 
+#include <optional>
+
 #include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/pair_histogram.hpp"
@@ -12,7 +14,7 @@ namespace {
 py::tuple pair_histogram(const py::array& X_in, const std::string& kind, int bins, double lo, double hi,
                          const std::vector<double>& edges, const std::vector<double>& box,
                          const std::vector<std::string>& devices, const std::string& precision,
-                         const std::string& kernel, Eigen::Index block) {
+                         const std::string& kernel, Eigen::Index block, std::optional<int> comm) {
   PairHistogramParams p;
   if (kind == "uniform")
     p.binning = Binning::uniform(bins, lo, hi);
@@ -28,7 +30,13 @@ py::tuple pair_histogram(const py::array& X_in, const std::string& kind, int bin
   p.validate(X.cols());
   PythonCancel cancel;
   p.progress = cancel.progress();
-  PairHistogramResult r = cancel.run([&] { return PairHistogram(select_devices(devices), X, p).run(); });
+  PairHistogramResult r = cancel.run([&] {
+    if (comm) {  // the ranks first: ranks sharing a host share its cores under PoCL only if set before its start
+      const Ranks ranks(*comm);
+      return pair_histogram_over_ranks(ranks, select_devices(devices), X, p);
+    }
+    return PairHistogram(select_devices(devices), X, p).run();
+  });
   std::vector<std::int64_t> counts(r.counts.begin(), r.counts.end());
   return py::make_tuple(to_numpy(std::move(counts)), to_numpy(std::move(r.edges)));
 }
@@ -37,8 +45,8 @@ py::tuple pair_histogram(const py::array& X_in, const std::string& kind, int bin
 
 void bind_pair_histogram(py::module_& m) {
   m.def("pair_histogram", &pair_histogram, py::arg("X"), py::arg("kind"), py::arg("bins"), py::arg("lo"), py::arg("hi"),
-        py::arg("edges"), py::arg("box"), py::arg("devices"), py::arg("precision"), py::arg("kernel"),
-        py::arg("block"));
+        py::arg("edges"), py::arg("box"), py::arg("devices"), py::arg("precision"), py::arg("kernel"), py::arg("block"),
+        py::arg("comm") = py::none());
   m.def(
       "radial_distribution",
       [](const std::vector<std::uint64_t>& counts, const std::vector<double>& edges, Eigen::Index n, double volume,

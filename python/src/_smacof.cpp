@@ -3,6 +3,8 @@
 // (itercl::SmacofDissimilarities).
 #include <pybind11/stl.h>
 
+#include <optional>
+
 #include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/smacof.hpp"
@@ -75,14 +77,17 @@ py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metr
                     int n_components, int max_iter, double eps, const std::string& init,
                     const py::object& init_embedding, int n_init, std::uint64_t random_state,
                     const std::string& device_spec, const std::string& precision, const std::string& kernel,
-                    const py::object& callback) {
+                    const py::object& callback, std::optional<int> comm) {
   SmacofParams p =
       smacof_params(n_components, max_iter, eps, init, init_embedding, n_init, random_state, precision, kernel);
   const SmacofInput in = smacof_input(data, vectors, metric, weights);
   PythonCancel cancel(callback);
   p.progress = cancel.progress();
   return result_dict(cancel.run([&] {
+    // The ranks first: ranks sharing a host share its cores under PoCL only if set before its start.
+    const std::optional<Ranks> ranks = comm ? std::optional<Ranks>(std::in_place, *comm) : std::nullopt;
     const Smacof smacof(Device::select(device_spec), p);
+    if (ranks) return smacof.fit_vectors(*ranks, in.vectors, parse_metric(metric));
     return vectors ? smacof.fit_vectors(in.vectors, parse_metric(metric), in.weights)
                    : smacof.fit(in.dissimilarities, in.weights);
   }));
@@ -118,7 +123,7 @@ void bind_smacof(py::module_& m) {
   m.def("smacof_fit", &smacof_fit, py::arg("data"), py::arg("vectors"), py::arg("metric"), py::arg("weights"),
         py::arg("n_components"), py::arg("max_iter"), py::arg("eps"), py::arg("init"), py::arg("init_embedding"),
         py::arg("n_init"), py::arg("random_state"), py::arg("device"), py::arg("precision"), py::arg("kernel"),
-        py::arg("callback") = py::none());
+        py::arg("callback") = py::none(), py::arg("comm") = py::none());
   py::class_<SmacofDissimilarities>(m, "SmacofDissimilarities")
       .def(py::init(&make_dissimilarities), py::arg("data"), py::arg("vectors"), py::arg("metric"), py::arg("weights"),
            py::arg("n_components"), py::arg("max_iter"), py::arg("eps"), py::arg("init"), py::arg("n_init"),

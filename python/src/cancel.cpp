@@ -20,6 +20,7 @@ ProgressCallback PythonCancel::progress() {
           event["objective"] = e.objective;
         }
         event["elapsed_s"] = e.elapsed_s;
+        if (!e.stopping.empty()) event["stopping"] = std::string(e.stopping);
         callback_(event);
       }
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();

@@ -219,6 +219,32 @@ run_itercl tune kmeans --progress=plain --dry-run --repeat 1 \
   --problem '{"n_samples": 256, "n_features": 2, "n_clusters": 4}'
 expect_rc 0 "itercl tune kmeans --progress=plain"
 grep -qE "^progress: kmeans  candidate 1/[0-9]+ " "$tmp/stderr" || fail "itercl tune: no candidate progress line"
+grep -qE "^progress: kmeans  candidate [0-9]+/[0-9]+  best ms [0-9.e+-]+ " "$tmp/stderr" ||
+  fail "itercl tune: the progress line does not show the best so far"
+# --quiet: nothing on stderr, the OpenCL compiler's messages included (they go to the build log: --verbose)
+run_itercl --quiet tune kmeans --dry-run --repeat 1 --problem '{"n_samples": 256, "n_features": 2, "n_clusters": 4}'
+expect_rc 0 "itercl --quiet tune kmeans"
+[[ ! -s $tmp/stderr ]] || fail "itercl --quiet tune kmeans: wrote to stderr: $(head -c 300 "$tmp/stderr")"
+# --budget bounds the whole command, kernel builds included: the default problem (10^6 points, its reference
+# run and builds) cannot be done in 3 s on PoCL, yet the command ends by then, with the candidates measured
+# (exit 0) or, none measured yet, saying so (exit 1); a budget spent at once measures nothing
+started=$(date +%s%N)
+run_itercl tune kmeans --dry-run --budget 3
+took_ms=$((($(date +%s%N) - started) / 1000000))
+[[ $took_ms -lt 6000 ]] || fail "itercl tune --budget 3 took $took_ms ms"
+if [[ $rc -eq 0 ]]; then
+  expect_text stdout "budget spent after " "itercl tune --budget 3"
+else
+  expect_rc 1 "itercl tune --budget 3"
+  expect_text stderr "--budget spent before the first candidate" "itercl tune --budget 3"
+fi
+run_itercl tune kmeans --dry-run --repeat 1 --budget 0.001 --problem '{"n_samples": 256, "n_features": 2, "n_clusters": 4}'
+expect_rc 1 "itercl tune --budget 0.001"
+expect_text stderr "failed: tune: --budget spent before the first candidate, the current choice, was measured" \
+  "itercl tune --budget 0.001"
+run_itercl tune kmeans --dry-run --budget -1
+expect_rc 2 "itercl tune --budget -1"
+expect_text stderr "--budget" "itercl tune --budget -1"
 
 # --- the plotting scripts of examples/ read what the runs above wrote (where numpy and matplotlib are) ---
 if /usr/bin/python3 -c 'import matplotlib, numpy' 2>/dev/null; then
@@ -237,7 +263,7 @@ for word in kmeans smacof pagerank pairwise_distances distance_histogram pair_co
 done
 run_itercl tune --help
 expect_rc 0 "itercl tune --help"
-for word in kmeans smacof pagerank pairwise pair_histogram --repeat --progress --quiet; do
+for word in kmeans smacof pagerank pairwise pair_histogram --repeat --budget --force --progress --quiet --verbose; do
   expect_text stdout "$word" "itercl tune --help"
 done
 grep -q -- "--repeats" "$tmp/stdout" && fail "itercl tune --help shows the deprecated --repeats"
@@ -251,7 +277,7 @@ expect_text stderr "--repeats is deprecated; use --repeat" "itercl tune --repeat
 
 # --- tuning that is used: tune stores in the user's folder ($XDG_CONFIG_HOME/itercl/tuning), runs read it ---
 xdg=$tmp/xdg
-ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl tune kmeans --repeat 1 \
+ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl tune kmeans --repeat 1 --force \
   --problem '{"n_samples": 64, "n_features": 2, "n_clusters": 2}'
 expect_rc 0 "itercl tune kmeans (user folder)"
 [[ -f $xdg/itercl/tuning/kmeans.json ]] || fail "itercl tune: nothing stored in \$XDG_CONFIG_HOME/itercl/tuning"
@@ -259,7 +285,7 @@ ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl run "$tmp/good.json" --o
 expect_rc 0 "itercl run with a user tuning folder"
 check_results "$tmp/tuned.json" 'r["kernel"]["tuning_sources"][-1] == "user:devices/" + r["device"]["name"]'
 # --tuning DIR (as $ITERCL_TUNING_DIR) is where tune stores and what runs read over the user's folder
-ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl tune kmeans --repeat 1 --tuning "$tmp/mine" \
+ITERCL_NO_USER_TUNING=0 XDG_CONFIG_HOME=$xdg run_itercl tune kmeans --repeat 1 --force --tuning "$tmp/mine" \
   --problem '{"n_samples": 64, "n_features": 2, "n_clusters": 2}'
 expect_rc 0 "itercl tune --tuning DIR"
 [[ -f $tmp/mine/kmeans.json ]] || fail "itercl tune --tuning DIR: nothing stored there"

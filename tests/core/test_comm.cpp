@@ -1,9 +1,12 @@
-// The communicator of one rank (no mpirun): collectives leave values as they are; rows split over ranks.
+// The communicator of one rank (no mpirun): collectives leave values as they are; rows split over ranks; a
+// caller's communicator refused without MPI.
 #include <doctest/doctest.h>
 
 #include <vector>
 
 #include "core/comm.hpp"
+#include "itercl/error.hpp"
+#include "itercl/mpi.hpp"
 
 namespace core_tests {
 
@@ -43,6 +46,14 @@ TEST_CASE("one rank: the collectives return this rank's values") {
   one.broadcast(x);
   CHECK(x == 7);
   CHECK(one.seconds() == 0);
+  const itercl::core::Comm::RowsPlace place = one.place_rows(42);
+  CHECK(place.first == 0);
+  CHECK(place.total == 42);
+}
+
+TEST_CASE("a caller's communicator needs MPI, initialised by the caller") {
+  // This process never initialised MPI (no mpirun, no mpi4py): a clear error, not a crash in MPI.
+  CHECK_THROWS_WITH_AS(itercl::Ranks(0), doctest::Contains("MPI"), itercl::RuntimeError);
 }
 
 }  // namespace core_tests

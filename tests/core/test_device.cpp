@@ -1,11 +1,16 @@
 // Device discovery and selection, the program cache, build errors, busy time over events.
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <vector>
 
 #include "core/kernel_source.hpp"
@@ -202,4 +207,38 @@ TEST_CASE("busy time counts overlapping commands once and adds those that follow
   CHECK(itercl::busy_seconds({a, a, a}) == doctest::Approx(ta).epsilon(1e-9));  // the same span thrice: once
   // One in-order queue: b starts when a has ended, so their busy time is their sum, in either order.
   CHECK(itercl::busy_seconds({b, a}) == doctest::Approx(ta + tb).epsilon(1e-9));
+}
+
+TEST_CASE("the compiler's messages go to the build log, never to the terminal") {
+  const itercl::Device& d = test::device();
+  std::vector<std::string> logs;
+  itercl::set_build_log_handler(
+      [&](const std::string& file, const std::string&, const std::string& log) { logs.push_back(file + ": " + log); });
+  // Warnings clang gives by default (a literal's value changed, an assignment as a condition), in a source
+  // no cache has seen (the clock in a comment), so that the compiler really runs. stderr (fd 2) goes to a
+  // file of the test's around the build: what the build writes there, the terminal would have shown.
+  const std::string source = "// " + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+                             "\n__kernel void noisy(__global int* out) { int x = 1.5; if (x = out[0]) out[1] = x; }\n";
+  test::TempDir dir;
+  const std::filesystem::path caught = dir.path / "stderr.txt";
+  std::fflush(stderr);
+  const int terminal = ::dup(STDERR_FILENO);
+  const int file = ::open(caught.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(terminal >= 0);
+  REQUIRE(file >= 0);
+  ::dup2(file, STDERR_FILENO);
+  ::close(file);
+  itercl::set_program_disk_cache(false);  // no entry of this one-off source in the user's cache
+  const cl::Program p =
+      itercl::core::build_program(d.context(), d.device(), d.info(), "noisy.cl", source, "-cl-std=CL1.2");
+  itercl::set_program_disk_cache(true);
+  std::fflush(stderr);
+  ::dup2(terminal, STDERR_FILENO);
+  ::close(terminal);
+  itercl::set_build_log_handler({});
+  CHECK_NOTHROW(cl::Kernel(p, "noisy"));
+  CHECK(std::filesystem::file_size(caught) == 0);
+  REQUIRE(logs.size() == 1);  // PoCL's clang says "2 warnings generated." on stderr, NVIDIA's driver in its log
+  CHECK(logs[0].rfind("noisy.cl: ", 0) == 0);
+  CHECK(logs[0].find("warning") != std::string::npos);
 }

@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -111,6 +113,9 @@ def test_kernel_variants_agree(data):
     ({"random_state": -1}, "random_state"),
     ({"kernel": {"variant": "bogus"}}, "kernel.variant"),
     ({"kernel": {"no_such_field": 1}}, "no_such_field"),
+    ({"verbose": -1}, "verbose"),
+    ({"callback": 3}, "callback"),
+    ({"comm": "world"}, "comm"),
 ])
 def test_bad_parameters_are_value_errors_naming_the_field(data, params, field):
     X, _, _ = data
@@ -155,3 +160,54 @@ def test_timings_are_the_whole_fits_phases(data):
     assert all(v >= 0 for v in phases.values())
     assert sum(phases.values()) == pytest.approx(t["time_to_solution_ms"], rel=1e-9)
     assert 0 < t["time_to_solution_ms"] <= around
+
+
+def _numbers_apart(lines):
+    """The lines with their numbers cut out, and the numbers."""
+    number = re.compile(r"-?\d+\.?\d*(?:e[-+]?\d+)?")
+    return [number.sub("#", line) for line in lines], [float(x) for line in lines for x in number.findall(line)]
+
+
+def test_verbose_prints_as_scikit_learn(data, capsys, fp64):
+    X, _, init = data
+    precision = "double" if fp64 else "float"
+    ours = itercl.KMeans(4, init=init, n_init=1, verbose=1, precision=precision).fit(X)
+    printed = capsys.readouterr().out.splitlines()
+    SkKMeans(4, init=init, n_init=1, algorithm="lloyd", verbose=1).fit(X)
+    reference = capsys.readouterr().out.splitlines()
+    assert printed[0] == "Initialization complete"
+    assert len(printed) == ours.n_iter_ + 2  # the iterations, then why the run stopped
+    texts, numbers = _numbers_apart(printed)
+    ref_texts, ref_numbers = _numbers_apart(reference)
+    assert texts == ref_texts
+    np.testing.assert_allclose(numbers, ref_numbers, rtol=1e-6 if fp64 else 1e-4)
+    itercl.KMeans(4, init=init, n_init=1).fit(X)
+    assert capsys.readouterr().out == ""  # verbose=0: nothing
+
+
+def test_callback_sees_every_iteration_and_can_stop_the_fit(data):
+    X, _, init = data
+    events = []
+    km = itercl.KMeans(4, init=init, n_init=1, callback=events.append).fit(X)
+    assert [e["iteration"] for e in events] == list(range(1, km.n_iter_ + 1))
+    np.testing.assert_array_equal([e["objective"] for e in events], km.inertia_trace_)
+    assert km.converged_ and all("stopping" not in e for e in events[:-1])
+    assert re.fullmatch(r"strict convergence|center shift \S+ within tolerance \S+", events[-1]["stopping"])
+
+    def stop(event):
+        raise StopIteration("enough")
+
+    with pytest.raises(StopIteration, match="enough"):
+        itercl.KMeans(4, init=init, n_init=1, callback=stop).fit(X)
+
+
+def test_feature_names_out_as_scikit_learn(data):
+    X, _, _ = data
+    ours = itercl.KMeans(4, random_state=0).fit(X)
+    ref = SkKMeans(4, random_state=0, n_init=1).fit(X)
+    np.testing.assert_array_equal(ours.get_feature_names_out(), ref.get_feature_names_out())
+    assert ours.get_feature_names_out().dtype == object
+    with pytest.raises(ValueError, match="input_features"):
+        ours.get_feature_names_out(["a", "b"])
+    pipeline = make_pipeline(StandardScaler(), itercl.KMeans(4, random_state=0)).fit(X)
+    np.testing.assert_array_equal(pipeline.get_feature_names_out(), ["kmeans0", "kmeans1", "kmeans2", "kmeans3"])

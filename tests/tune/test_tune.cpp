@@ -49,3 +49,61 @@ TEST_CASE("a candidate that fails to build or launch is rejected with its error,
       itercl::add_candidate(report, options, 4, {}, [](itercl::TuneCandidate&) { throw itercl::InputError("bad"); }),
       itercl::InputError);
 }
+
+TEST_CASE("a budget ends the sweep between candidates, the first always measured") {
+  itercl::TuneOptions options;
+  options.budget_s = 0.25;
+  std::vector<double> best_shown;  // the progress events' best so far
+  options.progress = [&](const itercl::ProgressEvent& e) {
+    if (!e.objective_name.empty()) best_shown.push_back(e.objective);
+  };
+  itercl::TuneReport report;
+  report.kernel = "kmeans";
+  auto slow = [](double ms) {  // a candidate that takes `ms` and measures ms
+    return [ms](itercl::TuneCandidate& c) {
+      const itercl::Stopwatch clock;
+      while (clock.seconds() < ms * 1e-3) {
+      }
+      c.median_ms = c.min_ms = c.max_ms = ms;
+    };
+  };
+  // 100 ms each: the second starts at 100 ms (100 + 100 fits in 250), the third would end past 250 ms, so it
+  // and the rest are not started (on a busy machine the first may take long enough to leave only itself).
+  for (int i = 0; i < 5; ++i) itercl::add_candidate(report, options, 5, {{"i", i}}, slow(100));
+  CHECK(report.candidates.size() >= 1);
+  CHECK(report.candidates.size() <= 2);
+  CHECK(report.not_tried == 5 - report.candidates.size());
+  CHECK(report.ended_early == "budget");
+  CHECK(best_shown == std::vector<double>(report.candidates.size() - 1, 100.0));  // the first's time, once known
+
+  // The first candidate runs whatever the budget; the caller sees the report after every candidate and can
+  // conclude it (the CLI does so at its deadline, mid-candidate), keeping the best measured.
+  itercl::TuneReport first;
+  first.kernel = "kmeans";
+  options = {};
+  options.budget_s = 1e-9;
+  std::vector<itercl::TuneReport> seen;
+  options.measured = [&](const itercl::TuneReport& r) { seen.push_back(r); };
+  for (int i = 0; i < 3; ++i) itercl::add_candidate(first, options, 3, {{"i", i}}, slow(1));
+  CHECK(first.candidates.size() == 1);
+  CHECK(first.not_tried == 2);
+  CHECK(first.declared == 3);
+  REQUIRE(seen.size() == 1);
+  itercl::conclude_tuning(seen[0], test::device().info(), itercl::Precision::f32);
+  CHECK(seen[0].best == 0);
+  CHECK(seen[0].entry["tuned"]["median_ms"] == 1);
+  CHECK(seen[0].entry["tuned"]["candidates"] == 1);
+}
+
+TEST_CASE("a gain counts only beyond the timed runs' spread") {
+  auto timed = [](double median, double fastest, double slowest) {
+    itercl::TuneCandidate c;
+    c.median_ms = median, c.min_ms = fastest, c.max_ms = slowest;
+    return c;
+  };
+  const itercl::TuneCandidate before = timed(8.0, 7.6, 8.5);
+  // The issue's case: 1.05x by the medians, but the runs overlap (the tuned run was the slower one).
+  CHECK_FALSE(itercl::gain_beyond_noise(before, timed(7.6, 7.4, 8.3)));
+  CHECK_FALSE(itercl::gain_beyond_noise(before, timed(7.0, 6.9, 7.6)));  // touching
+  CHECK(itercl::gain_beyond_noise(before, timed(6.0, 5.8, 7.5)));
+}

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
@@ -44,6 +45,15 @@ std::string no_device_message();
 // set_program_disk_cache(false) (the CLI's --no-cache) compiles everything afresh in this process.
 void set_program_disk_cache(bool enabled);
 std::filesystem::path program_cache_dir();
+
+// The OpenCL compiler's messages of a build that succeeded: the driver's build log (NVIDIA's) and what its
+// compiler wrote to stderr itself during the build (PoCL's in-process clang: "5 warnings generated."),
+// which is caught so that it never reaches the terminal. A failed build carries both in its BuildError.
+// The handler (the CLI's --verbose prints them) is called for every build with messages, from the
+// building thread; none (the default) drops them.
+using BuildLogHandler =
+    std::function<void(const std::string& file, const std::string& options, const std::string& log)>;
+void set_build_log_handler(BuildLogHandler handler);
 
 // Throws InputError if `p` needs fp64 and the device has none.
 void require_precision(const DeviceInfo& info, Precision p);

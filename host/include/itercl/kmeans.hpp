@@ -11,6 +11,7 @@
 #include "itercl/device_rows.hpp"
 #include "itercl/kmeans_assignment.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/mpi.hpp"
 #include "itercl/progress.hpp"
 #include "itercl/rows.hpp"
 #include "itercl/timing.hpp"
@@ -81,6 +82,12 @@ class KMeans {
   // points back once, as stored (no double copy). Throws ParamError for a buffer of another context
   // than the device's, or one too small for its shape.
   KMeansResult fit(const DeviceRows& X, std::span<const double> sample_weight = {}) const;
+  // Over the ranks of `ranks` (itercl/mpi.hpp): every rank calls it with its own rows of the points (all
+  // ranks' rows in rank order are the data; a rank may hold none) and their weights, with the same
+  // parameters, each on its own device. The result is one process's fit of all the rows, within the
+  // order of the sums' additions (docs/python.md, "Several ranks"); every rank gets the centroids, inertia
+  // and iterations, and `labels` holds its own rows' labels.
+  KMeansResult fit(const Ranks& ranks, const RowsView& X, std::span<const double> sample_weight = {}) const;
 
   const KMeansParams& params() const { return params_; }
 

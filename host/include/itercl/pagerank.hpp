@@ -14,6 +14,7 @@
 #include "itercl/device.hpp"
 #include "itercl/graph.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/mpi.hpp"
 #include "itercl/progress.hpp"
 #include "itercl/timing.hpp"
 
@@ -130,6 +131,13 @@ class PageRank {
   // The same from edge arrays: the in-links (in_links(edges, options)) built where kernel.graph_build
   // says, inside the call and its phases. The result's `graph` holds the graph's counts.
   PageRankResult fit(const EdgesView& edges, const LinkOptions& options = {}) const;
+  // Over the ranks of `ranks` (itercl/mpi.hpp): every rank calls it with its own part of the graph's edges
+  // (every edge on exactly one rank; n_nodes the whole graph's, the same on every rank) and the same
+  // parameters (rank 0's personalization, dangling and nstart are used), each on its own device. The edges
+  // go to the rank owning their destination, and no rank holds all the links (as `itercl run` draws an
+  // R-MAT graph in parts); the result equals `itercl run`'s over as many ranks. Every rank gets all the
+  // ranks and the iterations.
+  PageRankResult fit(const Ranks& ranks, const EdgesView& part) const;
 
   const PageRankParams& params() const { return params_; }
 

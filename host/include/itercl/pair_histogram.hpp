@@ -12,6 +12,7 @@
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
+#include "itercl/mpi.hpp"
 #include "itercl/pairwise.hpp"
 #include "itercl/progress.hpp"
 #include "itercl/timing.hpp"
@@ -114,6 +115,13 @@ class PairHistogram {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Over the ranks of `ranks` (itercl/mpi.hpp): every rank calls it with its own rows of the points (all
+// ranks' rows in rank order are the points) and the same params (part and parts are set here). The ranks
+// gather the points, each counts its part of the pair space on its devices, as `itercl run` over as many
+// ranks, and every rank gets the counts of all (exact), with its own devices' shares and timings.
+PairHistogramResult pair_histogram_over_ranks(const Ranks& ranks, const std::vector<Device>& devices,
+                                              const Matrix& points, PairHistogramParams params);
 
 // g(r) of a histogram over `edges` of the pairs of n points in volume V, in `dim` dimensions: each bin's
 // count over the count an ideal gas of the same density gives, n (n - 1) / 2 times the shell's volume / V.

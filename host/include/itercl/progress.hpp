@@ -18,6 +18,10 @@ struct ProgressEvent {
   // What `iteration` counts: "iteration" for the iterative fits, "rectangle" for the pair-space runs
   // (the rectangle now started), "case" for `itercl bench`, "candidate" for `itercl tune`.
   std::string_view step = "iteration";
+  // On a run's last step, when a stopping rule ends it before max_iterations: why, in scikit-learn's
+  // words for its verbose output (K-Means: "strict convergence", "center shift 1e-05 within tolerance
+  // 0.0001"); empty otherwise.
+  std::string_view stopping{};
 };
 
 // Called on the fitting thread (for pair-space runs on several devices: on any worker's, one call at a

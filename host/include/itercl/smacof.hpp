@@ -16,6 +16,7 @@
 #include "itercl/device_rows.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/metric.hpp"
+#include "itercl/mpi.hpp"
 #include "itercl/progress.hpp"
 #include "itercl/rows.hpp"
 #include "itercl/timing.hpp"
@@ -121,6 +122,12 @@ class Smacof {
   SmacofResult fit_vectors(const RowsView& vectors, Metric metric, const Matrix& weights = {}) const;
   // The same from vectors already on the device (itercl/device_rows.hpp), repacked there.
   SmacofResult fit_vectors(const DeviceRows& vectors, Metric metric, const Matrix& weights = {}) const;
+  // Over the ranks of `ranks` (itercl/mpi.hpp): every rank calls it with its own rows of the vectors (all
+  // ranks' rows in rank order are the points) and the same parameters, each on its own device; the ranks
+  // gather the vectors and each builds its block of rows of the dissimilarities, as `itercl run` over as
+  // many ranks, with the same results. Every rank gets the stress and iterations, and `embedding` holds
+  // its own rows. Refuses weights and a classical start from a metric other than euclidean (ParamError).
+  SmacofResult fit_vectors(const Ranks& ranks, const RowsView& vectors, Metric metric) const;
 
   const SmacofParams& params() const { return params_; }
 

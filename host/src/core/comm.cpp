@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <thread>
 
 #include "core/environment.hpp"
 #include "itercl/error.hpp"
@@ -30,6 +31,8 @@ struct CommClock {
 };
 
 #ifdef ITERCL_HAVE_MPI
+MPI_Comm handle(const Comm& comm) { return MPI_Comm_f2c(comm.mpi_handle_); }
+
 void check(int code, const char* what) {
   if (code == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];
@@ -61,7 +64,7 @@ int as_count(std::size_t n, const char* what) {
 void sum_in_place(Comm& comm, void* values, std::size_t n, MPI_Datatype type) {
   if (!comm.mpi_ || comm.size() == 1) return;
   CommClock t{comm, {}};
-  check(MPI_Allreduce(MPI_IN_PLACE, values, as_count(n, "allreduce"), type, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  check(MPI_Allreduce(MPI_IN_PLACE, values, as_count(n, "allreduce"), type, MPI_SUM, handle(comm)), "MPI_Allreduce");
 }
 #endif
 
@@ -88,7 +91,7 @@ std::vector<std::string> Comm::allgather_bytes(const std::string& mine) {
   CommClock t{*this, {}};
   const int count = as_count(mine.size(), "allgatherv");
   std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-  check(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  check(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, handle(*this)), "MPI_Allgather");
   std::size_t total = 0;
   for (int r = 0; r < size_; ++r) {
     offsets[static_cast<std::size_t>(r)] = as_count(total, "allgatherv");
@@ -97,7 +100,7 @@ std::vector<std::string> Comm::allgather_bytes(const std::string& mine) {
   as_count(total, "allgatherv");
   std::string all(total, '\0');
   check(
-      MPI_Allgatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, MPI_COMM_WORLD),
+      MPI_Allgatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, handle(*this)),
       "MPI_Allgatherv");
   for (int r = 0; r < size_; ++r)
     parts[static_cast<std::size_t>(r)] = all.substr(static_cast<std::size_t>(offsets[static_cast<std::size_t>(r)]),
@@ -123,7 +126,7 @@ void Comm::allgather_in_place([[maybe_unused]] void* all, [[maybe_unused]] std::
     total += counts[r];
   }
   const int code =
-      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, values.data(), offsets.data(), value, MPI_COMM_WORLD);
+      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, values.data(), offsets.data(), value, handle(*this));
   MPI_Type_free(&value);
   check(code, "MPI_Allgatherv");
 #endif
@@ -137,7 +140,7 @@ std::vector<std::string> Comm::gather_bytes(const std::string& mine, [[maybe_unu
   // Every rank's count on every rank: each takes part in as many rounds as the largest piece needs.
   const std::uint64_t count = mine.size();
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(size_));
-  check(MPI_Allgather(&count, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  check(MPI_Allgather(&count, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, handle(*this)), "MPI_Allgather");
   std::size_t total = 0, largest = 0;
   for (const std::uint64_t c : counts) total += c, largest = std::max<std::size_t>(largest, c);
   if (rank_ == root)
@@ -156,7 +159,7 @@ std::vector<std::string> Comm::gather_bytes(const std::string& mine, [[maybe_unu
       offset += n;
     }
     check(MPI_Gatherv(mine.data() + std::min(at, mine.size()), sizes[static_cast<std::size_t>(rank_)], MPI_BYTE,
-                      packed.data(), sizes.data(), offsets.data(), MPI_BYTE, root, MPI_COMM_WORLD),
+                      packed.data(), sizes.data(), offsets.data(), MPI_BYTE, root, handle(*this)),
           "MPI_Gatherv");
     if (rank_ == root)
       for (std::size_t r = 0; r < counts.size(); ++r)
@@ -173,7 +176,7 @@ void Comm::broadcast_bytes(void* bytes, std::size_t size, int root) {
   auto* p = static_cast<char*>(bytes);
   const std::size_t chunk = max_message();
   for (std::size_t at = 0; at < size; at += chunk)
-    check(MPI_Bcast(p + at, static_cast<int>(std::min(chunk, size - at)), MPI_BYTE, root, MPI_COMM_WORLD), "MPI_Bcast");
+    check(MPI_Bcast(p + at, static_cast<int>(std::min(chunk, size - at)), MPI_BYTE, root, handle(*this)), "MPI_Bcast");
 #else
   (void)bytes, (void)size, (void)root;
 #endif
@@ -193,7 +196,7 @@ std::vector<char> Comm::scatter_bytes(const char* all, const std::vector<std::si
     for (std::size_t r = 0, at = 0; r < counts.size(); at += counts[r], ++r)
       sizes[r] = static_cast<int>(counts[r]), offsets[r] = static_cast<int>(at);
     check(MPI_Scatterv(all, sizes.data(), offsets.data(), MPI_BYTE, mine.data(), sizes[me], MPI_BYTE, root,
-                       MPI_COMM_WORLD),
+                       handle(*this)),
           "MPI_Scatterv");
     return mine;
   }
@@ -212,7 +215,7 @@ std::vector<char> Comm::scatter_bytes(const char* all, const std::vector<std::si
       offset += n;
     }
     check(MPI_Scatterv(packed.data(), sizes.data(), offsets.data(), MPI_BYTE, mine.data() + std::min(at, mine.size()),
-                       sizes[me], MPI_BYTE, root, MPI_COMM_WORLD),
+                       sizes[me], MPI_BYTE, root, handle(*this)),
           "MPI_Scatterv");
   }
 #else
@@ -226,7 +229,7 @@ std::vector<std::size_t> Comm::alltoall_counts(const std::vector<std::size_t>& c
   std::vector<std::uint64_t> out(counts.begin(), counts.end()), in(counts.size());
 #ifdef ITERCL_HAVE_MPI
   CommClock t{*this, {}};
-  check(MPI_Alltoall(out.data(), 1, MPI_UINT64_T, in.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Alltoall");
+  check(MPI_Alltoall(out.data(), 1, MPI_UINT64_T, in.data(), 1, MPI_UINT64_T, handle(*this)), "MPI_Alltoall");
 #endif
   return {in.begin(), in.end()};
 }
@@ -244,7 +247,7 @@ void Comm::alltoall_bytes(const char* send, const std::vector<std::size_t>& coun
   // max_message() / P bytes) of every piece, packed; every rank makes the rounds the largest piece needs.
   const std::size_t slice = std::max<std::size_t>(max_message() / ranks, 1);
   std::uint64_t largest = *std::max_element(counts.begin(), counts.end());
-  check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, handle(*this)), "MPI_Allreduce");
   std::vector<std::size_t> send_starts(ranks), received_starts(ranks);
   for (std::size_t q = 1; q < ranks; ++q) {
     send_starts[q] = send_starts[q - 1] + counts[q - 1];
@@ -272,7 +275,7 @@ void Comm::alltoall_bytes(const char* send, const std::vector<std::size_t>& coun
     }
     check(MPI_Alltoallv(staged ? send_round.data() : send, send_sizes.data(), send_offsets.data(), MPI_BYTE,
                         staged ? received_round.data() : received, received_sizes.data(), received_offsets.data(),
-                        MPI_BYTE, MPI_COMM_WORLD),
+                        MPI_BYTE, handle(*this)),
           "MPI_Alltoallv");
     if (staged)
       for (std::size_t q = 0; q < ranks; ++q)
@@ -289,15 +292,58 @@ void Comm::barrier() {
   if (!mpi_ || size_ == 1) return;
 #ifdef ITERCL_HAVE_MPI
   CommClock t{*this, {}};
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  check(MPI_Barrier(handle(*this)), "MPI_Barrier");
 #endif
 }
 
 void Comm::abort(int exit_code) {
 #ifdef ITERCL_HAVE_MPI
-  if (mpi_) MPI_Abort(MPI_COMM_WORLD, exit_code);
+  if (mpi_) MPI_Abort(handle(*this), exit_code);
 #endif
   std::exit(exit_code);
+}
+
+std::shared_ptr<Comm> duplicate_communicator([[maybe_unused]] int fortran_handle) {
+#ifdef ITERCL_HAVE_MPI
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (!initialised || finalised)
+    throw RuntimeError("comm: MPI is not initialised (import mpi4py's MPI, or call MPI_Init, first)");
+  MPI_Comm mine = MPI_COMM_NULL;
+  check(MPI_Comm_dup(MPI_Comm_f2c(fortran_handle), &mine), "MPI_Comm_dup");
+  // Freed with the last copy, unless MPI has ended first (mpi4py finalises at exit, possibly before).
+  auto comm = std::shared_ptr<Comm>(new Comm, [](Comm* c) {
+    int done = 0;
+    MPI_Finalized(&done);
+    if (!done) {
+      MPI_Comm freed = MPI_Comm_f2c(c->mpi_handle_);
+      MPI_Comm_free(&freed);
+    }
+    delete c;
+  });
+  comm->mpi_ = true;
+  comm->mpi_handle_ = MPI_Comm_c2f(mine);
+  MPI_Comm_rank(mine, &comm->rank_);
+  MPI_Comm_size(mine, &comm->size_);
+  MPI_Comm host;
+  check(MPI_Comm_split_type(mine, MPI_COMM_TYPE_SHARED, comm->rank_, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
+  MPI_Comm_rank(host, &comm->local_rank_);
+  MPI_Comm_size(host, &comm->local_size_);
+  MPI_Comm_free(&host);
+  share_host_cores(comm->local_size_);
+  return comm;
+#else
+  throw RuntimeError("comm: this build of itercl has no MPI (configure it with an MPI library: libopenmpi-dev)");
+#endif
+}
+
+void share_host_cores(int local_size) {
+  if (local_size < 2 || std::getenv("POCL_CPU_MAX_CU_COUNT") || std::getenv("POCL_MAX_PTHREAD_COUNT")) return;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::string share = std::to_string(std::max(1u, cores / static_cast<unsigned>(local_size)));
+  setenv("POCL_CPU_MAX_CU_COUNT", share.c_str(), 1);
+  setenv("POCL_MAX_PTHREAD_COUNT", share.c_str(), 1);
 }
 
 }  // namespace core

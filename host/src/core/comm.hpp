@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <span>
 #include <string>
@@ -68,6 +69,18 @@ class Comm {
     return concatenated<T>(
         allgather_bytes(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(T))));
   }
+  // Where this rank's `mine` rows stand among all ranks' (given in rank order): the rows of the ranks
+  // before it, and of all.
+  struct RowsPlace {
+    std::int64_t first = 0, total = 0;
+  };
+  RowsPlace place_rows(std::int64_t mine) {
+    const std::vector<std::int64_t> all = allgatherv<std::int64_t>(std::span<const std::int64_t>(&mine, 1));
+    RowsPlace place;
+    for (std::size_t r = 0; r < all.size(); ++r) (static_cast<int>(r) < rank_ ? place.first : place.total) += all[r];
+    place.total += place.first;
+    return place;
+  }
   // Every rank's `values` (as many on every rank) summed position by position in rank order, from 0: the
   // same bits on every rank (an allreduce may add in another order on each), one rank's values unchanged.
   std::vector<double> sum_in_rank_order(std::span<const double> values) {
@@ -122,12 +135,25 @@ class Comm {
   }
 
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
-  bool mpi_ = false;  // MPI initialised: collectives go through MPI_COMM_WORLD
+  bool mpi_ = false;    // MPI initialised: collectives go through the communicator below
+  int mpi_handle_ = 0;  // its Fortran handle (MPI_Comm_c2f): MPI_COMM_WORLD's, or a duplicate of a caller's
   double seconds_ = 0;
 };
 
 // The process's communicator: set up by mpi_start (itercl/mpi.hpp), one rank before or without it.
 Comm& world();
+
+// The ranks of a caller's MPI communicator (its Fortran handle, MPI_Comm_c2f; mpi4py's comm.py2f()), MPI
+// initialised by the caller: the library talks over a duplicate (MPI_Comm_dup, freed with the returned
+// Comm), so that its messages never match the caller's. Every rank of the communicator calls it. Throws
+// RuntimeError in a build without MPI, or before MPI_Init.
+std::shared_ptr<Comm> duplicate_communicator(int fortran_handle);
+
+// PoCL starts one thread per core for each process at its platform's first use: `local_size` ranks
+// sharing a host share its cores instead of each taking them all (cores / ranks each, at least one).
+// PoCL 3 reads POCL_MAX_PTHREAD_COUNT, PoCL 4 and later POCL_CPU_MAX_CU_COUNT; a value the user set for
+// either is kept, and a platform already started keeps its threads.
+void share_host_cores(int local_size);
 
 // Rank r's rows of n split over `ranks`: [r n / P, (r + 1) n / P), uneven splits differing by one row.
 inline std::size_t first_row(std::size_t n, int r, int ranks) {

@@ -2,11 +2,9 @@
 // process's communicator (core::world()).
 #include "itercl/mpi.hpp"
 
-#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <string>
-#include <thread>
 
 #include "core/comm.hpp"
 
@@ -34,6 +32,7 @@ void mpi_start(int* argc, char*** argv) {
     std::exit(1);
   }
   comm.mpi_ = true;
+  comm.mpi_handle_ = MPI_Comm_c2f(MPI_COMM_WORLD);
   MPI_Comm_rank(MPI_COMM_WORLD, &comm.rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &comm.size_);
   MPI_Comm host;
@@ -41,16 +40,7 @@ void mpi_start(int* argc, char*** argv) {
   MPI_Comm_rank(host, &comm.local_rank_);
   MPI_Comm_size(host, &comm.local_size_);
   MPI_Comm_free(&host);
-  // PoCL starts one thread per core for each process at its platform's first use (after this): ranks
-  // sharing a host share its cores instead of each taking them all (cores / ranks each, at least one).
-  // PoCL 3 reads POCL_MAX_PTHREAD_COUNT, PoCL 4 and later POCL_CPU_MAX_CU_COUNT; a value the user set
-  // for either is kept.
-  if (comm.local_size_ > 1 && !std::getenv("POCL_CPU_MAX_CU_COUNT") && !std::getenv("POCL_MAX_PTHREAD_COUNT")) {
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::string share = std::to_string(std::max(1u, cores / static_cast<unsigned>(comm.local_size_)));
-    setenv("POCL_CPU_MAX_CU_COUNT", share.c_str(), 1);
-    setenv("POCL_MAX_PTHREAD_COUNT", share.c_str(), 1);
-  }
+  core::share_host_cores(comm.local_size_);  // before PoCL's platform starts (after this)
 #else
   (void)argc, (void)argv;
 #endif
@@ -64,6 +54,10 @@ void mpi_finish() {
   comm.mpi_ = false;
 #endif
 }
+
+Ranks::Ranks(int mpi_fortran_handle) : comm_(core::duplicate_communicator(mpi_fortran_handle)) {}
+int Ranks::rank() const { return comm_->rank(); }
+int Ranks::size() const { return comm_->size(); }
 
 int mpi_rank() { return core::world().rank(); }
 int mpi_size() { return core::world().size(); }

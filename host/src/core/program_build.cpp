@@ -1,11 +1,15 @@
 // Program builds and the disk cache of their binaries.
 #include "core/program_build.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include "itercl/error.hpp"
@@ -16,6 +20,11 @@ namespace itercl {
 namespace core {
 
 std::atomic<bool> disk_cache_enabled{true};
+
+// A build that failed, with its log.
+struct BuildFailure {
+  std::string log;
+};
 
 // A cache file: this magic, the binary's size and FNV-1a hash (8 bytes each), then the binary.
 constexpr char kMagic[8] = {'I', 'T', 'C', 'L', 'B', 'I', 'N', '1'};
@@ -58,19 +67,78 @@ void write_entry(const std::filesystem::path& path, const std::vector<unsigned c
   }
 }
 
+// The build log a driver keeps for `device` (NVIDIA's warnings), or none.
+std::string driver_log(const cl::Program& program, const cl::Device& device) {
+  try {
+    std::string log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+    while (!log.empty() && (log.back() == '\n' || log.back() == '\0' || log.back() == ' ')) log.pop_back();
+    return log;
+  } catch (const cl::Error&) {
+    return {};
+  }
+}
+
+std::mutex& log_handler_mutex() {
+  static std::mutex m;
+  return m;
+}
+BuildLogHandler& log_handler() {
+  static BuildLogHandler handler;
+  return handler;
+}
+
+// program.build with whatever the compiler writes to the process's stderr itself (PoCL's in-process clang
+// prints "N warnings generated." there) caught in a temporary file and returned, with the driver's log:
+// the terminal sees neither. stderr is the process's, so builds take turns here; anything another thread
+// writes to stderr during a build joins that build's log. A failed build throws BuildFailure, stderr back.
+std::string build_quietly(cl::Program& program, const cl::Device& device, const std::string& options) {
+  static std::mutex one_build_at_a_time;
+  std::lock_guard lock(one_build_at_a_time);
+  std::fflush(stderr);
+  std::FILE* sink = std::tmpfile();
+  const int saved = sink ? ::dup(STDERR_FILENO) : -1;
+  const bool redirected = saved >= 0 && ::dup2(::fileno(sink), STDERR_FILENO) >= 0;
+  bool failed = false;
+  try {
+    program.build({device}, options.c_str());
+  } catch (const cl::Error&) {
+    failed = true;
+  }
+  if (redirected) {
+    std::fflush(stderr);
+    ::dup2(saved, STDERR_FILENO);
+  }
+  if (saved >= 0) ::close(saved);
+  std::string captured;
+  if (sink) {
+    std::rewind(sink);
+    char chunk[4096];
+    for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, sink)) > 0;) captured.append(chunk, n);
+    std::fclose(sink);
+  }
+  std::string log = driver_log(program, device);
+  if (!captured.empty()) log += (log.empty() ? "" : "\n") + captured;
+  if (failed) throw BuildFailure{log.empty() ? "(no build log)" : std::move(log)};
+  return log;
+}
+
+void report_log(const std::string& name, const std::string& options, const std::string& log) {
+  if (log.empty()) return;
+  BuildLogHandler handler;
+  {
+    std::lock_guard lock(log_handler_mutex());
+    handler = log_handler();
+  }
+  if (handler) handler(name, options, log);
+}
+
 cl::Program from_source(const cl::Context& context, const cl::Device& device, const std::string& name,
                         const std::string& source, const std::string& options) {
   cl::Program program(context, source);
   try {
-    program.build({device}, options.c_str());
-  } catch (const cl::Error&) {
-    std::string log;
-    try {
-      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
-    } catch (const cl::Error&) {
-      log = "(no build log)";
-    }
-    throw BuildError(name, options, log);
+    report_log(name, options, build_quietly(program, device, options));
+  } catch (const BuildFailure& failure) {
+    throw BuildError(name, options, failure.log);
   }
   return program;
 }
@@ -96,10 +164,11 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device, 
     try {
       cl::Program program(context, {device},
                           cl::Program::Binaries{std::vector<unsigned char>(binary.begin(), binary.end())});
-      program.build({device}, options.c_str());
+      report_log(name, options, build_quietly(program, device, options));
       if (from_disk) *from_disk = true;
       return program;
     } catch (const cl::Error&) {  // a binary the driver no longer accepts: compile afresh below
+    } catch (const BuildFailure&) {
     }
   }
   std::error_code ignored;
@@ -116,6 +185,11 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device, 
 }  // namespace core
 
 void set_program_disk_cache(bool enabled) { core::disk_cache_enabled = enabled; }
+
+void set_build_log_handler(BuildLogHandler handler) {
+  std::lock_guard lock(core::log_handler_mutex());
+  core::log_handler() = std::move(handler);
+}
 
 std::filesystem::path program_cache_dir() {
   if (const char* dir = std::getenv("ITERCL_CACHE_DIR"); dir && *dir) return dir;

@@ -60,4 +60,11 @@ KMeansResult KMeans::fit(const DeviceRows& X, std::span<const double> sample_wei
   return kmeans::fit_over_ranks(one_rank, device_, params_, {rows, sample_weight, 0, X.rows, {}, &X});
 }
 
+KMeansResult KMeans::fit(const Ranks& ranks, const RowsView& X, std::span<const double> sample_weight) const {
+  core::Comm& comm = ranks.comm();
+  const core::Comm::RowsPlace place = comm.place_rows(X.rows());
+  return kmeans::fit_over_ranks(comm, device_, params_, {X, sample_weight, place.first, place.total, {}},
+                                kmeans::LabelsTo::each_rank);
+}
+
 }  // namespace itercl

@@ -148,18 +148,22 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
     run.timings += t;
     run.n_relocated += u.n_relocated;
     run.n_iter = it + 1;
+    // Strict convergence: the update reproduced the centroids just used; else the shift within tol.
+    const bool strict = u.n_changed == 0, within_tol = !strict && u.shift_sq <= scaled_tol;
     if (p.progress) {
+      const std::string stopping =
+          strict       ? "strict convergence"
+          : within_tol ? "center shift " + shortest_text(u.shift_sq) + " within tolerance " + shortest_text(scaled_tol)
+                       : std::string();
       report.iteration = run.n_iter;
       report.objective = u.inertia;
       report.elapsed_s = fit_clock.seconds();
+      report.stopping = stopping;
       p.progress(report);
     }
     std::swap(centroids, next);
-    if (u.n_changed == 0) {  // strict convergence: the update reproduced the centroids just used
-      labels_stable = run.converged = true;
-      break;
-    }
-    if (u.shift_sq <= scaled_tol) {
+    if (strict || within_tol) {
+      labels_stable = strict;
       run.converged = true;
       break;
     }
@@ -261,7 +265,8 @@ double scaled_tol(core::Comm& comm, const LocalRows& mine, const Eigen::RowVecto
   return tol * variance_sum / static_cast<double>(d);
 }
 
-KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine) {
+KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine,
+                            LabelsTo labels) {
   core::PhaseClock clock("checks");
   const bool root = comm.rank() == 0;
   check_rows(comm, p, mine);
@@ -335,7 +340,7 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
   if (assignment) best.streaming = assignment->streaming();  // chunks sized by the first iteration
   core::enter_phase("readback");
   const double comm_before = comm.seconds();
-  best.labels = comm.gatherv(std::move(best_labels));  // on rank 0, which writes them
+  best.labels = labels == LabelsTo::rank0 ? comm.gatherv(std::move(best_labels)) : std::move(best_labels);
   best.total.comm_s += comm.seconds() - comm_before;
   assignment.reset();  // its buffers' release is part of the call
   best.phases = clock.phases();

@@ -42,10 +42,14 @@ RankRows scatter_rows(core::Comm& comm, const Matrix& all, std::span<const doubl
 // Rank 0's sample weights of n points (or none), each rank's part of them; every rank calls it.
 std::vector<double> scatter_weights(core::Comm& comm, std::span<const double> all, Eigen::Index n);
 
+// Where the labels of a fit over ranks go: all of them to rank 0 (which writes them; the other ranks get
+// none), or each rank's own rows' labels to it (a caller's rows on each rank: KMeans::fit(Ranks, ...)).
+enum class LabelsTo { rank0, each_rank };
+
 // Lloyd's iterations over the ranks of `comm` from the rows each holds, and KMeans::fit itself on a
-// one-rank communicator. The labels of all points are returned on rank 0 (the other ranks get none); the
-// timings are this rank's.
-KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine);
+// one-rank communicator. The labels go as `labels` says; the timings are this rank's.
+KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeansParams& p, const LocalRows& mine,
+                            LabelsTo labels = LabelsTo::rank0);
 
 // The steps that look at every point, over the ranks (one rank: the caller's points):
 // - check_rows: KMeansParams::validate(X, w) of all the points: each rank checks its own rows (values

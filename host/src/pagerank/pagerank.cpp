@@ -6,6 +6,7 @@
 #include <cmath>
 #include <new>
 
+#include "core/comm.hpp"
 #include "core/number_text.hpp"
 #include "core/phase_clock.hpp"
 #include "itercl/error.hpp"
@@ -13,6 +14,7 @@
 #include "pagerank/pagerank_engine.hpp"
 #include "pagerank/pagerank_formats.hpp"
 #include "pagerank/pagerank_kernel.hpp"
+#include "pagerank/pagerank_parts.hpp"
 
 namespace itercl {
 namespace pagerank {
@@ -74,6 +76,33 @@ PageRankResult PageRank::fit(const EdgesView& edges, const LinkOptions& options)
     r = graph.run(params_.personalization, params_.nstart);
     core::enter_phase("release");  // the graph's device and host memory, freed before the call returns
   }
+  r.phases = clock.phases();
+  return r;
+}
+
+PageRankResult PageRank::fit(const Ranks& ranks, const EdgesView& part) const {
+  core::PhaseClock clock("checks");
+  core::Comm& comm = ranks.comm();
+  // Every rank must mean the same graph: a rank that does not would wait in another collective.
+  const std::vector<std::int32_t> counts = comm.allgatherv<std::int32_t>(std::span(&part.n_nodes, 1));
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    if (counts[r] != part.n_nodes)
+      throw ParamError("n_nodes", std::to_string(part.n_nodes) + " on rank " + std::to_string(comm.rank()) + ", " +
+                                      std::to_string(counts[r]) + " on rank " + std::to_string(r) +
+                                      ": every rank passes the whole graph's node count");
+  params_.validate(part.n_nodes);
+  if (part.src.size() != part.dst.size())
+    throw ParamError(
+        "dst", std::to_string(part.dst.size()) + " destinations for " + std::to_string(part.src.size()) + " sources");
+  const Graph edges{.n_nodes = part.n_nodes,
+                    .src = std::vector<std::int32_t>(part.src.begin(), part.src.end()),
+                    .dst = std::vector<std::int32_t>(part.dst.begin(), part.dst.end()),
+                    .labels = {}};
+  pagerank::LinkCounts link_counts;
+  PageRankResult r = pagerank::fit_over_ranks(comm, device_, params_, edges, {}, link_counts);
+  // The ranks come to rank 0; every rank gets them, as it gets the iterations.
+  r.ranks.resize(static_cast<std::size_t>(part.n_nodes));
+  comm.broadcast_bytes(r.ranks.data(), r.ranks.size() * sizeof(double));
   r.phases = clock.phases();
   return r;
 }

@@ -8,6 +8,7 @@
 #include <map>
 #include <numeric>
 
+#include "core/comm.hpp"
 #include "core/device_data.hpp"
 #include "core/host_memory.hpp"
 #include "core/kernel_args.hpp"
@@ -292,6 +293,26 @@ PairHistogramResult PairHistogram::run() {
   } catch (...) {
     rethrow_as_itercl_error();
   }
+}
+
+PairHistogramResult pair_histogram_over_ranks(const Ranks& ranks, const std::vector<Device>& devices,
+                                              const Matrix& points, PairHistogramParams params) {
+  core::Comm& comm = ranks.comm();
+  // Every rank holds all the points and counts its part of the pair space, as `itercl run` over ranks.
+  const core::Comm::RowsPlace place = comm.place_rows(points.rows());
+  const std::vector<double> values =
+      comm.allgatherv<double>(std::span<const double>(points.data(), static_cast<std::size_t>(points.size())));
+  const Matrix all = Eigen::Map<const Matrix>(values.data(), place.total, points.cols());
+  params.part = comm.rank();
+  params.parts = comm.size();
+  PairHistogramResult r = PairHistogram(devices, all, params).run();
+  const double before = comm.seconds();
+  std::vector<std::int64_t> counts(r.counts.begin(), r.counts.end());
+  comm.allreduce_sum(counts);  // exact: integers
+  r.counts.assign(counts.begin(), counts.end());
+  r.total.comm_s = comm.seconds() - before;
+  r.total.wall_s += r.total.comm_s;
+  return r;
 }
 
 }  // namespace itercl

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/comm.hpp"
 #include "core/number_text.hpp"
 #include "core/phase_clock.hpp"
 #include "itercl/error.hpp"
@@ -150,6 +151,24 @@ SmacofResult Smacof::fit_vectors(const RowsView& vectors, Metric metric, const M
   // The checks, the dissimilarities' upload (or build on the device) and the program builds, then the runs.
   core::PhaseClock clock("upload");
   SmacofResult r = SmacofDissimilarities::from_vectors(device_, vectors, metric, weights, params_).fit();
+  r.phases = clock.phases();
+  return r;
+}
+
+SmacofResult Smacof::fit_vectors(const Ranks& ranks, const RowsView& vectors, Metric metric) const {
+  core::PhaseClock clock("upload");
+  core::Comm& comm = ranks.comm();
+  // Every rank builds its rows of the dissimilarities from all the vectors, as `itercl run` does over
+  // ranks: each rank's rows in double (a float widens exactly), gathered in rank order.
+  std::vector<double> mine(static_cast<std::size_t>(vectors.rows() * vectors.cols()));
+  vectors.visit([&](const auto& stored) {
+    Eigen::Map<Matrix>(mine.data(), vectors.rows(), vectors.cols()) = stored.template cast<double>();
+  });
+  const core::Comm::RowsPlace place = comm.place_rows(vectors.rows());
+  const std::vector<double> values = comm.allgatherv<double>(mine);
+  const Matrix all = Eigen::Map<const Matrix>(values.data(), place.total, vectors.cols());
+  SmacofResult r = smacof::fit_vectors_over_ranks(comm, device_, params_, all, metric);
+  r.embedding = Matrix(r.embedding.middleRows(place.first, vectors.rows()));  // this rank's rows
   r.phases = clock.phases();
   return r;
 }

@@ -33,12 +33,30 @@ long long problem_count(ConfigObject& problem, const char* key, long long fallba
 
 void add_candidate(TuneReport& report, const TuneOptions& options, std::size_t total, const nlohmann::json& declared,
                    const std::function<void(TuneCandidate&)>& evaluate) {
-  if (options.progress)
-    options.progress(ProgressEvent{.algorithm = report.kernel,
-                                   .iteration = static_cast<int>(report.candidates.size() + 1),
-                                   .max_iterations = static_cast<int>(total),
-                                   .elapsed_s = report.clock.seconds(),
-                                   .step = "candidate"});
+  // The first candidate (the baseline) always runs; a later one only while the budget still holds the
+  // slowest so far.
+  report.declared = total;
+  if (!report.candidates.empty()) {
+    const bool over_budget =
+        options.budget_s > 0 && report.clock.seconds() + report.slowest_candidate_s > options.budget_s;
+    if (over_budget || !report.ended_early.empty()) {
+      report.ended_early = "budget";
+      ++report.not_tried;
+      return;
+    }
+  }
+  if (options.progress) {
+    ProgressEvent e{.algorithm = report.kernel,
+                    .iteration = static_cast<int>(report.candidates.size() + 1),
+                    .max_iterations = static_cast<int>(total),
+                    .elapsed_s = report.clock.seconds(),
+                    .step = "candidate"};
+    for (const TuneCandidate& c : report.candidates)
+      if (c.rejected.empty() && (e.objective_name.empty() || c.median_ms < e.objective))
+        e.objective_name = "best ms", e.objective = c.median_ms;
+    options.progress(e);
+  }
+  const Stopwatch took;
   TuneCandidate c;
   auto reject = [&](const std::exception& e) { c = TuneCandidate{.parameters = declared, .rejected = e.what()}; };
   try {
@@ -55,8 +73,12 @@ void add_candidate(TuneReport& report, const TuneOptions& options, std::size_t t
       reject(e);
     }
   }
+  report.slowest_candidate_s = std::max(report.slowest_candidate_s, took.seconds());
   report.candidates.push_back(std::move(c));
+  if (options.measured) options.measured(report);
 }
+
+bool gain_beyond_noise(const TuneCandidate& before, const TuneCandidate& best) { return best.max_ms < before.min_ms; }
 
 void record_times(TuneCandidate& c, std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());
@@ -83,6 +105,31 @@ std::vector<std::string> tunable_kernels() {
   return names;
 }
 
+void conclude_tuning(TuneReport& report, const DeviceInfo& device, Precision precision) {
+  bool found = false;
+  for (std::size_t i = 0; i < report.candidates.size(); ++i) {
+    const TuneCandidate& c = report.candidates[i];
+    if (c.rejected.empty() && (!found || c.median_ms < report.candidates[report.best].median_ms)) {
+      report.best = i;
+      found = true;
+    }
+  }
+  if (!found) throw RuntimeError("tune " + report.kernel + ": no candidate produced correct output on " + device.name);
+
+  const TuneCandidate& best = report.candidates[report.best];
+  const TuneCandidate& before = report.candidates[report.baseline];
+  report.worth_storing = !before.rejected.empty() || gain_beyond_noise(before, best);
+  report.entry = best.parameters;
+  report.entry["tuned"] = {{"date", utc_timestamp("%Y-%m-%d")},
+                           {"platform", device.platform},
+                           {"driver_version", device.driver_version},
+                           {"problem", report.problem},
+                           {"precision", precision_name(precision)},
+                           {"median_ms", best.median_ms},
+                           {"before_ms", report.candidates[report.baseline].median_ms},
+                           {"candidates", report.candidates.size()}};
+}
+
 TuneReport tune(std::string_view kernel, const Device& device, const TuneOptions& options) {
   const auto it = tuners::registry().find(kernel);
   if (it == tuners::registry().end()) {
@@ -92,32 +139,13 @@ TuneReport tune(std::string_view kernel, const Device& device, const TuneOptions
   }
   if (options.repeats < 1) throw InputError("tune: --repeat must be at least 1");
   device.require(options.precision);
+  if (!(options.budget_s >= 0)) throw InputError("tune: --budget must be a number of seconds >= 0");
   TuneReport report;
   report.kernel = std::string(kernel);
   ConfigObject problem(options.problem, "--problem", "");
   it->second(device, problem, options, report);
 
-  bool found = false;
-  for (std::size_t i = 0; i < report.candidates.size(); ++i) {
-    const TuneCandidate& c = report.candidates[i];
-    if (c.rejected.empty() && (!found || c.median_ms < report.candidates[report.best].median_ms)) {
-      report.best = i;
-      found = true;
-    }
-  }
-  if (!found)
-    throw RuntimeError("tune " + report.kernel + ": no candidate produced correct output on " + device.info().name);
-
-  const TuneCandidate& best = report.candidates[report.best];
-  report.entry = best.parameters;
-  report.entry["tuned"] = {{"date", utc_timestamp("%Y-%m-%d")},
-                           {"platform", device.info().platform},
-                           {"driver_version", device.info().driver_version},
-                           {"problem", report.problem},
-                           {"precision", precision_name(options.precision)},
-                           {"median_ms", best.median_ms},
-                           {"before_ms", report.candidates[report.baseline].median_ms},
-                           {"candidates", report.candidates.size()}};
+  conclude_tuning(report, device.info(), options.precision);
   return report;
 }
 
