@@ -1,4 +1,4 @@
-// The histogram kernel's parameters (cl/pair_histogram.cl), in the shape every family's kernel struct
+// The histogram kernel's parameters (cl/pair_histogram*.cl), in the shape every family's kernel struct
 // has (docs/architecture.md): PairHistogramKernel::validate, resolve, defines and the field table, and
 // the rectangle side its counters allow (internal).
 #pragma once
@@ -51,12 +51,14 @@ const std::vector<KernelField<PairHistogramKernel>>& fields<PairHistogramKernel>
 PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const HistogramProblem& problem,
                             std::vector<std::string>& sources);
 
-// The -D options of cl/pair_histogram.cl for a resolved kernel on a device of `local_memory` bytes of
+// The -D options of cl/pair_histogram*.cl for a resolved kernel on a device of `local_memory` bytes of
 // local memory (the edge table is staged there where it fits).
 std::string defines(const PairHistogramKernel& k, const HistogramProblem& problem, std::size_t local_memory);
 
-// The counting kernel of cl/pair_histogram.cl a resolved variant runs.
+// The counting kernel a resolved variant runs, and its file (cl/pair_histogram.clh's banner). hist_merge,
+// which adds the per-group counts into the totals, is pair_histogram.cl's.
 std::string kernel_name(const PairHistogramKernel& k);
+const char* kernel_file(const PairHistogramKernel& k);
 
 // Whether the variant counts in per-group histograms (private_hist, private_hist_balanced).
 bool private_histogram(const PairHistogramKernel& k);
