@@ -82,10 +82,10 @@ std::string ConfigObject::string(const std::string& key, const std::string& fall
 }
 
 std::string ConfigObject::choice(const std::string& key, const std::string& fallback,
-                                 std::initializer_list<const char*> allowed) {
+                                 const std::vector<std::string_view>& allowed) {
   const std::string value = string(key, fallback);
   std::string list;
-  for (const char* a : allowed) {
+  for (const std::string_view a : allowed) {
     if (value == a) return value;
     list += (list.empty() ? "" : ", ") + std::string(a);
   }

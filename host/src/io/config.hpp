@@ -11,6 +11,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "itercl/error.hpp"
 
@@ -27,7 +29,7 @@ class ConfigObject {
 
   std::optional<std::string> string(const std::string& key);
   std::string string(const std::string& key, const std::string& fallback);
-  std::string choice(const std::string& key, const std::string& fallback, std::initializer_list<const char*> allowed);
+  std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string_view>& allowed);
   // An integer within [low, high], range-checked before any conversion; else an error naming the field,
   // the value as written and the range.
   std::optional<long long> integer(const std::string& key, long long low = std::numeric_limits<long long>::min(),
