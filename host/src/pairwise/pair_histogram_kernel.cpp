@@ -100,17 +100,11 @@ const DeviceBinning& kernel_binning(const PairHistogramKernel& k, const Histogra
   return k.even_edges == "place" ? problem.place : problem.lookup;
 }
 
-bool private_histogram(const PairHistogramKernel& k) { return k.variant.starts_with("private"); }
-
-const char* kernel_file(const PairHistogramKernel& k) {
-  if (private_histogram(k)) return "pair_histogram_private.cl";
-  return k.variant == "tiled" ? "pair_histogram_tiled.cl" : "pair_histogram.cl";
-}
-
-std::string kernel_name(const PairHistogramKernel& k) {
-  return k.variant == "private_hist"            ? "hist_private"
-         : k.variant == "private_hist_balanced" ? "hist_private_balanced"
-                                                : "hist_" + k.variant;
+const HistogramVariant& histogram_variant(std::string_view name) {
+  for (const HistogramVariant& v : kHistogramTable)
+    if (v.name == name) return v;
+  throw ParamError("kernel.variant",
+                   "expected one of " + choice_list(kHistogramVariants) + "; got \"" + std::string(name) + "\"");
 }
 
 PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const HistogramProblem& problem,
