@@ -21,7 +21,7 @@
 // Kernels
 //   assign_gemm   the labels.
 //   lloyd_gemm    (SUMS) assign_gemm fused with the update's sums (kmeans_sums.clh).
-// Both take the arguments of their kmeans.cl counterparts (assign_expanded, lloyd_expanded); `staged`
+// Both take the arguments of their kmeans_expanded.cl counterparts (assign_expanded, lloyd_expanded); `staged`
 // holds GEMM_LOCAL_REALS values (the host sizes it so), `chunk_size` is unused (the tile is TC).
 //
 // Parameters

@@ -21,7 +21,7 @@
 //                fragment's 32 reads in 32 banks.
 //   lloyd_mma    (SUMS) assign_mma fused with the update's sums (kmeans_sums.clh): the labels go through
 //                local memory to one point per work-item, which adds its point to its cluster's sums.
-// assign_mma and lloyd_mma take their kmeans.cl counterparts' arguments (row-major `centroids` included,
+// assign_mma and lloyd_mma take their kmeans_expanded.cl counterparts' arguments (row-major `centroids` included,
 // which lloyd_mma's sums read) and then `prepared`, prepare_mma's output.
 //
 // Parameters

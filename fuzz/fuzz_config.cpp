@@ -1,5 +1,6 @@
 // libFuzzer target: the config reader: JSON with comments, numbers beyond double, and every typed
 // accessor a runner uses (integers range-checked before conversion, numbers, strings, paths, objects).
+#include "core/json_text.hpp"
 #include "fuzz_support.hpp"
 #include "io/config.hpp"
 
@@ -29,7 +30,7 @@ void read_every_way(const nlohmann::json& object, const std::string& where, int 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text = itercl_fuzz::bytes(data, size);
   return itercl_fuzz::run([&] {
-    const nlohmann::json config = itercl::io::parse_config_text(text, "fuzz.json");
+    const nlohmann::json config = itercl::core::parse_json_text(text, "fuzz.json");
     if (config.is_object()) read_every_way(config, "", 0);
   });
 }

@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 
 #include "itercl/device.hpp"
 #include "itercl/matrix.hpp"
+#include "kmeans/kmeans_kernel.hpp"
 #include "tuning/tolerances.hpp"
 
 // The library's tolerances (host/src/tuning/tolerances.hpp), as the tests spell them.
@@ -58,14 +60,26 @@ template <class T, std::size_t N>
 std::vector<T> sweep(const T (&values)[N]) {
   return full_tier() ? std::vector<T>(values, values + N) : std::vector<T>{values[0]};
 }
-inline const char* const kVariants[] = {
-    "naive", "local_centroids", "local_centroids_points", "expanded", "tiled", "gemm", "point_blocks", "mma"};
+// K-Means' variants: the library's table (kmeans_kernel.hpp), so that a variant added there is tested by
+// every test that walks this list the day it is added.
+inline const std::vector<std::string> kVariants = [] {
+  std::vector<std::string> names;
+  for (const itercl::kmeans::Variant& v : itercl::kmeans::kVariantTable) names.emplace_back(v.name);
+  return names;
+}();
 
-// Whether the device under test runs K-Means `variant` in `p`: mma only on NVIDIA's tensor cores (compute
-// capability 8.0 and later) and in float. Elsewhere the library refuses it by name, which
-// test_kmeans_assignment.cpp checks ("mma: refused ...").
+// Whether the device under test runs K-Means `variant` in `p` (the table's Needs: mma only on NVIDIA's
+// tensor cores, compute capability 8.0 and later, and in float). Where it does not, the test says why once
+// per variant and precision and skips it; the library refuses it by name, which test_kmeans_assignment.cpp
+// checks ("mma: refused ...").
 inline bool runs(std::string_view variant, itercl::Precision p) {
-  return variant != "mma" || (device().info().nvidia_compute_capability >= 80 && p == itercl::Precision::f32);
+  const std::string lacks = itercl::kmeans::device_lacks(itercl::kmeans::variant(variant), device().info(), p);
+  if (lacks.empty()) return true;
+  static std::set<std::string> said;
+  if (said.insert(std::string(variant) + "/" + std::string(itercl::precision_name(p))).second)
+    MESSAGE("skipped K-Means variant " << std::string(variant) << " in " << std::string(itercl::precision_name(p))
+                                       << ": " << lacks);
+  return false;
 }
 
 // Gaussian values around `offset`: data away from the origin, as real data is, so that rounding

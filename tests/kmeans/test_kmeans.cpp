@@ -20,7 +20,7 @@ using itercl::Precision;
 // Helpers and tests in the family's namespace: no helper name can meet another test file's.
 namespace kmeans_tests {
 
-KMeansParams kmeans_given(const Matrix& init, Precision p, const char* variant = "auto") {
+KMeansParams kmeans_given(const Matrix& init, Precision p, const std::string& variant = "auto") {
   KMeansParams params;
   params.n_clusters = static_cast<int>(init.rows());
   params.init = KMeansInit::given;
@@ -42,7 +42,7 @@ TEST_CASE("scikit-learn's relocation example: the empty cluster moves and inerti
   init << .5, .5, 3, 3;
   expected << .25, 0, .75, 1;
   for (Precision p : test::kPrecisions) {
-    for (const char* variant : test::kVariants) {
+    for (const std::string& variant : test::kVariants) {
       if (!test::runs(variant, p)) continue;
       CAPTURE(variant);
       CAPTURE(itercl::precision_name(p));
@@ -84,7 +84,7 @@ TEST_CASE("every variant follows the reference Lloyd loop iteration by iteration
   for (Eigen::Index j = 0; j < 8; ++j) init.row(j) = X.row(j * 17);  // spread over the blobs (i % 8)
   const auto expected = reference::lloyd(X, {}, init, 300, itercl::kmeans_scaled_tol(X, 1e-4));
   for (Precision p : test::kPrecisions) {
-    for (const char* variant : test::kVariants) {
+    for (const std::string& variant : test::kVariants) {
       if (!test::runs(variant, p)) continue;
       CAPTURE(variant);
       CAPTURE(itercl::precision_name(p));

@@ -53,7 +53,7 @@ TEST_CASE("every variant matches the reference on awkward shapes, in float and d
     const Matrix X = test::random_matrix(s.n, s.d, seed++, 3.0, 10.0);
     const Matrix C = test::random_matrix(s.k, s.d, seed++, 3.0, 10.0);
     for (Precision p : test::kPrecisions) {
-      for (const char* variant : test::kVariants) {
+      for (const std::string& variant : test::kVariants) {
         if (!test::runs(variant, p)) continue;
         CAPTURE(s.n);
         CAPTURE(s.d);

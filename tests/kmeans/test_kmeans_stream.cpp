@@ -132,7 +132,7 @@ TEST_CASE("the assignment in chunks, kept or streamed: every variant's labels, f
   // chunks of at most 368 points (streamed).
   const Device split = limited_device("ITERCL_MAX_ALLOCATION", 2049 * 4 * sizeof(float) / 3);
   const Device small = limited_device("ITERCL_DEVICE_MEMORY", 20000);
-  for (const char* variant : test::kVariants) {
+  for (const std::string& variant : test::kVariants) {
     if (!test::runs(variant, Precision::f32)) continue;
     CAPTURE(variant);
     // A chunk is whole work-groups: 32 points each on every device, whatever its tuning.

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/json_text.hpp"
 #include "io/config.hpp"
 #include "io/output_set.hpp"
 #include "itercl/device.hpp"
@@ -217,7 +218,7 @@ json run_peer(const json& peer, const std::filesystem::path& base, const std::fi
   const PeerFailure failure = classify_peer_failure(rc, slurp(err));
   try {
     if (rc != 0) throw std::runtime_error("exit status " + std::to_string(rc) + ": " + slurp(err));
-    record["output"] = io::parse_config_text(slurp(out), "its output");
+    record["output"] = core::parse_json_text(slurp(out), "its output");
     // A peer that lists {"peer", "missing"} records ran without one of its packages: missing, not ok.
     std::string missing;
     if (record["output"].is_array())

@@ -5,10 +5,11 @@
 #include <cmath>
 #include <vector>
 
+#include "core/defines.hpp"
 #include "core/host_memory.hpp"
+#include "core/int_indexing.hpp"
 #include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
-#include "tuning/kernel_checks.hpp"
 
 namespace itercl::core {
 

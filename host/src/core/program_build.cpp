@@ -12,8 +12,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "core/replace_file.hpp"
 #include "itercl/error.hpp"
-#include "itercl/io.hpp"
 #include "itercl/version.hpp"
 
 namespace itercl {
@@ -62,7 +62,7 @@ void write_entry(const std::filesystem::path& path, const std::vector<unsigned c
   file.append(reinterpret_cast<const char*>(&hash), 8);
   file.append(reinterpret_cast<const char*>(binary.data()), binary.size());
   try {
-    write_file_atomically(path, file);
+    replace_file(path, file);
   } catch (const std::exception&) {  // a read-only or full disk costs only the next run's compile
   }
 }

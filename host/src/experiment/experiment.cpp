@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/json_text.hpp"
 #include "experiment/algorithms.hpp"
 #include "experiment/ranks.hpp"
 #include "itercl/error.hpp"
@@ -211,7 +212,7 @@ ExperimentOutcome run_experiment_file(const std::filesystem::path& config, const
 }
 
 nlohmann::json parse_config_json(const std::string& text, const std::string& source) {
-  return io::parse_config_text(text, source);
+  return core::parse_json_text(text, source);
 }
 
 }  // namespace itercl

@@ -15,6 +15,7 @@
 #include "itercl/pair_histogram.hpp"
 #include "itercl/particles.hpp"
 #include "pairwise/pair_histogram_description.hpp"
+#include "pairwise/pair_histogram_kernel.hpp"
 
 namespace itercl {
 namespace pairwise {
@@ -146,7 +147,7 @@ void report_run(AlgorithmReport& report, const HistogramInputs& in, const PairHi
   res["block"] = r.block;
   if (!in.params.box.empty()) res["box"] = in.params.box;
   res["shares"] = shares_json(r.shares, r.pairs);
-  report.kernel = {{"file", "pair_histogram.cl"},
+  report.kernel = {{"file", pairwise::kernel_file(r.kernel)},
                    {"tuning", r.kernel},
                    {"tuning_sources", r.tuning_sources},
                    {"build_options", r.build_options}};

@@ -1,8 +1,12 @@
 // `"algorithm": "pairwise_distances"` in a config: the matrix to a .npy file (dense or scipy's condensed
 // form, written rectangle by rectangle as they arrive) or inline, or its reductions on the device (per-row
-// min / max / sum, k nearest, pairs within a threshold), and where the time went per device.
+// min / max / sum, k nearest, pairs within a threshold), and where the time went per device. The config's
+// parameters are read and checked whole first (read_setup), each form's part is one entry of kForms, and
+// run_pairwise runs what they say.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -11,12 +15,128 @@
 #include "experiment/ranks.hpp"
 #include "experiment/run_support.hpp"
 #include "io/data_source.hpp"
-#include "io/npy_stream.hpp"
+#include "io/npy_shared.hpp"
 #include "itercl/pairwise.hpp"
 #include "pairwise/pairwise_description.hpp"
 
 namespace itercl {
 namespace pairwise {
+
+// What a form keeps: the matrix (to a file or inline), nothing (every rectangle computed and brought to the
+// host, for timing the device), or a reduction on the device (only its values reach the host).
+enum class Keeps { matrix, nothing, reduction };
+
+// params.form's choices. field: the parameter only this form takes, and what it is; values, indices: a
+// reduction's result fields (indices only where the reduction has them).
+struct Form {
+  const char* name;
+  Keeps keeps;
+  const char* field = "";
+  const char* needs = "";
+  const char* values = "";
+  const char* indices = "";
+};
+constexpr Form kForms[] = {
+    {"dense", Keeps::matrix},
+    {"condensed", Keeps::matrix},
+    {"none", Keeps::nothing},
+    {"row_min", Keeps::reduction, "", "", "min", "argmin"},
+    {"row_max", Keeps::reduction, "", "", "max", "argmax"},
+    {"row_sum", Keeps::reduction, "", "", "sum"},
+    {"knn", Keeps::reduction, "k", "k, the neighbours per row (1 to 64)", "distances", "indices"},
+    {"threshold", Keeps::reduction, "threshold", "the largest distance kept"},
+};
+
+// A config's run, read and checked whole before any device is touched.
+struct Setup {
+  Matrix X;
+  std::optional<Matrix> Y;
+  PairwiseParams params;
+  const Form* form = nullptr;
+  PairwiseReduction reduction;
+  std::vector<std::string> devices;
+  std::optional<std::filesystem::path> matrix_path;  // where the matrix goes, when it goes to a file
+  std::size_t n1 = 0, n2 = 0, values = 0;            // the matrix's shape, and the values it keeps
+  bool condensed() const { return std::string_view(form->name) == "condensed"; }
+};
+
+const Form& read_form(ConfigObject& P, PairwiseReduction& reduction) {
+  std::vector<std::string_view> names;
+  for (const Form& f : kForms) names.push_back(f.name);
+  const std::string name = P.choice("form", "dense", names);
+  const Form& form = *std::find_if(std::begin(kForms), std::end(kForms), [&](const Form& f) { return name == f.name; });
+  reduction.form = name;
+  for (const Form& f : kForms) {
+    if (!*f.field) continue;
+    if (&f == &form && !P.has(f.field)) P.fail(f.field, std::string("missing: form ") + f.name + " needs " + f.needs);
+    if (&f != &form && P.has(f.field))
+      P.fail(f.field, std::string("only form ") + f.name + " takes " + f.field + "; form is " + name);
+  }
+  if (name == "knn") reduction.k = int_field(P, "k", *P.integer("k"));
+  if (name == "threshold") reduction.threshold = *P.number("threshold");
+  return form;
+}
+
+Setup read_setup(ExperimentContext& c, AlgorithmReport& report) {
+  // Over several ranks rank 0 reads the vectors (any format) and sends them to every rank, which computes
+  // its part of the pair space's rectangles.
+  core::Comm& comm = core::world();
+  Setup s;
+  if (comm.rank() == 0)
+    s.X = with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
+  if (comm.several()) experiment::broadcast_matrix(s.X);
+  ConfigObject& P = c.params;
+  PairwiseParams& params = s.params;
+  params.precision = c.precision;
+  params.progress = c.progress;
+  params.part = comm.rank();
+  params.parts = comm.size();
+  with_field_prefix(P.source(), "params", [&] {
+    params.metric = parse_metric(P.string("metric", std::string(metric_name(params.metric))));
+    params.p = P.number("p").value_or(params.p);
+    params.block_rows = P.integer("block_rows").value_or(params.block_rows);
+    params.block_cols = P.integer("block_cols").value_or(params.block_cols);
+    if (const nlohmann::json* kernel = P.get("kernel")) from_json(*kernel, params.kernel);
+  });
+  s.form = &read_form(P, s.reduction);
+  const std::string form = s.form->name;
+  if (P.has("Y")) {
+    ConfigObject second = P.object("Y");
+    nlohmann::json described;
+    s.Y = with_field_prefix(P.source(), "params.Y", [&] { return read_vectors(second, c.base, described); });
+    report.data["Y"] = described;
+    if (s.Y->cols() != s.X.cols())
+      P.fail("Y", std::to_string(s.Y->cols()) + " features; the data have " + std::to_string(s.X.cols()));
+    if (s.condensed()) P.fail("form", "condensed is the upper triangle of one input's matrix: drop params.Y");
+  }
+  s.devices = read_device_list(P);
+  P.finish();
+  with_field_prefix(P.source(), "params", [&] {
+    params.validate();
+    if (s.form->keeps == Keeps::reduction) s.reduction.validate();
+  });
+  s.matrix_path = c.output_path("matrix");
+  c.output.finish();
+
+  s.n1 = static_cast<std::size_t>(s.X.rows());
+  s.n2 = static_cast<std::size_t>(s.Y ? s.Y->rows() : s.X.rows());
+  s.values = s.condensed() ? s.n1 * (s.n1 - 1) / 2 : s.n1 * s.n2;
+  if (s.form->keeps != Keeps::matrix && s.matrix_path)
+    c.output.fail("matrix", "form " + form + " keeps no matrix to write");
+  // Over several ranks the matrix always goes to a file, which every rank writes at its rectangles' places:
+  // no process holds it whole.
+  if (!s.matrix_path && s.form->keeps == Keeps::matrix &&
+      (static_cast<Eigen::Index>(s.values) > kInlineValues || comm.several())) {
+    s.matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
+    c.claim_output(*s.matrix_path, c.output.source() + ": the matrix beside the results");
+  }
+  // A file of n1 x n2 values is refused before the run when its file system cannot hold it (sparse until
+  // written: without this check n = 10^6 would start writing 4 TB).
+  if (s.matrix_path && experiment::writes_results())
+    io::check_free_space(*s.matrix_path, s.values * real_size(params.precision) + 128,
+                         c.output.source() + ": output.matrix");
+  return s;
+}
 
 // A reduction's rows x width array: inline up to kInlineValues, else an .npy beside the results, as the
 // matrix goes. Inline, a per-row reduction (row_min, ...: one value a row) is a list; knn's n x k stays
@@ -33,8 +153,8 @@ nlohmann::json reduced_array(ExperimentContext& c, const char* name, const Matri
 
 // The result fields of a reduction: values and their columns under the form's names; the pairs within the
 // threshold as (i, j, d) rows. "pairs" already counts the entries computed, so the count is pairs_within.
-void reduced_json(ExperimentContext& c, const std::string& form, const ReducedDistances& r, nlohmann::json& res) {
-  if (form == "threshold") {
+void reduced_json(ExperimentContext& c, const Form& form, const ReducedDistances& r, nlohmann::json& res) {
+  if (!*form.values) {  // threshold
     Matrix list(static_cast<Eigen::Index>(r.pairs.size()), 3);
     for (Eigen::Index q = 0; q < list.rows(); ++q) {
       const NearPair& p = r.pairs[static_cast<std::size_t>(q)];
@@ -46,18 +166,13 @@ void reduced_json(ExperimentContext& c, const std::string& form, const ReducedDi
   }
   const auto rows = static_cast<Eigen::Index>(r.values.size()) / r.width;
   const Matrix values = Eigen::Map<const Matrix>(r.values.data(), rows, r.width);
-  const char* value_name = form == "row_min"   ? "min"
-                           : form == "row_max" ? "max"
-                           : form == "row_sum" ? "sum"
-                                               : "distances";
-  const bool one_per_row = form != "knn";
-  res[value_name] = reduced_array(c, value_name, values, one_per_row);
+  const bool one_per_row = std::string_view(form.name) != "knn";
+  res[form.values] = reduced_array(c, form.values, values, one_per_row);
   if (r.indices.empty()) return;
   const Matrix indices = Eigen::Map<const Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
                              r.indices.data(), rows, r.width)
                              .cast<double>();
-  const char* index_name = form == "row_min" ? "argmin" : form == "row_max" ? "argmax" : "indices";
-  res[index_name] = reduced_array(c, index_name, indices, one_per_row);
+  res[form.indices] = reduced_array(c, form.indices, indices, one_per_row);
 }
 
 // Over several ranks: every rank's reduction of its part of the pair space, merged on rank 0 (the
@@ -90,6 +205,78 @@ ReducedDistances merge_over_ranks(core::Comm& comm, const PairwiseReduction& red
   return comm.rank() == 0 ? merge_reduced_parts(reduction, rows, parts) : ReducedDistances{};
 }
 
+// A rectangle's distances to their places in the file: dense rows (and, for one input's matrix, their
+// mirror image below the diagonal), or scipy's condensed form.
+void write_tile(const NpyStream& file, const Setup& s, const PairTile& t) {
+  const std::size_t item = real_size(t.precision);
+  const auto* bytes = static_cast<const unsigned char*>(t.data);
+  for (Eigen::Index i = 0; i < t.rows; ++i) {
+    const auto gi = static_cast<std::size_t>(t.row0 + i);
+    if (!s.condensed()) {
+      file.write(gi * s.n2 + static_cast<std::size_t>(t.col0), bytes + static_cast<std::size_t>(i * t.ld) * item,
+                 static_cast<std::size_t>(t.cols));
+    } else {  // scipy's pdist order: the part of row gi right of the diagonal is contiguous
+      const Eigen::Index first = std::max<Eigen::Index>(0, t.row0 + i + 1 - t.col0);
+      if (first < t.cols)
+        file.write(condensed_index(s.n1, gi, static_cast<std::size_t>(t.col0 + first)),
+                   bytes + static_cast<std::size_t>(i * t.ld + first) * item, static_cast<std::size_t>(t.cols - first));
+    }
+  }
+  if (!s.condensed() && t.symmetric && t.row0 != t.col0) {  // the mirror image, one row of it at a time
+    std::vector<unsigned char> mirrored(static_cast<std::size_t>(t.rows) * item);
+    for (Eigen::Index j = 0; j < t.cols; ++j) {
+      for (Eigen::Index i = 0; i < t.rows; ++i)
+        std::memcpy(&mirrored[static_cast<std::size_t>(i) * item],
+                    bytes + static_cast<std::size_t>(i * t.ld + j) * item, item);
+      file.write(static_cast<std::size_t>(t.col0 + j) * s.n2 + static_cast<std::size_t>(t.row0), mirrored.data(),
+                 static_cast<std::size_t>(t.rows));
+    }
+  }
+}
+
+// The matrix inline in the results: rows, or the condensed form's flat list.
+nlohmann::json matrix_inline(const Matrix& D, bool condensed) {
+  if (condensed) {
+    std::vector<double> flat;
+    for (Eigen::Index i = 0; i < D.rows(); ++i)
+      for (Eigen::Index j = i + 1; j < D.cols(); ++j) flat.push_back(D(i, j));
+    return flat;
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < D.rows(); ++i) rows.push_back(std::vector<double>(D.row(i).begin(), D.row(i).end()));
+  return rows;
+}
+
+// One call's pairs, as the form says: `res` gets the matrix or the reduction.
+PairwiseRun run_form(ExperimentContext& c, const Setup& s, PairwiseDistances& distances, nlohmann::json& res) {
+  core::Comm& comm = core::world();
+  PairwiseRun run;
+  if (s.form->keeps == Keeps::nothing) {
+    run = distances.run([](const PairTile&) {});
+  } else if (s.form->keeps == Keeps::reduction) {
+    ReducedDistances r =
+        with_field_prefix(c.params.source(), "params", [&] { return distances.reduce(s.reduction, &run); });
+    if (comm.several()) {
+      const double before = comm.seconds();
+      r = merge_over_ranks(comm, s.reduction, s.X.rows(), r);
+      run.total.comm_s += comm.seconds() - before;
+    }
+    if (comm.rank() == 0) reduced_json(c, *s.form, r, res);  // rank 0 writes every file
+  } else if (s.matrix_path) {
+    const std::vector<std::size_t> shape =
+        s.condensed() ? std::vector<std::size_t>{s.values} : std::vector<std::size_t>{s.n1, s.n2};
+    io::SharedNpy file(comm, *s.matrix_path, s.params.precision, shape);
+    run = distances.run([&](const PairTile& t) { write_tile(file.file(), s, t); });
+    run.total.comm_s += file.commit();
+    res["matrix"] = {{"file", s.matrix_path->string()},
+                     {"dtype", s.params.precision == Precision::f32 ? "float32" : "float64"},
+                     {"shape", s.condensed() ? nlohmann::json{s.values} : nlohmann::json{s.n1, s.n2}}};
+  } else {
+    res["matrix"] = matrix_inline(distances.matrix(&run), s.condensed());
+  }
+  return run;
+}
+
 }  // namespace pairwise
 
 nlohmann::json shares_json(const std::vector<DeviceShare>& shares, double pairs) {
@@ -117,164 +304,19 @@ std::string shares_summary(const std::vector<DeviceShare>& shares, double pairs)
 
 AlgorithmReport run_pairwise(ExperimentContext& c) {
   AlgorithmReport report;
-  // Over several ranks rank 0 reads the vectors (any format) and sends them to every rank, which computes
-  // its part of the pair space's rectangles.
+  const pairwise::Setup s = pairwise::read_setup(c, report);
+  const std::vector<Device> devices = c.devices(s.devices);
   core::Comm& comm = core::world();
-  Matrix X;
-  if (comm.rank() == 0)
-    X = with_field_prefix(c.data.source(), "data", [&] { return read_vectors(c.data, c.base, report.data); });
-  if (comm.several()) experiment::broadcast_matrix(X);
-  ConfigObject& P = c.params;
-  PairwiseParams params;
-  params.precision = c.precision;
-  params.progress = c.progress;
-  params.part = comm.rank();
-  params.parts = comm.size();
-  std::optional<Matrix> Y;
-  with_field_prefix(P.source(), "params", [&] {
-    params.metric = parse_metric(P.string("metric", std::string(metric_name(params.metric))));
-    params.p = P.number("p").value_or(params.p);
-    params.block_rows = P.integer("block_rows").value_or(params.block_rows);
-    params.block_cols = P.integer("block_cols").value_or(params.block_cols);
-    if (const nlohmann::json* kernel = P.get("kernel")) from_json(*kernel, params.kernel);
-  });
-  // "none": every rectangle computed and brought to the host, nothing kept (for timing the device). The
-  // reductions run on the device; only their values reach the host.
-  const std::string form =
-      P.choice("form", "dense", {"dense", "condensed", "none", "row_min", "row_max", "row_sum", "knn", "threshold"});
-  const bool reduced = form != "dense" && form != "condensed" && form != "none";
-  PairwiseReduction reduction{.form = form};
-  if (form == "knn") {
-    if (!P.has("k")) P.fail("k", "missing: form knn needs k, the neighbours per row (1 to 64)");
-    reduction.k = int_field(P, "k", *P.integer("k"));
-  } else if (P.has("k")) {
-    P.fail("k", "only form knn takes k; form is " + form);
-  }
-  if (form == "threshold") {
-    if (!P.has("threshold")) P.fail("threshold", "missing: form threshold needs the largest distance kept");
-    reduction.threshold = *P.number("threshold");
-  } else if (P.has("threshold")) {
-    P.fail("threshold", "only form threshold takes threshold; form is " + form);
-  }
-  if (P.has("Y")) {
-    ConfigObject second = P.object("Y");
-    nlohmann::json described;
-    Y = with_field_prefix(P.source(), "params.Y", [&] { return read_vectors(second, c.base, described); });
-    report.data["Y"] = described;
-    if (Y->cols() != X.cols())
-      P.fail("Y", std::to_string(Y->cols()) + " features; the data have " + std::to_string(X.cols()));
-    if (form == "condensed") P.fail("form", "condensed is the upper triangle of one input's matrix: drop params.Y");
-  }
-  std::vector<std::string> specs = read_device_list(P);
-  P.finish();
-  with_field_prefix(P.source(), "params", [&] {
-    params.validate();
-    if (reduced) reduction.validate();
-  });
-  auto matrix_path = c.output_path("matrix");
-  c.output.finish();
-
-  const auto n1 = static_cast<std::size_t>(X.rows()), n2 = static_cast<std::size_t>(Y ? Y->rows() : X.rows());
-  const std::size_t values = form == "condensed" ? n1 * (n1 - 1) / 2 : n1 * n2;
-  if ((form == "none" || reduced) && matrix_path) c.output.fail("matrix", "form " + form + " keeps no matrix to write");
-  // Over several ranks the matrix always goes to a file, which every rank writes at its rectangles' places:
-  // no process holds it whole.
-  if (!matrix_path && form != "none" && !reduced &&
-      (static_cast<Eigen::Index>(values) > kInlineValues || comm.several())) {
-    matrix_path = std::filesystem::path(c.results_path).replace_extension(".matrix.npy");
-    c.claim_output(*matrix_path, c.output.source() + ": the matrix beside the results");
-  }
-  // A file of n1 x n2 values is refused before the run when its file system cannot hold it (sparse until
-  // written: without this check n = 10^6 would start writing 4 TB).
-  if (matrix_path && experiment::writes_results())
-    io::check_free_space(*matrix_path, values * real_size(params.precision) + 128,
-                         c.output.source() + ": output.matrix");
-
-  const std::vector<Device> devices = c.devices(specs);
   PairwiseRun run;
   Repeats repeats;
   nlohmann::json& res = report.result;
   // Each repeat a whole call: the inputs' upload and the kernels' build, then the pairs.
   repeats.run(c.repeat, "upload", [&] {
     PairwiseDistances distances = with_field_prefix(
-        P.source(), "params", [&] { return PairwiseDistances(devices, X, Y ? &*Y : nullptr, params); });
+        c.params.source(), "params", [&] { return PairwiseDistances(devices, s.X, s.Y ? &*s.Y : nullptr, s.params); });
     core::enter_phase("compute");
     Stopwatch wall;
-    if (form == "none") {
-      run = distances.run([](const PairTile&) {});
-    } else if (reduced) {
-      ReducedDistances r = with_field_prefix(P.source(), "params", [&] { return distances.reduce(reduction, &run); });
-      if (comm.several()) {
-        const double before = comm.seconds();
-        r = pairwise::merge_over_ranks(comm, reduction, X.rows(), r);
-        run.total.comm_s += comm.seconds() - before;
-      }
-      if (comm.rank() == 0) pairwise::reduced_json(c, form, r, res);  // rank 0 writes every file
-    } else if (matrix_path) {
-      const std::vector<std::size_t> shape =
-          form == "condensed" ? std::vector<std::size_t>{values} : std::vector<std::size_t>{n1, n2};
-      std::optional<NpyStream> created, joined;  // rank 0 creates the file, the other ranks join it
-      if (comm.rank() == 0) created.emplace(*matrix_path, params.precision, shape);
-      if (comm.several()) {
-        const std::string name = created ? created->staging_path().string() : std::string();
-        std::vector<char> staged(name.begin(), name.end());
-        comm.broadcast(staged);
-        if (!created)
-          joined.emplace(NpyStream::Join{std::string(staged.begin(), staged.end())}, *matrix_path, params.precision,
-                         shape);
-      }
-      NpyStream& file = created ? *created : *joined;
-      run = distances.run([&](const PairTile& t) {
-        const std::size_t item = real_size(t.precision);
-        const auto* bytes = static_cast<const unsigned char*>(t.data);
-        for (Eigen::Index i = 0; i < t.rows; ++i) {
-          const auto gi = static_cast<std::size_t>(t.row0 + i);
-          if (form == "dense") {
-            file.write(gi * n2 + static_cast<std::size_t>(t.col0), bytes + static_cast<std::size_t>(i * t.ld) * item,
-                       static_cast<std::size_t>(t.cols));
-          } else {  // scipy's pdist order: the part of row gi right of the diagonal is contiguous
-            const Eigen::Index first = std::max<Eigen::Index>(0, t.row0 + i + 1 - t.col0);
-            if (first < t.cols)
-              file.write(condensed_index(n1, gi, static_cast<std::size_t>(t.col0 + first)),
-                         bytes + static_cast<std::size_t>(i * t.ld + first) * item,
-                         static_cast<std::size_t>(t.cols - first));
-          }
-        }
-        if (form == "dense" && t.symmetric && t.row0 != t.col0) {  // the mirror image, one row of it at a time
-          std::vector<unsigned char> mirrored(static_cast<std::size_t>(t.rows) * item);
-          for (Eigen::Index j = 0; j < t.cols; ++j) {
-            for (Eigen::Index i = 0; i < t.rows; ++i)
-              std::memcpy(&mirrored[static_cast<std::size_t>(i) * item],
-                          bytes + static_cast<std::size_t>(i * t.ld + j) * item, item);
-            file.write(static_cast<std::size_t>(t.col0 + j) * n2 + static_cast<std::size_t>(t.row0), mirrored.data(),
-                       static_cast<std::size_t>(t.rows));
-          }
-        }
-      });
-      if (joined) joined->commit();
-      if (comm.several()) {  // rank 0 publishes the file once every rank has written and closed its part
-        const double before = comm.seconds();
-        comm.barrier();
-        run.total.comm_s += comm.seconds() - before;
-      }
-      if (created) created->commit();
-      res["matrix"] = {{"file", matrix_path->string()},
-                       {"dtype", params.precision == Precision::f32 ? "float32" : "float64"},
-                       {"shape", form == "condensed" ? nlohmann::json{values} : nlohmann::json{n1, n2}}};
-    } else {
-      const Matrix D = distances.matrix(&run);
-      nlohmann::json rows = nlohmann::json::array();
-      if (form == "condensed") {
-        std::vector<double> flat;
-        for (Eigen::Index i = 0; i < D.rows(); ++i)
-          for (Eigen::Index j = i + 1; j < D.cols(); ++j) flat.push_back(D(i, j));
-        rows = flat;
-      } else {
-        for (Eigen::Index i = 0; i < D.rows(); ++i)
-          rows.push_back(std::vector<double>(D.row(i).begin(), D.row(i).end()));
-      }
-      res["matrix"] = rows;
-    }
+    run = pairwise::run_form(c, s, distances, res);
     if (comm.several()) {  // every rank's devices, and the pairs they computed
       const double before = comm.seconds();
       run.shares = experiment::gather_shares(run.shares);
@@ -286,9 +328,10 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
     return 0;
   });
 
-  res["metric"] = metric_name(params.metric);
+  const std::string form = s.form->name;
+  res["metric"] = metric_name(s.params.metric);
   res["form"] = form;
-  res["shape"] = {n1, n2};
+  res["shape"] = {s.n1, s.n2};
   res["pairs"] = run.pairs;
   res["block"] = {run.block_rows, run.block_cols};
   res["shares"] = shares_json(run.shares, run.pairs);
@@ -302,22 +345,22 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
                    {"build_options", run.build_options}};
   report.timings = {{"upload", run.upload}, {"total", run.total}};
   repeats.add_to(report.timings);
-  const double flops = pairwise::flops(params.metric, fused ? "expanded" : run.kernel.variant, X.cols(), run.pairs);
+  const double flops = pairwise::flops(s.params.metric, fused ? "expanded" : run.kernel.variant, s.X.cols(), run.pairs);
   const double kernel_s = run.shares.size() == 1 ? run.total.kernel_s : 0.0;
   report.gflops = {{"flops", flops},
                    {"kernel", kernel_s > 0 ? flops / kernel_s * 1e-9 : 0.0},
                    {"wall", run.total.wall_s > 0 ? flops / run.total.wall_s * 1e-9 : 0.0},
                    {"pairs_per_second", run.total.wall_s > 0 ? run.pairs / run.total.wall_s : 0.0}};
 
-  std::ostringstream s;
+  std::ostringstream summary;
   char line[160];
   std::snprintf(line, sizeof line,
-                "  %zu x %zu %s distances (%s), %.0f pairs, variant %s: kernel %.4g ms, wall %.4g ms\n", n1, n2,
-                std::string(metric_name(params.metric)).c_str(), form.c_str(), run.pairs, variant.c_str(),
+                "  %zu x %zu %s distances (%s), %.0f pairs, variant %s: kernel %.4g ms, wall %.4g ms\n", s.n1, s.n2,
+                std::string(metric_name(s.params.metric)).c_str(), form.c_str(), run.pairs, variant.c_str(),
                 run.total.kernel_s * 1e3, run.total.wall_s * 1e3);
-  s << line;
-  s << shares_summary(run.shares, run.pairs);
-  report.summary = s.str();
+  summary << line;
+  summary << shares_summary(run.shares, run.pairs);
+  report.summary = summary.str();
   return report;
 }
 

@@ -8,6 +8,7 @@
 #include "io/io_npy.hpp"
 #include "itercl/smacof.hpp"
 #include "smacof/smacof_description.hpp"
+#include "smacof/smacof_kernel.hpp"
 #include "smacof/smacof_ranks.hpp"
 #include "smacof/smacof_steps.hpp"
 
@@ -219,7 +220,7 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
   res["random_state"] = params.random_state;
   res["weighted"] = weights.size() > 0;
 
-  report.kernel = {{"file", "smacof.cl"},
+  report.kernel = {{"file", smacof::kernel_file(r.kernel)},
                    {"tuning", r.kernel},
                    {"tuning_sources", r.tuning_sources},
                    {"build_options", r.build_options},

@@ -11,6 +11,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "itercl/error.hpp"
 
@@ -27,7 +29,7 @@ class ConfigObject {
 
   std::optional<std::string> string(const std::string& key);
   std::string string(const std::string& key, const std::string& fallback);
-  std::string choice(const std::string& key, const std::string& fallback, std::initializer_list<const char*> allowed);
+  std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string_view>& allowed);
   // An integer within [low, high], range-checked before any conversion; else an error naming the field,
   // the value as written and the range.
   std::optional<long long> integer(const std::string& key, long long low = std::numeric_limits<long long>::min(),
@@ -57,17 +59,10 @@ namespace io {
 // "" for a regular file; else what the path is ("is a directory", "is a FIFO (named pipe)", "does not exist", ...).
 std::string describe_path_kind(const std::filesystem::path& path);
 
-// How deep objects and arrays may nest in a config (serde_json's default limit): far more than any
-// config needs, and shallow enough for nlohmann::json's recursive dump and comparisons.
-inline constexpr std::size_t kMaxConfigDepth = 128;
-
-// A JSON config (comments allowed) read from `file`: a path that is no regular file, invalid JSON, a
-// nesting deeper than kMaxConfigDepth, a key repeated in one object and a number beyond double's range
-// (1e999) are InputErrors naming the file (and, for the key and the number, the field).
+// A JSON config (comments allowed) read from `file` by core::parse_json_text: a path that is no regular
+// file, and everything that function refuses, are InputErrors naming the file.
 // `what`: "config file", "suite", ... for the messages.
 nlohmann::json parse_config(const std::filesystem::path& file, const std::string& what);
-// The same for a config's text, `source` naming it in messages.
-nlohmann::json parse_config_text(const std::string& text, const std::string& source);
 
 }  // namespace io
 

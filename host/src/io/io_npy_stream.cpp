@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/replace_file.hpp"
 #include "io/io_npy.hpp"
 #include "io/npy_stream.hpp"
 #include "io/output_set.hpp"
@@ -27,11 +28,11 @@ NpyStream::NpyStream(std::filesystem::path path, Precision dtype, const std::vec
   deferred_ = run && run->claimed(path_);
   std::error_code ec;
   if (!deferred_ && path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path(), ec);
-  if (!deferred_) io::remove_stale_temporaries(path_);
-  tmp_ = deferred_ ? run->stage(path_) : io::temporary_name(path_);
+  if (!deferred_) core::remove_stale_temporaries(path_);
+  tmp_ = deferred_ ? run->stage(path_) : core::temporary_name(path_);
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);  // rw-r--r--, less the umask
   if (fd_ < 0) {
-    io::forget_temporary(tmp_);
+    core::forget_temporary(tmp_);
     throw RuntimeError(path_.string() + ": cannot create: " + std::strerror(errno));
   }
   const std::string header = header_of(dtype, shape);
@@ -43,7 +44,7 @@ NpyStream::NpyStream(std::filesystem::path path, Precision dtype, const std::vec
     const std::string reason = std::strerror(errno);
     ::close(fd_);  // a constructor that throws runs no destructor: close and remove here
     ::unlink(tmp_.c_str());
-    io::forget_temporary(tmp_);
+    core::forget_temporary(tmp_);
     throw RuntimeError(path_.string() + ": cannot write (disk full or no permission?): " + reason);
   }
 }
@@ -65,7 +66,7 @@ NpyStream::~NpyStream() {
     ::close(fd_);
     if (!owner_) return;
     ::unlink(tmp_.c_str());
-    io::forget_temporary(tmp_);
+    core::forget_temporary(tmp_);
   }
 }
 
@@ -91,7 +92,7 @@ void NpyStream::commit() {
   std::error_code ec;
   std::filesystem::rename(tmp_, path_, ec);
   if (ec) ::unlink(tmp_.c_str());
-  io::forget_temporary(tmp_);
+  core::forget_temporary(tmp_);
   if (ec) throw RuntimeError(path_.string() + ": cannot replace: " + ec.message());
 }
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "core/replace_file.hpp"
 #include "io/config.hpp"
 #include "io/io_bz2.hpp"
 #include "io/io_gzip.hpp"
@@ -121,34 +122,12 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents) {
-  namespace fs = std::filesystem;
   // Inside a run, a path the run claimed is renamed with the run's other outputs when it succeeds.
   io::OutputSet* run = io::OutputSet::active();
-  const bool deferred = run && run->claimed(path);
-  std::error_code ec;
-  if (!deferred && path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
-  if (ec) throw RuntimeError(path.parent_path().string() + ": cannot create folder: " + ec.message());
-  if (!deferred) io::remove_stale_temporaries(path);
-  const fs::path tmp = deferred ? run->stage(path) : io::temporary_name(path);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-    out.flush();
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      io::forget_temporary(tmp);
-      throw RuntimeError(path.string() + ": cannot write (disk full or no permission?)");
-    }
-  }
-  if (deferred) return;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-  }
-  io::forget_temporary(tmp);
-  if (ec) throw RuntimeError(path.string() + ": cannot replace: " + ec.message());
+  if (run && run->claimed(path))
+    core::write_temporary(run->stage(path), path, contents);
+  else
+    core::replace_file(path, contents);
 }
 
 }  // namespace itercl

@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <random>
 
+#include "core/replace_file.hpp"
 #include "io/config.hpp"
 #include "io/io_limits.hpp"
 #include "itercl/error.hpp"
@@ -19,34 +19,6 @@ namespace itercl::io {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The temporary names a signal handler may unlink: fixed storage, since the handler may neither allocate
-// nor lock. A name that does not fit (more than kSlots files at once) is still removed on failure and by
-// the next run, only not on a signal.
-constexpr int kSlots = 64;
-constexpr std::size_t kNameBytes = 4096;
-char g_names[kSlots][kNameBytes];
-std::atomic<bool> g_in_use[kSlots];
-std::mutex g_registry;
-
-void remember_temporary(const fs::path& temporary) {
-  const std::string& name = temporary.native();
-  if (name.size() >= kNameBytes) return;
-  const std::lock_guard lock(g_registry);
-  for (int i = 0; i < kSlots; ++i)
-    if (!g_in_use[i].load(std::memory_order_acquire)) {
-      std::memcpy(g_names[i], name.c_str(), name.size() + 1);
-      g_in_use[i].store(true, std::memory_order_release);
-      return;
-    }
-}
-
-void remove_temporaries_and_reraise(int signal_number) {
-  for (int i = 0; i < kSlots; ++i)
-    if (g_in_use[i].load(std::memory_order_acquire)) ::unlink(g_names[i]);  // async-signal-safe
-  std::signal(signal_number, SIG_DFL);
-  std::raise(signal_number);  // the default action: the process ends as signalled
-}
 
 std::atomic<OutputSet*> g_active{nullptr};
 
@@ -58,44 +30,7 @@ fs::path resolved(const fs::path& path) {
   return ec ? fs::absolute(path).lexically_normal() : p;
 }
 
-bool process_running(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
-
 }  // namespace
-
-fs::path temporary_name(const fs::path& path) {
-  static thread_local std::mt19937_64 random{std::random_device{}()};
-  fs::path temporary = path;
-  temporary += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(random() % 1000000000);
-  remember_temporary(temporary);
-  return temporary;
-}
-
-void forget_temporary(const fs::path& temporary) {
-  const std::lock_guard lock(g_registry);
-  for (int i = 0; i < kSlots; ++i)
-    if (g_in_use[i].load(std::memory_order_acquire) && temporary.native() == g_names[i])
-      g_in_use[i].store(false, std::memory_order_release);
-}
-
-void remove_stale_temporaries(const fs::path& path) {
-  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  const std::string prefix = path.filename().string() + ".tmp-";
-  std::error_code ec;
-  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    // "<pid>-<random>": a name of another form is not ours to remove.
-    std::size_t k = prefix.size();
-    long long pid = 0;
-    while (k < name.size() && name[k] >= '0' && name[k] <= '9' && pid < 1'000'000'000)
-      pid = pid * 10 + (name[k++] - '0');
-    if (k == prefix.size() || k >= name.size() || name[k] != '-' || pid <= 0) continue;
-    if (!process_running(static_cast<pid_t>(pid))) {
-      std::error_code ignored;
-      fs::remove(it->path(), ignored);
-    }
-  }
-}
 
 void check_free_space(const fs::path& path, std::uint64_t bytes, const std::string& what) {
   fs::path folder = fs::absolute(path).parent_path();
@@ -115,7 +50,7 @@ OutputSet::OutputSet() : previous_(g_active.exchange(this)) {}
 OutputSet::~OutputSet() {
   for (const auto& [temporary, target] : staged_) {
     ::unlink(temporary.c_str());
-    forget_temporary(temporary);
+    core::forget_temporary(temporary);
   }
   g_active.store(previous_);
 }
@@ -152,7 +87,7 @@ void OutputSet::claim(const fs::path& path, const std::string& what) {
     throw InputError(named + ": cannot create its folder: " + folder.string() + " is not a directory");
   if (::access(folder.c_str(), W_OK | X_OK) != 0)
     throw InputError(named + ": its folder " + folder.string() + " is not writable: " + std::strerror(errno));
-  remove_stale_temporaries(target);
+  core::remove_stale_temporaries(target);
   claimed_.emplace_back(target, what);
 }
 
@@ -180,12 +115,12 @@ fs::path OutputSet::stage(const fs::path& path) {
   std::error_code ec;
   fs::create_directories(target.parent_path(), ec);
   if (ec) throw RuntimeError(target.parent_path().string() + ": cannot create folder: " + ec.message());
-  fs::path temporary = temporary_name(target);
+  fs::path temporary = core::temporary_name(target);
   const std::lock_guard lock(mutex_);
   for (auto& [earlier, same] : staged_)
     if (same == target) {  // written again (a repeat): the newer contents replace the earlier ones
       ::unlink(earlier.c_str());
-      forget_temporary(earlier);
+      core::forget_temporary(earlier);
       earlier = temporary;
       return temporary;
     }
@@ -202,7 +137,7 @@ void OutputSet::commit() {
     std::error_code ec;
     fs::rename(temporary, target, ec);
     if (ec) throw RuntimeError(target.string() + ": cannot replace: " + ec.message());
-    forget_temporary(temporary);
+    core::forget_temporary(temporary);
     written_.push_back(target);
     staged_.erase(staged_.begin());
   }
@@ -224,7 +159,7 @@ void remove_temporaries_on_signals() {
     // remove the temporary files when that handler ends the run by an exception.
     if (::sigaction(signal_number, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
     struct sigaction handler {};
-    handler.sa_handler = io::remove_temporaries_and_reraise;
+    handler.sa_handler = core::remove_temporaries_and_reraise;
     sigemptyset(&handler.sa_mask);
     ::sigaction(signal_number, &handler, nullptr);
   }

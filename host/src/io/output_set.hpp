@@ -27,11 +27,11 @@ class OutputSet {
   static OutputSet* active();
 
   // `path` will be written by this run: checked now, before any computation, and from now on written
-  // through the set (write_file_atomically and NpyStream stage it). Throws an InputError starting with
-  // `what` (the config file and field) when the path is a directory, a device or any other non-regular
-  // file, one of the run's own inputs, or in a folder that cannot be created or written (it is created
-  // by the first write, so that a run refused later leaves no folder behind). Temporary files
-  // of this path left by processes that no longer run are removed.
+  // through the set (write_file_atomically and NpyStream stage it; core/replace_file.hpp names the temporaries). Throws
+  // an InputError starting with `what` (the config file and field) when the path is a directory, a device or any other
+  // non-regular file, one of the run's own inputs, or in a folder that cannot be created or written (it is created by
+  // the first write, so that a run refused later leaves no folder behind). Temporary files of this path left by
+  // processes that no longer run are removed.
   void claim(const std::filesystem::path& path, const std::string& what);
   // The run reads `path` (data, config): no output may be the same file, whatever the name or link.
   void note_input(const std::filesystem::path& path);
@@ -58,14 +58,6 @@ class OutputSet {
   std::vector<std::filesystem::path> written_;                                   // committed targets
   OutputSet* previous_;
 };
-
-// "<path>.tmp-<pid>-<random>", in path's folder, registered for removal on SIGINT / SIGTERM; the pid lets a
-// later run tell a file of a killed process from one being written now.
-std::filesystem::path temporary_name(const std::filesystem::path& path);
-// The temporary file is gone (renamed or removed): no signal handler may unlink its name any more.
-void forget_temporary(const std::filesystem::path& temporary);
-// Removes "<path>.tmp-<pid>-*" files whose process is no longer running.
-void remove_stale_temporaries(const std::filesystem::path& path);
 
 // Throws an InputError naming the bytes needed and available when `path`'s file system has less free
 // space than `bytes` (a dense matrix of n = 10^6 is 4 TB).

@@ -26,7 +26,7 @@ constexpr int kMaxPointsPerItem = 64;
 // The points a work-item keeps when register_values decides: at most 16 in the GPU-shaped variants
 // (each point's values in registers of its own; the H200's tiled entry measured 16 the best), up to
 // kMaxPointsPerItem in point_blocks (a CPU's vector registers hold 16 points each). point_blocks holds
-// its points as vectors of the widest width up to 16 that divides their number (cl/kmeans.cl), so its
+// its points as vectors of the widest width up to 16 that divides their number (cl/kmeans_point_blocks.cl), so its
 // count is rounded down to a multiple of 16, or below 16 to a power of two: 51 points (D = 5) would be
 // scalar code, 48 are three full vectors.
 int default_points_per_item(const KMeansKernel& k, Eigen::Index dim) {
@@ -51,7 +51,7 @@ constexpr int kGemmPerItem = 8;
 constexpr int kMaxLaunches = 64;
 
 // The expanded form stages tiles of centroids_per_item centroids with their norms, padded to whole vectors
-// when DIM is a multiple of 4 (cl/kmeans.cl, TILE_REALS).
+// when DIM is a multiple of 4 (cl/kmeans_expanded.clh, TILE_REALS).
 Eigen::Index staged_tile_values(const KMeansKernel& k, Eigen::Index dim) {
   if (!expanded_form(k)) return dim;
   const Eigen::Index values = k.centroids_per_item * (dim + 1);
@@ -166,15 +166,8 @@ KMeansKernel mma_shape(KMeansKernel k, const DeviceInfo& info, const Problem& pr
 
 // Empty if mma can run in this shape on this device, else why not (the field, then the reason).
 std::pair<std::string, std::string> mma_problem(const KMeansKernel& k, const DeviceInfo& info, const Problem& problem) {
-  if (info.nvidia_compute_capability < 80)
-    return {"kernel.variant",
-            "mma runs on the tensor cores of NVIDIA GPUs of compute capability 8.0 and later "
-            "(through inline PTX); device '" +
-                info.name + "' has none. Use variant auto"};
-  if (problem.precision != Precision::f32)
-    return {"kernel.variant",
-            "mma computes in pairs of TF32 values, which carry float's precision, not double's; "
-            "use precision float or another variant"};
+  if (std::string lacks = device_lacks(variant("mma"), info, problem.precision); !lacks.empty())
+    return {"kernel.variant", std::move(lacks)};
   if (k.register_values || k.centroids_per_item > 1)
     return {"kernel.variant",
             "mma keeps tiles of 16 points a warp: leave register_values and centroids_per_item "
@@ -393,6 +386,27 @@ void check_points_range(double largest, Eigen::Index dim, Precision precision) {
   if (largest >= limit)
     throw InputError("data: values up to " + std::to_string(largest) + " overflow squared distances in " +
                      std::string(precision_name(precision)) + "; rescale the data or use precision double");
+}
+
+const Variant& variant(std::string_view name) {
+  for (const Variant& v : kVariantTable)
+    if (v.name == name) return v;
+  throw ParamError("kernel.variant",
+                   "expected one of " + choice_list(kVariants) + "; got \"" + std::string(name) + "\"");
+}
+
+std::string device_lacks(const Variant& v, const DeviceInfo& info, Precision precision) {
+  if (v.needs != Needs::nvidia_tensor_cores) return {};
+  if (info.nvidia_compute_capability < 80)
+    return std::string(v.name) +
+           " runs on the tensor cores of NVIDIA GPUs of compute capability 8.0 and later (through inline PTX); "
+           "device '" +
+           info.name + "' has none. Use variant auto";
+  if (precision != Precision::f32)
+    return std::string(v.name) +
+           " computes in pairs of TF32 values, which carry float's precision, not double's; use precision float or "
+           "another variant";
+  return {};
 }
 
 }  // namespace kmeans

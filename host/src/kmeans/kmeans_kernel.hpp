@@ -12,28 +12,59 @@
 
 namespace itercl::kmeans {
 
-// The assignment kernels of cl/kmeans.cl, cl/kmeans_gemm.cl and cl/kmeans_mma.cl (assign_<variant>).
-inline constexpr std::array<std::string_view, 8> kVariants = {
-    "naive", "local_centroids", "local_centroids_points", "expanded", "tiled", "gemm", "point_blocks", "mma"};
+// What a device must have to run a variant.
+enum class Needs {
+  any,
+  nvidia_tensor_cores,  // NVIDIA compute capability 8.0 and later, in float (mma: TF32 on the tensor cores)
+};
+
+// One assignment variant: its kernel file (cl/kmeans.cl's banner) and entry point assign_<name>, its
+// fused Lloyd kernel (the device update) if it has one, whether it computes the expanded distance (it
+// stages |c|^2 beside -2 c), whether centroids_per_item applies (a register tile of centroids), and what
+// a device must have. The config check, resolve, the build, the tuner, the tests and the CLI's help read
+// this table, so that a variant is one entry here and one kernel.
+struct Variant {
+  std::string_view name;
+  const char* file;
+  const char* lloyd;  // nullptr: the update runs on the host only
+  bool expanded;
+  bool centroid_tiles;
+  Needs needs = Needs::any;
+};
+inline constexpr Variant kVariantTable[] = {
+    {"naive", "kmeans.cl", nullptr, false, false},
+    {"local_centroids", "kmeans.cl", nullptr, false, false},
+    {"local_centroids_points", "kmeans.cl", nullptr, false, false},
+    {"expanded", "kmeans_expanded.cl", "lloyd_expanded", true, false},
+    {"tiled", "kmeans_expanded.cl", "lloyd_expanded", true, true},
+    {"gemm", "kmeans_gemm.cl", "lloyd_gemm", true, true},
+    {"point_blocks", "kmeans_point_blocks.cl", nullptr, true, false},
+    {"mma", "kmeans_mma.cl", "lloyd_mma", false, false, Needs::nvidia_tensor_cores},
+};
+
+// The variants' names, in the table's order (the order the tuner tries them).
+inline constexpr std::array<std::string_view, std::size(kVariantTable)> kVariants = [] {
+  std::array<std::string_view, std::size(kVariantTable)> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kVariantTable[i].name;
+  return names;
+}();
+
+// The table's entry of a resolved (named) variant; throws ParamError("kernel.variant") for another name.
+const Variant& variant(std::string_view name);
+
+// Whether a device of `info` can run `v` in `precision` (Needs), and why not where it cannot: empty if it can.
+std::string device_lacks(const Variant& v, const DeviceInfo& info, Precision precision);
 
 // The variants that compute the expanded distance (they stage |c|^2 beside -2 c).
-inline bool expanded_form(const KMeansKernel& k) {
-  return k.variant == "expanded" || k.variant == "tiled" || k.variant == "gemm" || k.variant == "point_blocks";
-}
+inline bool expanded_form(const KMeansKernel& k) { return variant(k.variant).expanded; }
 
 // The variants whose search a fused Lloyd kernel repeats (lloyd_expanded, lloyd_gemm, lloyd_mma), so that
 // they can run the device update.
-inline bool fuses_update(const KMeansKernel& k) {
-  return k.variant == "expanded" || k.variant == "tiled" || k.variant == "gemm" || k.variant == "mma";
-}
+inline bool fuses_update(const KMeansKernel& k) { return variant(k.variant).lloyd != nullptr; }
 
 // The kernel file of a resolved variant, and the name of its fused Lloyd kernel.
-inline const char* kernel_file(const KMeansKernel& k) {
-  return k.variant == "gemm" ? "kmeans_gemm.cl" : k.variant == "mma" ? "kmeans_mma.cl" : "kmeans.cl";
-}
-inline const char* lloyd_kernel(const KMeansKernel& k) {
-  return k.variant == "gemm" ? "lloyd_gemm" : k.variant == "mma" ? "lloyd_mma" : "lloyd_expanded";
-}
+inline const char* kernel_file(const KMeansKernel& k) { return variant(k.variant).file; }
+inline const char* lloyd_kernel(const KMeansKernel& k) { return variant(k.variant).lloyd; }
 
 // mma's kernels take the centroids' prepared layout (prepare_mma) after the common arguments: floats a
 // centroid takes there (cl/kmeans_mma.cl, STRIDE), and the block of centroids one mma.sync compares.

@@ -122,7 +122,8 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
       if (const int k = ++seen[d.device()()]; k > 1) w.share.device += " #" + std::to_string(k);
       w.kernel = pairwise::resolve(params.kernel, d, problem, w.tuning_sources);
       w.options = pairwise::defines(w.kernel, problem, d.info().local_memory);
-      w.count = d.kernel("pair_histogram.cl", w.options, pairwise::kernel_name(w.kernel).c_str());
+      const pairwise::HistogramVariant& v = pairwise::histogram_variant(w.kernel.variant);
+      w.count = d.kernel(v.file, w.options, v.entry);
       w.merge = d.kernel("pair_histogram.cl", w.options, "hist_merge");
       side_limit = std::min(side_limit, pairwise::max_rectangle_side(w.kernel, problem));
       s->workers.push_back(std::move(w));

@@ -15,7 +15,7 @@ namespace itercl::pairwise {
 // The device takes no root to compare: its table holds, per edge, the thresholds on d2 that are exactly
 // equivalent (sqrt is monotonic).
 struct DeviceBinning {
-  // How the device finds a pair's bucket (cl/pair_histogram.cl's BINNING):
+  // How the device finds a pair's bucket (cl/pair_histogram.clh's BINNING):
   //   uniform  from the distance's place among evenly spaced edges, a threshold deciding near an edge:
   //            uniform bins, and with `place` explicit edges or radii (as the edges 0, r_0 .. r_n-1)
   //            evenly spaced within a few ulps. The table: each bucket's least d2 (the least whose root reaches its
@@ -29,7 +29,7 @@ struct DeviceBinning {
   std::vector<double> frame;  // the kernel's lo, hi and inv_width: the edges' span, or the cells' over d2
   std::vector<double> table;
   // The lookup: the most thresholds a pair's start is moved past, over every cell and the slack of the
-  // device's rounding of the cell index (cl/pair_histogram.cl's LOOKUP_STEPS). 0 for the uniform rule.
+  // device's rounding of the cell index (cl/pair_histogram.clh's LOOKUP_STEPS). 0 for the uniform rule.
   int steps = 0;
 };
 

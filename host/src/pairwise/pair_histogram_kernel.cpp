@@ -1,5 +1,5 @@
 // The histogram kernel's parameters: checks, JSON, their resolution from the tuning database
-// (tuning/pair_histogram.json), the -D options they build cl/pair_histogram.cl with, and the rectangles
+// (tuning/pair_histogram.json), the -D options they build cl/pair_histogram*.cl with, and the rectangles
 // their counters allow.
 #include "pairwise/pair_histogram_kernel.hpp"
 
@@ -32,14 +32,14 @@ constexpr std::size_t kPartialBudget = std::size_t{256} << 20;
 // The most work-groups per compute unit a launch is split for: a GPU's resident groups several times over.
 constexpr int kMaxGroupsPerUnit = 1024;
 
-// The local memory a kernel takes: the staged points (3 or 4 coordinates staged as 4, cl/pair_histogram.cl's
+// The local memory a kernel takes: the staged points (3 or 4 coordinates staged as 4, cl/pair_histogram.clh's
 // BLOCK_TYPE), the private histogram's copies, and the edge table's `table_copies` (0: the table not staged).
 std::size_t histogram_local_bytes(const PairHistogramKernel& k, const HistogramProblem& problem, int replicas,
                                   int table_copies) {
   const auto staged_dim = static_cast<std::size_t>(problem.dim == 3 ? 4 : problem.dim);
   const std::size_t reals = static_cast<std::size_t>(k.work_group_size) * staged_dim +
                             kernel_binning(k, problem).table.size() * static_cast<std::size_t>(table_copies);
-  // the private histogram's buckets and its two for the pairs in none (cl/pair_histogram.cl's HIST)
+  // the private histogram's buckets and its two for the pairs in none (cl/pair_histogram.clh's HIST)
   const std::size_t counts =
       private_histogram(k) ? static_cast<std::size_t>(problem.buckets + 2) * static_cast<std::size_t>(replicas) : 0;
   return reals * real_size(problem.precision) + counts * sizeof(cl_uint);
@@ -100,12 +100,11 @@ const DeviceBinning& kernel_binning(const PairHistogramKernel& k, const Histogra
   return k.even_edges == "place" ? problem.place : problem.lookup;
 }
 
-bool private_histogram(const PairHistogramKernel& k) { return k.variant.starts_with("private"); }
-
-std::string kernel_name(const PairHistogramKernel& k) {
-  return k.variant == "private_hist"            ? "hist_private"
-         : k.variant == "private_hist_balanced" ? "hist_private_balanced"
-                                                : "hist_" + k.variant;
+const HistogramVariant& histogram_variant(std::string_view name) {
+  for (const HistogramVariant& v : kHistogramTable)
+    if (v.name == name) return v;
+  throw ParamError("kernel.variant",
+                   "expected one of " + choice_list(kHistogramVariants) + "; got \"" + std::string(name) + "\"");
 }
 
 PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const HistogramProblem& problem,
@@ -201,7 +200,6 @@ std::string defines(const PairHistogramKernel& k, const HistogramProblem& proble
       .add("UNIFORM_GUARD", k.uniform_check == "guarded")
       .add("UNIFORM_WALK", uniform_walk(device_rule, problem.buckets, problem.precision))
       .add("GLOBAL64", k.global_counter_bits == 64)
-      .add("PRIVATE_HIST", private_histogram(k))
       .add("TABLE_LOCAL", histogram_local_bytes(k, problem, k.replicas, k.table_copies) <= local_memory)
       .add("TABLE_COPIES", k.table_copies)
       .str();

@@ -1,8 +1,9 @@
-// The histogram kernel's parameters (cl/pair_histogram.cl), in the shape every family's kernel struct
+// The histogram kernel's parameters (cl/pair_histogram*.cl), in the shape every family's kernel struct
 // has (docs/architecture.md): PairHistogramKernel::validate, resolve, defines and the field table, and
 // the rectangle side its counters allow (internal).
 #pragma once
 
+#include <array>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -15,9 +16,28 @@
 
 namespace itercl::pairwise {
 
-// The histogram kernel's variants, in the order the tuner tries them.
-inline const std::initializer_list<std::string_view> kHistogramVariants = {"naive", "tiled", "private_hist",
-                                                                           "private_hist_balanced"};
+// One histogram variant: its kernel file (cl/pair_histogram.clh's banner) and entry point, and whether it
+// counts in per-group histograms that hist_merge (pair_histogram.cl) adds up. validate, the build, the
+// tuner and the tests read this table.
+struct HistogramVariant {
+  std::string_view name;
+  const char* file;
+  const char* entry;
+  bool private_counts;
+};
+inline constexpr HistogramVariant kHistogramTable[] = {
+    {"naive", "pair_histogram.cl", "hist_naive", false},
+    {"tiled", "pair_histogram_tiled.cl", "hist_tiled", false},
+    {"private_hist", "pair_histogram_private.cl", "hist_private", true},
+    {"private_hist_balanced", "pair_histogram_private.cl", "hist_private_balanced", true},
+};
+
+// The variants' names, in the table's order (the order the tuner tries them).
+inline constexpr std::array<std::string_view, std::size(kHistogramTable)> kHistogramVariants = [] {
+  std::array<std::string_view, std::size(kHistogramTable)> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kHistogramTable[i].name;
+  return names;
+}();
 
 // The ways uniform bins check a pair's bucket against the edges' thresholds.
 inline const std::initializer_list<std::string_view> kUniformChecks = {"guarded", "corrected"};
@@ -51,15 +71,20 @@ const std::vector<KernelField<PairHistogramKernel>>& fields<PairHistogramKernel>
 PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const HistogramProblem& problem,
                             std::vector<std::string>& sources);
 
-// The -D options of cl/pair_histogram.cl for a resolved kernel on a device of `local_memory` bytes of
+// The -D options of cl/pair_histogram*.cl for a resolved kernel on a device of `local_memory` bytes of
 // local memory (the edge table is staged there where it fits).
 std::string defines(const PairHistogramKernel& k, const HistogramProblem& problem, std::size_t local_memory);
 
-// The counting kernel of cl/pair_histogram.cl a resolved variant runs.
-std::string kernel_name(const PairHistogramKernel& k);
+// The table's entry of a resolved variant; ParamError("kernel.variant") for another name.
+const HistogramVariant& histogram_variant(std::string_view name);
+inline const char* kernel_file(const PairHistogramKernel& k) { return histogram_variant(k.variant).file; }
 
 // Whether the variant counts in per-group histograms (private_hist, private_hist_balanced).
-bool private_histogram(const PairHistogramKernel& k);
+inline bool private_histogram(const PairHistogramKernel& k) {
+  for (const HistogramVariant& v : kHistogramTable)
+    if (v.name == k.variant) return v.private_counts;
+  return false;  // "auto": not resolved yet
+}
 
 // The longest side, a multiple of the work-group, of a rectangle whose pairs the resolved kernel's
 // counters hold without overflow (and whose per-group histograms stay within kPartialBudget).

@@ -1,4 +1,4 @@
-// SmacofDevice's setup: the kernel resolved and checked against the device's memory, cl/smacof.cl's
+// SmacofDevice's setup: the kernel resolved and checked against the device's memory, cl/smacof.clh's
 // kernels built, every buffer allocated, and the loop-invariant data (delta, weights, V+) uploaded or
 // built on the device once.
 #include "smacof/smacof_device.hpp"
@@ -110,8 +110,8 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
     const std::size_t row_groups = round_up(rows, k.work_group_size) / k.work_group_size;
     s.rows_global = row_groups * k.work_group_size;
     if (is_fused(k.variant)) {
-      s.fused = device.kernel("smacof.cl", s.options, s.symmetric() ? "fused_symmetric" : k.variant.c_str());
-      s.finish = device.kernel("smacof.cl", s.options, s.symmetric() ? "fused_symmetric_finish" : "fused_finish");
+      s.fused = device.kernel(kernels(k).file, s.options, kernels(k).pass);
+      s.finish = device.kernel(kernels(k).file, s.options, kernels(k).finish);
       const auto fused_groups = static_cast<std::size_t>(fused_row_groups(static_cast<Eigen::Index>(rows), k));
       s.fused_global = fused_groups * k.work_group_size;
       s.stress_pairs = fused_groups * static_cast<std::size_t>(s.slices_held);
@@ -119,8 +119,8 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
           cl::Buffer(device.context(), CL_MEM_READ_WRITE,
                      std::max<std::size_t>(static_cast<std::size_t>(s.slices_held) * rows * dim, 1) * s.real());
     } else {
-      s.bccalc = device.kernel("smacof.cl", s.options, ("bccalc_" + k.variant).c_str());
-      s.stress = device.kernel("smacof.cl", s.options, ("stress_" + k.variant).c_str());
+      s.bccalc = device.kernel(kernels(k).file, s.options, kernels(k).pass);
+      s.stress = device.kernel(kernels(k).file, s.options, kernels(k).finish);
       s.stress_pairs = row_groups;
     }
     for (const cl::Kernel* kern : {&s.fused, &s.finish, &s.bccalc, &s.stress})
@@ -128,7 +128,7 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
         check_kernel_work_group("kernel.work_group_size", k.work_group_size,
                                 kern->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()));
     if (problem.weighted) {
-      s.pinv_kernel = device.kernel("smacof.cl", s.options, "apply_pinv");
+      s.pinv_kernel = device.kernel("smacof_pinv.cl", s.options, "apply_pinv");
       s.bx = cl::Buffer(device.context(), CL_MEM_READ_WRITE, n * dim * s.real());
     }
     // delta in buffers of whole slices, each within one allocation; the seed variants' one slice is all.
@@ -210,7 +210,7 @@ void SmacofDevice::build_dissimilarities(const cl::Buffer& v, Eigen::Index featu
   Impl& s = *impl_;
   try {
     Stopwatch wall;
-    cl::Kernel build = s.device.kernel("smacof.cl", s.options, "build_delta");
+    cl::Kernel build = s.device.kernel("smacof_delta.cl", s.options, "build_delta");
     cl::Event run;
     cl::CommandQueue& q = s.device.queue();
     std::vector<cl::Event> runs;

@@ -36,7 +36,7 @@ struct SmacofDevice::Impl {
   int slice_base = 0, slices_held = 0;
   std::vector<cl::Buffer> delta, weights;
   cl::Buffer pinv, bx, partial_bx;
-  cl::Buffer partial_ring;       // the symmetric pass's window sums (cl/smacof.cl's banner)
+  cl::Buffer partial_ring;       // the symmetric pass's window sums (cl/smacof.clh's banner)
   cl::Buffer partial_stress[2];  // two slots: a pass enqueued ahead writes the one not being read
   // The embeddings: x[0] and x[1] swapped each iteration; a fused pass on one device also uses x[2], so
   // that the pass one iteration ahead writes neither the iterate returned nor the one it reads.

@@ -1,4 +1,4 @@
-// SmacofKernel: the variant, storage and tuning of cl/smacof.cl, resolved from the tuning database
+// SmacofKernel: the variant, storage and tuning of cl/smacof_*.cl, resolved from the tuning database
 // (tuning/smacof.json), and the -D options it is built with.
 #include "smacof/smacof_kernel.hpp"
 
@@ -92,6 +92,13 @@ std::uint64_t ring_span(int work_group_size, std::uint64_t per_slice) {
 Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k) {
   const Eigen::Index per_group = static_cast<Eigen::Index>(k.work_group_size) * std::max(k.rows_per_item, 1);
   return (rows + per_group - 1) / per_group;
+}
+
+const Variant& kernels(const SmacofKernel& k) {
+  if (k.symmetric.value_or(false)) return kSymmetricPass;
+  for (const Variant& v : kVariantTable)
+    if (v.name == k.variant) return v;
+  throw ParamError("kernel.variant", "expected one of " + choice_list(kVariants) + "; got \"" + k.variant + "\"");
 }
 
 }  // namespace smacof

@@ -3,6 +3,7 @@
 // takes on the devices, and the checks that refuse what does not fit: smacof_memory.hpp.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -16,15 +17,49 @@
 
 namespace itercl::smacof {
 
-// cl/smacof.cl's variants, typed once: validate checks against them, the tuner sweeps them.
-inline const std::initializer_list<std::string_view> kVariants = {"naive", "local_x", "colmajor", "fused",
-                                                                  "fused_rows"};
+// One variant: its kernel file (cl/smacof.clh's banner) and its two entry points, the pass over delta and
+// the kernel after it (the seed's variants: bccalc_<name>, then stress_<name>; the fused: the pass giving
+// both B(X) X and the stress, then the finish adding the slices' rows). validate checks against this
+// table, the build takes its kernels from it, the tuner and the tests walk it.
+struct Variant {
+  std::string_view name;
+  const char* file;
+  const char* pass;
+  const char* finish;
+  bool fused;  // one pass over delta per iteration, its columns cut into slices
+};
+inline constexpr Variant kVariantTable[] = {
+    {"naive", "smacof_seed.cl", "bccalc_naive", "stress_naive", false},
+    {"local_x", "smacof_seed.cl", "bccalc_local_x", "stress_local_x", false},
+    {"colmajor", "smacof_seed.cl", "bccalc_colmajor", "stress_colmajor", false},
+    {"fused", "smacof_fused.cl", "fused", "fused_finish", true},
+    {"fused_rows", "smacof_fused.cl", "fused_rows", "fused_finish", true},
+};
+// The fused variants over packed storage with each unordered pair once (SmacofKernel::symmetric).
+inline constexpr Variant kSymmetricPass = {"fused", "smacof_symmetric.cl", "fused_symmetric", "fused_symmetric_finish",
+                                           true};
+
+// The variants' names, in the table's order (the order the tuner tries them).
+inline constexpr std::array<std::string_view, std::size(kVariantTable)> kVariants = [] {
+  std::array<std::string_view, std::size(kVariantTable)> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kVariantTable[i].name;
+  return names;
+}();
 
 // The most n_components the kernels take: they keep a point's coordinates in registers.
 inline constexpr int kMaxComponents = 32;
 
-// The variants that make one pass over delta per iteration, its columns cut into slices.
-inline bool is_fused(std::string_view variant) { return variant == "fused" || variant == "fused_rows"; }
+// The variants that make one pass over delta per iteration, its columns cut into slices ("auto": not yet).
+inline bool is_fused(std::string_view variant) {
+  for (const Variant& v : kVariantTable)
+    if (v.name == variant) return v.fused;
+  return false;
+}
+
+// The kernels a resolved kernel runs each iteration. Weighted SMACOF's update is smacof_pinv.cl's
+// apply_pinv, the dissimilarities from vectors smacof_delta.cl's build_delta.
+const Variant& kernels(const SmacofKernel& k);
+inline const char* kernel_file(const SmacofKernel& k) { return kernels(k).file; }
 
 // What the kernel's resolution, its -D options and the device's buffers depend on.
 struct Problem {
@@ -58,7 +93,7 @@ int auto_slices_over(unsigned compute_units, int groups_per_unit, Eigen::Index r
 // Work-groups along the rows of a fused pass over `rows` rows: each takes work_group_size * rows_per_item.
 Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k);
 
-// The symmetric pass (cl/smacof.cl's fused_symmetric): steps a batch, the copies of its ring of rows. 4
+// The symmetric pass (cl/smacof_symmetric.cl's fused_symmetric): steps a batch, the copies of its ring of rows. 4
 // measured fastest on the H200 (2 and 1: more barriers; 8 and 16: more local memory, fewer work-groups
 // resident; benchmarks/results/nvidia-h200/smacof-symmetric-ring/).
 inline constexpr int kRingSteps = 4;
@@ -68,10 +103,10 @@ int ring_rows(const SmacofKernel& k);
 // The local memory the symmetric pass takes: the ring's copies and the stress reduction's scratch.
 std::size_t symmetric_local_bytes(const SmacofKernel& k, const Problem& problem);
 // The symmetric pass's window sums a slice of `per_slice` columns writes per work-group of
-// `work_group_size`, in rows (cl/smacof.cl's span).
+// `work_group_size`, in rows (cl/smacof_symmetric.cl's span).
 std::uint64_t ring_span(int work_group_size, std::uint64_t per_slice);
 
-// The -D options of cl/smacof.cl for a resolved kernel.
+// The -D options of cl/smacof_*.cl for a resolved kernel.
 std::string defines(const SmacofKernel& k, const Problem& problem);
 
 // SmacofKernel's JSON names, both ways.

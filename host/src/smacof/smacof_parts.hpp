@@ -1,5 +1,5 @@
 // delta's storage cut into device buffers (internal): each buffer holds whole slices of the fused pass's
-// columns (cl/smacof.cl's banner, "buffers"), as many as one allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE)
+// columns (cl/smacof.clh's banner, "buffers"), as many as one allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE)
 // takes, so that a block larger than one allocation still runs, one launch per buffer, each slice computed
 // as one buffer would compute it. Every offset here is 64-bit: a buffer's values pass 2^31 from
 // N = 46,341 on (the kernels index in ulong for the same reason). Over several MPI ranks packed storage

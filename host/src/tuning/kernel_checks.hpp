@@ -1,4 +1,5 @@
-// The checks and -D options every kernel parameter struct shares (internal): each family's
+// The checks and -D options every kernel parameter struct shares (internal; the 32-bit indexing bound
+// and the -D builder, which core uses too, are core/int_indexing.hpp and core/defines.hpp): each family's
 // <family>_kernel.cpp validates, resolves and renders its struct with these, so a message reads the same
 // for every kernel and a list of choices is typed once.
 #pragma once
@@ -12,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/defines.hpp"
+#include "core/int_indexing.hpp"
 #include "itercl/device.hpp"
 #include "itercl/error.hpp"
 
@@ -57,30 +60,5 @@ inline void check_kernel_work_group(std::string_view field, long long value, std
                                              " exceeds what this kernel can launch on the device (" +
                                              std::to_string(kernel_limit) + ")");
 }
-
-// The kernels index with 32-bit ints (faster on GPUs than 64-bit arithmetic): `count` `what`s must stay
-// below 2^31. `field` names the input that is too large.
-inline void check_int_indexing(std::string_view field, std::uint64_t count, std::string_view what) {
-  constexpr std::uint64_t kLimit = (std::uint64_t{1} << 31) - 1;
-  if (count > kLimit)
-    throw InputError(std::string(field) + ": " + std::to_string(count) + " " + std::string(what) +
-                     " exceed the kernels' 32-bit indexing (2^31 - 1)");
-}
-
-// The -D options of a kernel build: REAL first (every kernel file needs it: cl/common.clh), then the
-// family's own, in the order added.
-class Defines {
- public:
-  explicit Defines(Precision p) { out_ << "-D REAL=" << precision_name(p); }
-  template <class T>
-  Defines& add(std::string_view name, const T& value) {
-    out_ << " -D " << name << '=' << value;
-    return *this;
-  }
-  std::string str() const { return out_.str(); }
-
- private:
-  std::ostringstream out_;
-};
 
 }  // namespace itercl

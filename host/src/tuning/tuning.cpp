@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "core/embedded_files.hpp"
-#include "io/config.hpp"
+#include "core/json_text.hpp"
+#include "core/replace_file.hpp"
 #include "itercl/error.hpp"
-#include "itercl/io.hpp"
 
 namespace itercl {
 namespace tuning {
@@ -17,7 +17,7 @@ namespace tuning {
 // Read as a config is (a user's overlay is a file like one): nesting, repeated keys and numbers checked.
 nlohmann::json parse(std::string_view text, const std::string& where) {
   try {
-    return io::parse_config_text(std::string(text), where);
+    return core::parse_json_text(std::string(text), where);
   } catch (const InputError& e) {
     throw RuntimeError(std::string("the tuning database ") + e.what());
   }
@@ -94,7 +94,7 @@ void store_tuned_parameters(const std::filesystem::path& folder, std::string_vie
                       : start_from_builtin          ? tuning::builtin(kernel)
                                                     : nlohmann::json::object();
   db["devices"][info.name] = entry;
-  write_file_atomically(path, db.dump(2) + "\n");
+  core::replace_file(path, db.dump(2) + "\n");
 }
 
 }  // namespace itercl
