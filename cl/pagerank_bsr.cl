@@ -30,8 +30,10 @@
 //
 // Parameters
 //   -D REAL=float|double  (required, see common.clh)
+//   -D WEIGHTED            weighted links: `values` beside `slots`, a link's weight at its slot
+//                          (markers' and row ids' slots unused; pagerank_links.clh)
 //   The width is a kernel argument, so one build serves every width.
-#include "common.clh"
+#include "pagerank_links.clh"
 
 #define BSR_NEW_ROW (-1)
 #define BSR_PARTIAL_ROW (-2)
@@ -39,7 +41,8 @@
 
 __kernel void fixed_width_sparse_row(const int bsr_rows, const int width, __global const int* restrict slots,
                                      __global const real* restrict z, __global real* restrict s,
-                                     __global int2* restrict partial_pages, __global real* restrict partial_sums) {
+                                     __global int2* restrict partial_pages,
+                                     __global real* restrict partial_sums LINK_VALUES) {
   const int b = get_global_id(0);
   if (b >= bsr_rows) return;
   int2 pages = (int2)(-1, -1);
@@ -51,7 +54,7 @@ __kernel void fixed_width_sparse_row(const int bsr_rows, const int width, __glob
   for (int c = 2; c < width; ++c) {
     const int value = slots[c * bsr_rows + b];
     if (value >= 0) {
-      sum += z[value];
+      sum += LINK(c * bsr_rows + b, z[value]);
     } else if (value == BSR_FILLER) {
       break;
     } else {  // a marker: the record so far is complete. Only the first can be a piece here.

@@ -140,6 +140,8 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
               .self_loops = links.self_loops,
               .duplicates = links.duplicates,
               .dropped = links.dropped,
+              .zero_weights = links.zero_weights,
+              .weighted = links.weighted(),
               .dangling_nodes = std::count(links.out_degree.begin(), links.out_degree.end(), 0),
               .rows_s = csr.seconds()};
     core::enter_phase("fit");  // over ranks the fit is one phase
@@ -154,6 +156,8 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   report.data["self_loops"] = counts.self_loops;
   report.data["duplicates"] = counts.duplicates;
   report.data["edges_dropped"] = counts.dropped;
+  report.data["zero_weight_links"] = counts.zero_weights;
+  report.data["weighted_links"] = counts.weighted;
   report.data["dangling_nodes"] = counts.dangling_nodes;
   if (in_parts) report.data["drawn_in_parts"] = comm.size();  // one part of the edges on each rank
 

@@ -114,7 +114,8 @@ PageRankGraph::PageRankGraph(const Device& device, const EdgesView& edges, const
   // hybrid's k, which read the rows, are resolved again in build()).
   std::vector<std::string> unused;
   const PageRankKernel where = pagerank::resolve(kernel_, device_.info(), std::span<const std::int32_t>{}, unused);
-  if (where.graph_build != "device" || n_nodes_ == 0) {
+  // A weighted graph is built on the host: the device's build sorts the links without their weights.
+  if (where.graph_build != "device" || n_nodes_ == 0 || !edges.weights.empty()) {
     core::enter_phase("graph_build");
     build(in_links(edges, options));
     return;

@@ -27,6 +27,7 @@ struct EllBlock {
   int width = 0;                       // the longest row's length
   int min_length = 0, max_length = 0;  // of the rows in the block (a bin's range)
   std::vector<std::int32_t> columns;   // width * n_rows
+  std::vector<double> values;          // a weighted graph's: each slot's weight (padding 0); else empty
 };
 
 // Every row, padded to the longest. Throws ParamError("kernel.ell_max_fill") when the padded array
@@ -41,6 +42,7 @@ struct HybridLayout {
   std::vector<EllBlock> bins;                          // non-empty bins, shortest rows first
   std::vector<std::int32_t> cpu_rows;                  // the dense rows, ascending
   std::vector<std::int32_t> cpu_offsets, cpu_sources;  // their in-links as CSR
+  std::vector<double> cpu_values;                      // and their weights (a weighted graph; else empty)
 };
 HybridLayout build_hybrid(const InLinks& L, int k);
 
@@ -52,7 +54,8 @@ inline int auto_hybrid_k(const InLinks& L, double rho) { return auto_hybrid_k(L.
 // The bin of a row of `length` in-links (length >= 1): 0 for 1-3, then j for [2^(j+1), 2^(j+2)).
 int hybrid_bin(int length);
 
-// The CPU rows' sums of z over their in-links, with threads. The links are split evenly among the
+// The CPU rows' sums of z over their in-links (of weight * z for a weighted graph, each weight rounded to
+// T as the device's values are), with threads. The links are split evenly among the
 // threads whatever the rows' lengths (one enormous row is shared); rows cut by a split are summed
 // from their pieces in thread order, so the result does not vary from run to run.
 template <class T>
@@ -109,6 +112,7 @@ struct BsrLayout {
   int width = 0;
   std::int64_t n_rows = 0;
   std::vector<std::int32_t> slots;  // n_rows x width, column-major: slot c of BSR row r at c * n_rows + r
+  std::vector<double> values;       // a weighted graph's: a link's weight at its slot, 0 elsewhere; else empty
   std::int64_t split_rows = 0;      // rows of A stored as beta pieces
   std::int64_t filler_slots = 0;
   std::int32_t at(std::int64_t row, int column) const { return slots[static_cast<std::size_t>(column * n_rows + row)]; }

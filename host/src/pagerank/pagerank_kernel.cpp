@@ -149,9 +149,10 @@ PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const
   return k;
 }
 
-std::string defines(const PageRankKernel& k, const Problem& problem) {
-  Defines d(problem.precision);
+std::string defines(const PageRankKernel& k, Precision precision, bool weighted) {
+  Defines d(precision);
   if (k.format == "csr_adaptive") d.add("LINKS_PER_ITEM", kAdaptiveLinksPerItem);
+  if (weighted) d.add("WEIGHTED", 1);
   return d.str();
 }
 

@@ -50,8 +50,12 @@ inline PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Pr
 // per 256 work-items in float).
 constexpr int kAdaptiveLinksPerItem = 4;
 
-// The -D options every PageRank kernel file is built with (the format picks the file, not an option).
-std::string defines(const PageRankKernel& k, const Problem& problem);
+// The -D options every PageRank kernel file is built with (the format picks the file, not an option):
+// WEIGHTED only for a weighted graph, so an unweighted one runs the kernels without a value array.
+std::string defines(const PageRankKernel& k, Precision precision, bool weighted);
+inline std::string defines(const PageRankKernel& k, const Problem& problem) {
+  return defines(k, problem.precision, problem.links.weighted());
+}
 
 // The JSON names of PageRankKernel's members, for to_json and from_json.
 const std::vector<KernelField<PageRankKernel>>& fields();

@@ -71,6 +71,8 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
   const std::int32_t n = part.n_nodes;
   const auto un = static_cast<std::size_t>(n);
   const int ranks = comm.size();
+  if (!part.weights.empty())
+    throw InputError("graph: a graph drawn in parts is unweighted (R-MAT); weighted graphs are read on rank 0");
   if (part.src.size() != part.dst.size())
     throw InputError("graph: " + std::to_string(part.src.size()) + " sources for " + std::to_string(part.dst.size()) +
                      " destinations");
@@ -99,7 +101,7 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
     const auto round_robin = [ranks](std::int32_t d) { return static_cast<std::size_t>(d % ranks); };
     Edges drawn = exchange_by_destination(comm, src, dst, same, round_robin);
     const Stopwatch clock;
-    InLinks rows = in_links(EdgesView{n, drawn.src, drawn.dst}, options);
+    InLinks rows = in_links(EdgesView{n, drawn.src, drawn.dst, {}}, options);
     counts.rows_s += clock.seconds();
     drawn = {};
     add_edge_counts(rows, counts);
@@ -118,7 +120,7 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
 
   // The plan: rank 0's kernel, then the order and the cut, which every rank computes from the same
   // counts as rank 0 would from the whole graph (pagerank_ranks.cpp's share_graph).
-  resolve_on_rank0(comm, device, p, offsets, r);
+  resolve_on_rank0(comm, device, p, offsets, /*weighted=*/false, r);
   RankShare share;
   std::vector<std::int32_t> new_id;  // empty: the input's order
   if (r.kernel.reorder == "degree") {
@@ -152,7 +154,7 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
   Edges mine = exchange_by_destination(comm, src, dst, rename, owner);
   kept = {}, new_id = {};
   const Stopwatch clock;
-  share.block = in_links(EdgesView{n, mine.src, mine.dst}, last_options);
+  share.block = in_links(EdgesView{n, mine.src, mine.dst, {}}, last_options);
   counts.rows_s += clock.seconds();
   mine = {};
   if (options.duplicates) add_edge_counts(share.block, counts);

@@ -43,9 +43,10 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
   RankShare share;
   share.bounds.resize(ranks + 1);
   std::vector<std::int32_t> link_bounds(ranks + 1), out_degree;
+  std::vector<double> out_weight;
   InLinks renamed;
   const InLinks* graph = &all;
-  resolve_on_rank0(comm, device, p, all.offsets, r);
+  resolve_on_rank0(comm, device, p, all.offsets, all.weighted(), r);
   if (root) {
     if (r.kernel.reorder == "degree") {
       const Stopwatch clock;
@@ -57,10 +58,12 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
     share.bounds = link_balanced_rows(*graph, comm.size());
     for (std::size_t q = 0; q <= ranks; ++q) link_bounds[q] = graph->offsets[static_cast<std::size_t>(share.bounds[q])];
     out_degree = graph->out_degree;
+    out_weight = graph->out_weight;
   }
   comm.broadcast(share.bounds);
   comm.broadcast(link_bounds);
   comm.broadcast(out_degree);
+  comm.broadcast(out_weight);  // empty: unweighted
   share_node_values(comm, p, share.order);
 
   // Rank q's rows' ends in the row pointer and its in-links are contiguous pieces of rank 0's arrays.
@@ -76,8 +79,12 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
       rows);
   std::vector<std::int32_t> sources = comm.scatterv<std::int32_t>(
       root ? std::span<const std::int32_t>(graph->sources) : std::span<const std::int32_t>{}, links);
+  std::vector<double> values;
+  if (!out_weight.empty())
+    values = comm.scatterv<double>(root ? std::span<const double>(graph->values) : std::span<const double>{}, links);
   const auto me = static_cast<std::size_t>(comm.rank());
-  share.block = block_of_rows(n, share.bounds[me], link_bounds[me], ends, std::move(sources), std::move(out_degree));
+  share.block = block_of_rows(n, share.bounds[me], link_bounds[me], ends, std::move(sources), std::move(out_degree),
+                              std::move(values), std::move(out_weight));
   r.upload.comm_s += comm.seconds() - comm_before;
   r.upload.wall_s += wall.seconds();
   return share;
@@ -86,13 +93,12 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
 }  // namespace
 
 void resolve_on_rank0(core::Comm& comm, const Device& device, const PageRankParams& p,
-                      std::span<const std::int32_t> offsets, PageRankResult& r) {
+                      std::span<const std::int32_t> offsets, bool weighted, PageRankResult& r) {
   std::string plan;
   if (comm.rank() == 0) {
     r.kernel = resolve(p.kernel, device.info(), offsets, r.tuning_sources);
     check_format_over_ranks(r.kernel.format);
-    const InLinks no_links;  // the options depend on the kernel and the precision alone
-    r.build_options = defines(r.kernel, Problem{no_links, p.precision});
+    r.build_options = defines(r.kernel, p.precision, weighted);
     plan = nlohmann::json{{"kernel", r.kernel}, {"sources", r.tuning_sources}, {"options", r.build_options}}.dump();
   }
   broadcast_text(comm, plan);

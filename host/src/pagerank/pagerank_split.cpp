@@ -35,12 +35,17 @@ InLinks row_block(const InLinks& links, std::int32_t first, std::int32_t last) {
   const auto f = static_cast<std::size_t>(first), l = static_cast<std::size_t>(last);
   return block_of_rows(
       links.n_nodes, first, links.offsets[f], std::span<const std::int32_t>(links.offsets.data() + f + 1, l - f),
-      {links.sources.begin() + links.offsets[f], links.sources.begin() + links.offsets[l]}, links.out_degree);
+      {links.sources.begin() + links.offsets[f], links.sources.begin() + links.offsets[l]}, links.out_degree,
+      links.weighted()
+          ? std::vector<double>(links.values.begin() + links.offsets[f], links.values.begin() + links.offsets[l])
+          : std::vector<double>{},
+      links.out_weight);
 }
 
 InLinks block_of_rows(std::int32_t n, std::int32_t first, std::int32_t first_offset,
                       std::span<const std::int32_t> row_ends, std::vector<std::int32_t> sources,
-                      std::vector<std::int32_t> out_degree) {
+                      std::vector<std::int32_t> out_degree, std::vector<double> values,
+                      std::vector<double> out_weight) {
   InLinks block;
   block.n_nodes = n;
   const auto un = static_cast<std::size_t>(n), f = static_cast<std::size_t>(first);
@@ -51,6 +56,8 @@ InLinks block_of_rows(std::int32_t n, std::int32_t first, std::int32_t first_off
   for (std::size_t j = 0; j < row_ends.size(); ++j) block.offsets[f + 1 + j] = row_ends[j] - first_offset;
   block.sources = std::move(sources);
   block.out_degree = std::move(out_degree);
+  block.values = std::move(values);
+  block.out_weight = std::move(out_weight);
   return block;
 }
 

@@ -28,9 +28,11 @@ InLinks row_block(const InLinks& links, std::int32_t first, std::int32_t last);
 
 // The same block from the pieces a rank receives over MPI: the whole graph's offsets of rows
 // first + 1 .. last (`row_ends`, as they are: the in-links of the rows before first are subtracted
-// here), the block's in-links and every node's out-degree, for a graph of n nodes.
+// here), the block's in-links and every node's out-degree, for a graph of n nodes; a weighted graph's
+// block also its in-links' weights and every node's out-weight (both empty when unweighted).
 InLinks block_of_rows(std::int32_t n, std::int32_t first, std::int32_t first_offset,
                       std::span<const std::int32_t> row_ends, std::vector<std::int32_t> sources,
-                      std::vector<std::int32_t> out_degree);
+                      std::vector<std::int32_t> out_degree, std::vector<double> values = {},
+                      std::vector<double> out_weight = {});
 
 }  // namespace itercl::pagerank
