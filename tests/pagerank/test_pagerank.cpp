@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "itercl/error.hpp"
@@ -98,6 +99,68 @@ TEST_CASE("every format matches the reference iteration by iteration on an awkwa
               doctest::Approx(ref.residuals[static_cast<std::size_t>(it)])
                   .epsilon(precision == Precision::f64 ? 1e-9 : 1e-3));
     }
+  }
+}
+
+// awkward_graph with weights as networkx reads them: 0 (no link) for one link in nine, so that some
+// nodes' only links weigh 0 and they dangle; 0.25 to 40 otherwise, spread over two decades.
+Graph weighted_awkward_graph(std::uint64_t seed) {
+  Graph g = awkward_graph(seed);
+  std::mt19937_64 rng(seed + 100);
+  std::uniform_real_distribution<double> decades(-0.6, 1.6);
+  for (std::size_t e = 0; e < g.src.size(); ++e)
+    g.weights.push_back(rng() % 9 == 0 ? 0.0 : std::pow(10.0, decades(rng)));
+  for (std::size_t e = 0; e < g.src.size(); ++e)  // nodes 2400.. link with weight 0 only: dangling
+    if (g.src[e] >= 2400) g.weights[e] = 0;
+  return g;
+}
+
+TEST_CASE("weighted links: every format matches the weighted reference iteration by iteration, float and double") {
+  const Graph g = weighted_awkward_graph(5);
+  REQUIRE(itercl::in_links(g).weighted());
+  const auto ref = reference::pagerank(g, 0.85, 25, 0.0);
+  for (Precision precision : test::kPrecisions) {
+    for (const PageRankKernel& kernel : all_kernels()) {
+      CAPTURE(itercl::precision_name(precision));
+      CAPTURE(kernel);
+      const auto r = run(g, params({.max_iter = 25, .tol = 0, .precision = precision, .kernel = kernel}));
+      CHECK(r.build_options.find("-D WEIGHTED") != std::string::npos);
+      REQUIRE(r.ranks.size() == 3000);
+      CHECK(reference::l1_distance(r.ranks, ref.ranks) <= tolerance::ranks_l1(precision));
+      for (int it = 0; it < 25; ++it)
+        CHECK(r.iterations[static_cast<std::size_t>(it)].residual ==
+              doctest::Approx(ref.residuals[static_cast<std::size_t>(it)])
+                  .epsilon(precision == Precision::f64 ? 1e-9 : 1e-3));
+    }
+  }
+  // Unweighted graphs, and links that all weigh the same, build without the value array.
+  Graph same = awkward_graph(5);
+  same.weights.assign(same.src.size(), 3.0);
+  const auto r = run(same, params({.max_iter = 25, .tol = 0, .precision = Precision::f64}));
+  CHECK(r.build_options.find("WEIGHTED") == std::string::npos);
+  CHECK(reference::l1_distance(r.ranks, reference::pagerank(awkward_graph(5), 0.85, 25, 0.0).ranks) <=
+        tolerance::ranks_l1(Precision::f64));
+}
+
+TEST_CASE("weighted links with personalization and a dangling vector, against the reference") {
+  const Graph g = weighted_awkward_graph(6);
+  std::vector<double> p(3000, 0.0), d(3000, 0.0);
+  for (std::size_t i = 0; i < 3000; i += 7) p[i] = 1.0 + static_cast<double>(i % 5);
+  for (std::size_t i = 100; i < 3000; i += 11) d[i] = 2.0;
+  const auto ref = reference::pagerank(g, 0.7, 100, 1e-10, p, d);
+  REQUIRE(ref.converged);
+  for (const char* format : {"csr_adaptive", "hybrid", "bsr"}) {
+    const std::string name = format;
+    CAPTURE(name);
+    const auto r = run(g, {.alpha = 0.7,
+                           .tol = 1e-10,
+                           .personalization = p,
+                           .dangling = d,
+                           .nstart = {},
+                           .precision = Precision::f64,
+                           .kernel = {.format = format}});
+    CHECK(r.n_iter == ref.n_iter);
+    CHECK(reference::l1_distance(r.ranks, ref.ranks) <= tolerance::ranks_l1(Precision::f64));
   }
 }
 
