@@ -52,9 +52,10 @@ __kernel void fixed_width_sparse_row(const int bsr_rows, const int width, __glob
   int records = 1;
   real sum = 0;
   for (int c = 2; c < width; ++c) {
-    const int value = slots[c * bsr_rows + b];
+    const long k = (long)c * bsr_rows + b;  // 64-bit: the slots may pass 2^31 before the links do
+    const int value = slots[k];
     if (value >= 0) {
-      sum += LINK(c * bsr_rows + b, z[value]);
+      sum += LINK(k, z[value]);
     } else if (value == BSR_FILLER) {
       break;
     } else {  // a marker: the record so far is complete. Only the first can be a piece here.
@@ -65,7 +66,7 @@ __kernel void fixed_width_sparse_row(const int bsr_rows, const int width, __glob
         s[page] = sum;
       }
       status = value;
-      page = slots[++c * bsr_rows + b];
+      page = slots[(long)(++c) * bsr_rows + b];
       sum = 0;
       ++records;
     }

@@ -22,7 +22,10 @@
 inline real ell_row_sum(const int r, const int rows, const int width, __global const int* restrict columns,
                         __global const real* restrict z LINK_VALUES) {
   real sum = 0;
-  for (int c = 0; c < width; ++c) sum += LINK(c * rows + r, z[columns[c * rows + r]]);
+  for (int c = 0; c < width; ++c) {
+    const long k = (long)c * rows + r;  // 64-bit: the padded slots may pass 2^31 before the links do
+    sum += LINK(k, z[columns[k]]);
+  }
   return sum;
 }
 

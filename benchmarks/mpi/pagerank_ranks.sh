@@ -5,7 +5,8 @@
 #   weak scaling:   R-MAT 25 on 1 rank, 26 on 2, 27 on 4 (about 537 M links per rank).
 # Each run: 20 iterations, float, tol 0, the default format for the GPU, the graph drawn in parts (one
 # per rank). Prints, per run, the median iteration's wall time, its kernel, transfer and communication
-# parts, and the bytes each rank sends per iteration (results' mpi.exchange), then the efficiencies
+# parts, the bytes each rank sends per iteration and what a halo exchange would send (results'
+# result.exchange), then the efficiencies
 # (strong: T1 / (P TP); weak: T1 / TP). Writes under $OUT: pagerank-ranks.txt (the table), and one
 # results file per run packed into results.tgz (7 runs: at most 3 files in all).
 #   BIN    the itercl binary built here (default .gpu/itercl)
@@ -43,12 +44,13 @@ run() {  # name scale ranks
 import json, sys
 r = json.load(open(sys.argv[1]))
 m = r["timings"]["median_iteration"]
-ex = r.get("mpi", {}).get("exchange", {})
-sent = ex.get("bytes_sent_per_rank", [0])
+ex = r["result"].get("exchange", {})
+mb = lambda v: "[" + ", ".join(f"{x / 1e6:.1f}" for x in v) + "] MB" if v else "none"
 print(f'{sys.argv[1].split("/")[-1][:-5]:14s} ranks {sys.argv[2]} R-MAT {sys.argv[3]}: median iteration '
       f'{m["wall_ms"]:.3f} ms (kernel {m["kernel_ms"]:.3f}, transfer {m["transfer_ms"]:.3f}, '
-      f'comm {m.get("comm_ms", 0):.3f}); bytes sent per rank per iteration {sent} '
-      f'(an allgather of z: {ex.get("allgather_bytes_per_rank", "n/a")})')
+      f'comm {m.get("comm_ms", 0):.3f}); per rank per iteration, sent {mb(ex.get("bytes_sent_per_rank"))}, '
+      f'a halo exchange would send {mb(ex.get("halo_bytes_per_rank"))} '
+      f'(remote entries read {ex.get("remote_entries_per_rank", "none")})')
 with open(sys.argv[1][:-5] + ".wall", "w") as f:
     f.write(str(m["wall_ms"]))
 PY

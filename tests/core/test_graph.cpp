@@ -26,7 +26,7 @@ TEST_CASE("in-links: each row lists its sources ascending, repeats kept; out-deg
   // Edges in no particular order, with a repeat (2 -> 0 twice) and a self-loop (1 -> 1).
   const Graph g = graph(4, {{2, 0}, {1, 1}, {3, 0}, {2, 0}, {0, 1}, {1, 0}, {3, 2}});
   const InLinks L = itercl::in_links(g);
-  CHECK(L.offsets == std::vector<std::int32_t>{0, 4, 6, 7, 7});
+  CHECK(L.offsets == std::vector<std::int64_t>{0, 4, 6, 7, 7});
   CHECK(L.sources == std::vector<std::int32_t>{1, 2, 2, 3, 0, 1, 3});
   CHECK(L.out_degree == std::vector<std::int32_t>{1, 2, 2, 2});
   CHECK(L.self_loops == 1);
@@ -35,7 +35,7 @@ TEST_CASE("in-links: each row lists its sources ascending, repeats kept; out-deg
   CHECK(L.row_length(3) == 0);
 
   const InLinks simple = itercl::in_links(g, {.self_loops = false, .duplicates = false});
-  CHECK(simple.offsets == std::vector<std::int32_t>{0, 3, 4, 5, 5});
+  CHECK(simple.offsets == std::vector<std::int64_t>{0, 3, 4, 5, 5});
   CHECK(simple.sources == std::vector<std::int32_t>{1, 2, 3, 0, 3});
   CHECK(simple.out_degree == std::vector<std::int32_t>{1, 1, 1, 2});
   CHECK(simple.dropped == 2);
@@ -43,7 +43,7 @@ TEST_CASE("in-links: each row lists its sources ascending, repeats kept; out-deg
   CHECK_THROWS_WITH_AS(itercl::in_links(graph(3, {{0, 1}, {1, 3}})),
                        doctest::Contains("edge 1 (1 -> 3) names a node outside 0..2"), itercl::InputError);
   const InLinks empty = itercl::in_links(Graph{});
-  CHECK(empty.offsets == std::vector<std::int32_t>{0});
+  CHECK(empty.offsets == std::vector<std::int64_t>{0});
   CHECK(empty.n_links() == 0);
 }
 
@@ -55,7 +55,7 @@ TEST_CASE("weighted in-links: networkx's semantics for parallel links, repeats d
   // MultiDiGraph: each parallel link kept with its weight; zero weights left out, their nodes kept.
   const InLinks L = itercl::in_links(g);
   REQUIRE(L.weighted());
-  CHECK(L.offsets == std::vector<std::int32_t>{0, 2, 4, 5, 5});
+  CHECK(L.offsets == std::vector<std::int64_t>{0, 2, 4, 5, 5});
   CHECK(L.sources == std::vector<std::int32_t>{2, 2, 0, 1, 3});
   CHECK(L.values == std::vector<double>{1, 4, 0.5, 2, 3});
   CHECK(L.out_weight == std::vector<double>{0.5, 2, 5, 3});
@@ -136,8 +136,8 @@ TEST_CASE("in-links: the sorted rows of a plain sort of (destination, source), o
     for (std::int32_t e = 0; e < m; ++e)
       pairs.emplace_back(g.dst[static_cast<std::size_t>(e)], g.src[static_cast<std::size_t>(e)]);
     std::sort(pairs.begin(), pairs.end());
-    std::vector<std::int32_t> offsets(static_cast<std::size_t>(n) + 1, 0), sources,
-        out_degree(static_cast<std::size_t>(n), 0);
+    std::vector<std::int64_t> offsets(static_cast<std::size_t>(n) + 1, 0);
+    std::vector<std::int32_t> sources, out_degree(static_cast<std::size_t>(n), 0);
     std::int64_t loops = 0, repeats = 0;
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       ++offsets[static_cast<std::size_t>(pairs[k].first) + 1];

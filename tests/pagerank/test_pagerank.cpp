@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 
 #include "itercl/error.hpp"
@@ -161,6 +162,34 @@ TEST_CASE("weighted links with personalization and a dangling vector, against th
                            .kernel = {.format = format}});
     CHECK(r.n_iter == ref.n_iter);
     CHECK(reference::l1_distance(r.ranks, ref.ranks) <= tolerance::ranks_l1(Precision::f64));
+  }
+}
+
+TEST_CASE("64-bit link offsets, forced on a small graph: every format, weighted or not, matches the reference") {
+  // A graph of 2^31 links does not fit CI's memory; ITERCL_PAGERANK_WIDE_OFFSETS=1 builds the kernels with
+  // -D OFFSET=long and uploads 8-byte offsets and block starts, the paths such a graph takes.
+  struct WideOffsets {
+    WideOffsets() { setenv("ITERCL_PAGERANK_WIDE_OFFSETS", "1", 1); }
+    ~WideOffsets() { unsetenv("ITERCL_PAGERANK_WIDE_OFFSETS"); }
+  } wide;
+  for (const Graph& g : {awkward_graph(7), weighted_awkward_graph(7)}) {
+    const auto ref = reference::pagerank(g, 0.85, 25, 0.0);
+    // One of each format; csr_adaptive's 32 work-items cut the hub row into many pieces.
+    for (const PageRankKernel& kernel : std::vector<PageRankKernel>{{.format = "csr_scalar"},
+                                                                    {.format = "csr_vector", .vector_size = 4},
+                                                                    {.format = "csr_adaptive", .work_group_size = 32},
+                                                                    {.format = "ell", .ell_max_fill = 1e6},
+                                                                    {.format = "hybrid", .hybrid_k = 4},
+                                                                    {.format = "bsr", .bsr_width = 5}}) {
+      for (const Precision precision : test::kPrecisions) {
+        if (precision == Precision::f32 && kernel.format != "csr_adaptive") continue;  // one float build suffices
+        CAPTURE(kernel);
+        CAPTURE(g.weights.empty());
+        const auto r = run(g, params({.max_iter = 25, .tol = 0, .precision = precision, .kernel = kernel}));
+        CHECK(r.build_options.find("-D OFFSET=long") != std::string::npos);
+        CHECK(reference::l1_distance(r.ranks, ref.ranks) <= tolerance::ranks_l1(precision));
+      }
+    }
   }
 }
 

@@ -194,7 +194,7 @@ TEST_CASE("hybrid: ELL bins 1-3, 4-7, 8-15 for k = 16, longer rows to the CPU as
   CHECK(h.bins[2].min_length == 8);
   CHECK(h.bins[2].max_length == 15);
   CHECK(h.cpu_rows == std::vector<std::int32_t>{7, 8});
-  CHECK(h.cpu_offsets == std::vector<std::int32_t>{0, 16, 56});
+  CHECK(h.cpu_offsets == std::vector<std::int64_t>{0, 16, 56});
   // Bin 0, block row 2 is row 9 (2 links: nodes 0 and 1), padded with n = 40 to width 3.
   CHECK(h.bins[0].columns[0 * 3 + 2] == 0);
   CHECK(h.bins[0].columns[1 * 3 + 2] == 1);
@@ -292,8 +292,9 @@ TEST_CASE("csr_adaptive row blocks: rows packed within capacity and max rows, lo
   // 5 (1) make a block; row 6 (9 links) is cut 4 + 4 + 1; rows 7 (4 links, whole) and 8 (empty).
   const InLinks L = from_rows(8, {{1}, {1, 2}, {3, 4}, {}, {5}, {1, 2, 3, 4, 5, 6, 7, 8, 1}, {1, 2, 3, 4}, {}});
   const pagerank::RowBlocks b = pagerank::build_row_blocks(L, 4, 3);
-  // (first row, first link) per block, then (n, links): rows 0-based, links as offsets.
-  CHECK(b.blocks == std::vector<std::int32_t>{0, 0, 2, 3, 5, 6, 5, 10, 5, 14, 6, 15, 8, 19});
+  // The first row and first link of every block, then n and the links: rows 0-based, links as offsets.
+  CHECK(b.rows == std::vector<std::int32_t>{0, 2, 5, 5, 5, 6, 8});
+  CHECK(b.links == std::vector<std::int64_t>{0, 3, 6, 10, 14, 15, 19});
   CHECK(b.n_blocks() == 6);
   CHECK(b.split == std::vector<std::int32_t>{5, 2, 3});  // row 6 (0-based 5): pieces from block 2, three
   CHECK_THROWS_AS(pagerank::build_row_blocks(L, 0, 3), itercl::ParamError);
@@ -312,8 +313,9 @@ TEST_CASE("csr_adaptive row blocks on random graphs: every row in one block, eve
     std::vector<int> covered(500, 0);
     std::int64_t pieces = 0;
     for (std::int64_t k = 0; k < b.n_blocks(); ++k) {
-      const auto at = [&](std::int64_t i) { return b.blocks[static_cast<std::size_t>(i)]; };
-      const std::int32_t first = at(2 * k), next = at(2 * k + 2), begin = at(2 * k + 1), end = at(2 * k + 3);
+      const auto uk = static_cast<std::size_t>(k);
+      const std::int32_t first = b.rows[uk], next = b.rows[uk + 1];
+      const std::int64_t begin = b.links[uk], end = b.links[uk + 1];
       CHECK(end - begin <= capacity);
       CHECK(begin <= end);
       if (begin == L.offsets[static_cast<std::size_t>(first)] && next == first + 1 &&
@@ -361,7 +363,7 @@ TEST_CASE("reorder degree: nodes by out-degree, largest first; the renumbered gr
   for (std::size_t i = 0; i < 300; ++i) new_id[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i);
   std::multiset<std::pair<std::int32_t, std::int32_t>> before, after;
   for (std::int32_t v = 0; v < 300; ++v) {
-    for (std::int32_t k = L.offsets[static_cast<std::size_t>(v)]; k < L.offsets[static_cast<std::size_t>(v) + 1]; ++k)
+    for (std::int64_t k = L.offsets[static_cast<std::size_t>(v)]; k < L.offsets[static_cast<std::size_t>(v) + 1]; ++k)
       before.insert({new_id[static_cast<std::size_t>(L.sources[static_cast<std::size_t>(k)])],
                      new_id[static_cast<std::size_t>(v)]});
     CHECK(R.out_degree[static_cast<std::size_t>(new_id[static_cast<std::size_t>(v)])] ==
@@ -370,7 +372,7 @@ TEST_CASE("reorder degree: nodes by out-degree, largest first; the renumbered gr
   for (std::int32_t v = 0; v < 300; ++v) {
     const auto row = R.sources.begin() + R.offsets[static_cast<std::size_t>(v)];
     CHECK(std::is_sorted(row, R.sources.begin() + R.offsets[static_cast<std::size_t>(v) + 1]));
-    for (std::int32_t k = R.offsets[static_cast<std::size_t>(v)]; k < R.offsets[static_cast<std::size_t>(v) + 1]; ++k)
+    for (std::int64_t k = R.offsets[static_cast<std::size_t>(v)]; k < R.offsets[static_cast<std::size_t>(v) + 1]; ++k)
       after.insert({R.sources[static_cast<std::size_t>(k)], v});
   }
   CHECK(before == after);
@@ -379,14 +381,14 @@ TEST_CASE("reorder degree: nodes by out-degree, largest first; the renumbered gr
   const InLinks RW = pagerank::renumbered(W, order);
   std::multiset<std::tuple<std::int32_t, std::int32_t, double>> weighed_before, weighed_after;
   for (std::int32_t v = 0; v < 300; ++v) {
-    for (std::int32_t k = W.offsets[static_cast<std::size_t>(v)]; k < W.offsets[static_cast<std::size_t>(v) + 1]; ++k)
+    for (std::int64_t k = W.offsets[static_cast<std::size_t>(v)]; k < W.offsets[static_cast<std::size_t>(v) + 1]; ++k)
       weighed_before.insert({new_id[static_cast<std::size_t>(W.sources[static_cast<std::size_t>(k)])],
                              new_id[static_cast<std::size_t>(v)], W.values[static_cast<std::size_t>(k)]});
     CHECK(RW.out_weight[static_cast<std::size_t>(new_id[static_cast<std::size_t>(v)])] ==
           W.out_weight[static_cast<std::size_t>(v)]);
   }
   for (std::int32_t v = 0; v < 300; ++v)
-    for (std::int32_t k = RW.offsets[static_cast<std::size_t>(v)]; k < RW.offsets[static_cast<std::size_t>(v) + 1]; ++k)
+    for (std::int64_t k = RW.offsets[static_cast<std::size_t>(v)]; k < RW.offsets[static_cast<std::size_t>(v) + 1]; ++k)
       weighed_after.insert({RW.sources[static_cast<std::size_t>(k)], v, RW.values[static_cast<std::size_t>(k)]});
   CHECK(weighed_before == weighed_after);
   const std::vector<double> values = {1, 2, 3};

@@ -97,7 +97,9 @@ struct LinkOptions {
 // node's links, repeats included. Unweighted graphs have no values (the kernels then read none).
 struct InLinks {
   std::int32_t n_nodes = 0;
-  std::vector<std::int32_t> offsets;  // n_nodes + 1
+  // n_nodes + 1, in 64 bits: a graph may hold 2^31 links or more (R-MAT 27, web graphs); node ids, and
+  // so a row's length, stay 32-bit.
+  std::vector<std::int64_t> offsets;
   std::vector<std::int32_t> sources;  // offsets[n_nodes] in-links
   std::vector<std::int32_t> out_degree;
   // A weighted graph (networkx's semantics): each in-link's weight, beside `sources` (all > 0: a link of
@@ -111,7 +113,7 @@ struct InLinks {
   std::int64_t dropped = 0;       // edges LinkOptions left out
 
   std::int32_t row_length(std::int32_t i) const {
-    return offsets[static_cast<std::size_t>(i) + 1] - offsets[static_cast<std::size_t>(i)];
+    return static_cast<std::int32_t>(offsets[static_cast<std::size_t>(i) + 1] - offsets[static_cast<std::size_t>(i)]);
   }
   // From the offsets: a graph built on the device keeps its sources there, and this side holds none.
   std::int64_t n_links() const { return offsets.empty() ? static_cast<std::int64_t>(sources.size()) : offsets.back(); }
@@ -127,9 +129,9 @@ struct EdgesView {
 
 // In O(edges + nodes): a stable radix sort. Weights follow networkx: parallel links add up (each is kept,
 // as a MultiDiGraph's); with duplicates: false the last weight read stays (a DiGraph's add_edge); a link
-// whose weight is then 0 is left out, its ends staying nodes. Throws InputError if the graph has 2^31 or
-// more edges (the kernels index links with 32-bit ints), an edge names a node outside 0 .. n_nodes - 1,
-// or a weight is negative or not finite.
+// whose weight is then 0 is left out, its ends staying nodes. Throws InputError if
+// a node has 2^31 or more in-links, an edge names a node outside 0 .. n_nodes - 1, or a weight is negative
+// or not finite. Links are counted in 64 bits: the device's memory, not an index, bounds a graph.
 InLinks in_links(const EdgesView& edges, const LinkOptions& options = {});
 InLinks in_links(const Graph& g, const LinkOptions& options = {});
 

@@ -118,6 +118,13 @@ struct PageRankResult {
   // The whole call's wall time by phase: PageRank::fit's from the in-links to the ranks in host memory,
   // PageRankGraph::run's from its start (the graph already resident).
   Phases phases;
+  // Over several MPI ranks, one entry per rank (on rank 0; empty in one process): the bytes of z each rank
+  // sends per iteration (its rows, to every other rank), the bytes an exchange of only what other ranks
+  // read would send (its rows' entries that other ranks' in-links reference, once per such rank: a halo,
+  // PETSc's VecScatter), and the remote entries its own in-links reference (what it would receive).
+  struct Exchange {
+    std::vector<std::int64_t> sent_bytes, halo_bytes, remote_entries;
+  } exchange;
 };
 
 class PageRank {

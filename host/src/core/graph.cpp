@@ -100,7 +100,7 @@ void rows_of_sorted(const SortedLinks& sorted, std::size_t m, int bits, InLinks&
   const std::uint64_t source_mask = (std::uint64_t{1} << bits) - 1;
   L.sources = host_vector<std::int32_t>(m, "the in-links");
   if (sorted.weights) L.values.assign(sorted.weights.get(), sorted.weights.get() + m);
-  L.offsets = host_vector<std::int32_t>(n + 1, "the in-links' offsets");
+  L.offsets = host_vector<std::int64_t>(n + 1, "the in-links' offsets");
   const int workers = worker_count(m);
   std::vector<std::int64_t> loops(static_cast<std::size_t>(workers)), repeats(static_cast<std::size_t>(workers));
   parallel_blocks(m, workers, [&](std::size_t begin, std::size_t end, int w) {
@@ -110,18 +110,18 @@ void rows_of_sorted(const SortedLinks& sorted, std::size_t m, int bits, InLinks&
     std::int64_t self_loops = 0, repeated = 0;  // counted here: a shared array's neighbouring counts would
                                                 // bounce one cache line between the cores at every link
     std::int32_t* sources = L.sources.data();
-    std::int32_t* offsets = L.offsets.data();
+    std::int64_t* offsets = L.offsets.data();
     for (std::size_t e = begin; e < end; ++e) {
       const auto row = static_cast<std::int64_t>(keys[e] >> bits);
       const auto source = static_cast<std::int32_t>(keys[e] & source_mask);
       sources[e] = source;
-      for (std::int64_t r = previous_row + 1; r <= row; ++r) offsets[r] = static_cast<std::int32_t>(e);
+      for (std::int64_t r = previous_row + 1; r <= row; ++r) offsets[r] = static_cast<std::int64_t>(e);
       previous_row = row;
       self_loops += source == row;
       repeated += e > 0 && keys[e] == keys[e - 1];
     }
     if (end == m)
-      for (auto r = static_cast<std::size_t>(previous_row + 1); r <= n; ++r) offsets[r] = static_cast<std::int32_t>(m);
+      for (auto r = static_cast<std::size_t>(previous_row + 1); r <= n; ++r) offsets[r] = static_cast<std::int64_t>(m);
     loops[static_cast<std::size_t>(w)] = self_loops;
     repeats[static_cast<std::size_t>(w)] = repeated;
   });
@@ -137,7 +137,7 @@ void drop_links(InLinks& L, const LinkOptions& options) {
   for (std::int32_t i = 0; i < L.n_nodes; ++i) {
     const auto begin = static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(i)]);
     const auto end = static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(i) + 1]);
-    L.offsets[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(out);
+    L.offsets[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(out);
     std::int32_t previous = -1;
     for (std::size_t k = begin; k < end; ++k) {
       const std::int32_t s = L.sources[k];
@@ -152,7 +152,7 @@ void drop_links(InLinks& L, const LinkOptions& options) {
       L.sources[out++] = s;
     }
   }
-  L.offsets[static_cast<std::size_t>(L.n_nodes)] = static_cast<std::int32_t>(out);
+  L.offsets[static_cast<std::size_t>(L.n_nodes)] = static_cast<std::int64_t>(out);
   L.dropped = static_cast<std::int64_t>(L.sources.size() - out);
   L.sources.resize(out);
   L.sources.shrink_to_fit();
@@ -167,11 +167,11 @@ void weigh_links(InLinks& L) {
   for (std::int32_t i = 0; i < L.n_nodes; ++i) {
     const auto begin = static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(i)]);
     const auto end = static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(i) + 1]);
-    L.offsets[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(out);
+    L.offsets[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(out);
     for (std::size_t k = begin; k < end; ++k)
       if (L.values[k] != 0) L.sources[out] = L.sources[k], L.values[out++] = L.values[k];
   }
-  L.offsets[static_cast<std::size_t>(L.n_nodes)] = static_cast<std::int32_t>(out);
+  L.offsets[static_cast<std::size_t>(L.n_nodes)] = static_cast<std::int64_t>(out);
   L.zero_weights = static_cast<std::int64_t>(L.sources.size() - out);
   L.sources.resize(out), L.values.resize(out);
   if (std::all_of(L.values.begin(), L.values.end(), [&](double w) { return w == L.values.front(); })) {
@@ -187,9 +187,6 @@ void check_edge_counts(const EdgesView& g) {
   const std::size_t m = g.src.size();
   if (g.dst.size() != m)
     throw InputError("graph: " + std::to_string(m) + " sources for " + std::to_string(g.dst.size()) + " destinations");
-  if (m > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-    throw InputError("graph: " + std::to_string(m) +
-                     " edges; the kernels index links with 32-bit integers (at most 2^31 - 1)");
   if (g.n_nodes < 0) throw InputError("graph: a negative node count");
 }
 
@@ -245,6 +242,11 @@ InLinks in_links(const EdgesView& g, const LinkOptions& options) {
   core::rows_of_sorted(core::sorted_links(g, bits), m, bits, L);
   if (!options.self_loops || !options.duplicates) core::drop_links(L, options);
   if (!L.values.empty()) core::weigh_links(L);
+  // Links are counted in 64 bits; a row's length stays an int (the formats' widths and row blocks).
+  for (std::size_t i = 0; i < static_cast<std::size_t>(L.n_nodes); ++i)
+    if (L.offsets[i + 1] - L.offsets[i] > std::numeric_limits<std::int32_t>::max())
+      throw InputError("graph: node " + std::to_string(i) + " has " + std::to_string(L.offsets[i + 1] - L.offsets[i]) +
+                       " in-links; a node takes at most 2^31 - 1");
   const auto n = static_cast<std::size_t>(L.n_nodes);
   const int workers = core::edge_workers(L.sources.size());
   const core::Counts out = core::block_counts(L.sources, n, workers);

@@ -15,8 +15,6 @@
 
 namespace itercl::pagerank {
 
-constexpr std::int64_t kMaxSlots = std::numeric_limits<std::int32_t>::max();
-
 // Pads `rows` (all rows if empty) to `width`, column-major; `what` names the array if it does not fit.
 EllBlock ell_block(const InLinks& L, std::vector<std::int32_t> rows, int width, std::string_view what) {
   EllBlock b;
@@ -47,11 +45,10 @@ EllBlock build_ell(const InLinks& L, double max_fill) {
   for (std::int32_t i = 0; i < L.n_nodes; ++i) width = std::max(width, L.row_length(i));
   const std::int64_t slots = static_cast<std::int64_t>(L.n_nodes) * width;
   const double fill = static_cast<double>(slots) / static_cast<double>(std::max<std::int64_t>(L.n_links(), 1));
-  if (fill > max_fill || slots > kMaxSlots) {
+  if (fill > max_fill) {
     std::ostringstream s;
     s << "padding all " << L.n_nodes << " rows to the longest (" << width << " in-links) stores " << slots
       << " slots for " << L.n_links() << " links, " << fill << " per link"
-      << (slots > kMaxSlots ? ", past the kernels' 32-bit indexing" : "")
       << "; the limit is ell_max_fill = " << max_fill << ". ELLPACK suits rows of similar length: use hybrid or bsr";
     throw ParamError("kernel.ell_max_fill", s.str());
   }
@@ -62,11 +59,11 @@ EllBlock build_ell(const InLinks& L, double max_fill) {
 // device summing rho links for each one the CPU sums, the rows of k or more in-links may hold at most
 // 1 / (1 + rho) of the links; k is the smallest power of two (at least 4, the seed's smallest) that
 // keeps them within it. rho per device: tuning/pagerank.json, with the measurements behind it.
-int auto_hybrid_k(std::span<const std::int32_t> offsets, double rho) {
+int auto_hybrid_k(std::span<const std::int64_t> offsets, double rho) {
   const double cpu_share = 1.0 / (1.0 + rho);
   std::vector<std::int64_t> links_from(33, 0);  // links in rows of at least 2^j in-links
   for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
-    const int length = offsets[i + 1] - offsets[i];
+    const auto length = static_cast<std::int32_t>(offsets[i + 1] - offsets[i]);
     if (length > 0) links_from[static_cast<std::size_t>(std::bit_width(static_cast<unsigned>(length)) - 1)] += length;
   }
   for (std::size_t j = links_from.size() - 1; j-- > 0;) links_from[j] += links_from[j + 1];
@@ -101,7 +98,7 @@ HybridLayout build_hybrid(const InLinks& L, int k) {
   h.cpu_offsets.reserve(h.cpu_rows.size() + 1);
   h.cpu_offsets.push_back(0);
   for (const std::int32_t row : h.cpu_rows) {
-    const std::int32_t first = L.offsets[static_cast<std::size_t>(row)];
+    const std::int64_t first = L.offsets[static_cast<std::size_t>(row)];
     std::copy(L.sources.begin() + first, L.sources.begin() + first + L.row_length(row),
               h.cpu_sources.begin() + h.cpu_offsets.back());
     if (L.weighted())
@@ -133,7 +130,7 @@ void cpu_row_sums(const HybridLayout& h, const T* z, T* out) {
     if (lo == hi) return;
     const auto& offsets = h.cpu_offsets;
     std::size_t r =
-        static_cast<std::size_t>(std::upper_bound(offsets.begin(), offsets.end(), static_cast<std::int32_t>(lo)) -
+        static_cast<std::size_t>(std::upper_bound(offsets.begin(), offsets.end(), static_cast<std::int64_t>(lo)) -
                                  offsets.begin()) -
         1;
     for (; r < rows && static_cast<std::size_t>(offsets[r]) < hi; ++r) {
@@ -199,8 +196,7 @@ BsrLayout build_bsr(const InLinks& L, int width) {
   b.width = width;
   BsrLayout counting;
   b.n_rows = lay_out_bsr(L, width, counting, [](std::int64_t, int, std::int32_t, std::int64_t) {});
-  check_int_indexing("bsr", static_cast<std::uint64_t>(b.n_rows) * static_cast<std::uint64_t>(width),
-                     "slots in " + std::to_string(b.n_rows) + " rows of " + std::to_string(width));
+  check_int_indexing("bsr", static_cast<std::uint64_t>(b.n_rows), "rows of " + std::to_string(width) + " slots");
   b.slots = host_array<std::int32_t>(static_cast<std::size_t>(b.n_rows * width), 0, "bsr slots");
   if (L.weighted()) b.values = host_array<double>(b.slots.size(), 0, "bsr slots' weights");
   lay_out_bsr(L, width, b, [&](std::int64_t row, int column, std::int32_t value, std::int64_t link) {
@@ -219,8 +215,8 @@ namespace {
 RowBlocks blocks_of_rows(const InLinks& L, std::int32_t first, std::int32_t last, int capacity, int max_rows) {
   RowBlocks b;
   auto start = [&](std::int32_t row, std::int64_t link) {
-    b.blocks.push_back(row);
-    b.blocks.push_back(static_cast<std::int32_t>(link));
+    b.rows.push_back(row);
+    b.links.push_back(link);
   };
   for (std::int32_t i = first; i < last;) {
     const std::int64_t begin = L.offsets[static_cast<std::size_t>(i)];
@@ -293,7 +289,7 @@ InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order) {
   InLinks R;
   R.n_nodes = L.n_nodes;
   R.self_loops = L.self_loops, R.duplicates = L.duplicates, R.dropped = L.dropped;
-  R.offsets = host_vector<std::int32_t>(n + 1, "the renumbered offsets");
+  R.offsets = host_vector<std::int64_t>(n + 1, "the renumbered offsets");
   R.out_degree = host_vector<std::int32_t>(n, "the renumbered out-degrees");
   R.zero_weights = L.zero_weights;
   if (L.weighted()) {
@@ -317,7 +313,7 @@ InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order) {
     };
     std::vector<std::pair<std::int32_t, double>> row;  // a weighted row's links, sorted with their weights
     for (std::size_t i = first_row(w), last = first_row(w + 1); i < last; ++i) {
-      const std::int32_t from = L.offsets[static_cast<std::size_t>(order[i])], length = R.offsets[i + 1] - R.offsets[i];
+      const std::int64_t from = L.offsets[static_cast<std::size_t>(order[i])], length = R.offsets[i + 1] - R.offsets[i];
       const auto to = R.sources.begin() + R.offsets[i];
       if (!L.weighted()) {
         std::transform(L.sources.begin() + from, L.sources.begin() + from + length, to,
@@ -326,7 +322,7 @@ InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order) {
         continue;
       }
       row.clear();
-      for (std::int32_t k = from; k < from + length; ++k)
+      for (std::int64_t k = from; k < from + length; ++k)
         row.emplace_back(new_id[static_cast<std::size_t>(L.sources[static_cast<std::size_t>(k)])],
                          L.values[static_cast<std::size_t>(k)]);
       std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -30,7 +30,7 @@ class HybridFormat : public SpmvFormat {
     cpu_rows_ = static_cast<std::int64_t>(layout_.cpu_rows.size());
     stats_.cpu_rows = cpu_rows_;
     stats_.cpu_links = static_cast<std::int64_t>(layout_.cpu_sources.size());
-    stats_.matrix_bytes += (layout_.cpu_rows.size() + layout_.cpu_offsets.size() + layout_.cpu_sources.size()) * 4 +
+    stats_.matrix_bytes += (layout_.cpu_rows.size() + layout_.cpu_sources.size()) * 4 + layout_.cpu_offsets.size() * 8 +
                            layout_.cpu_values.size() * real_size(p);
     layout_.bins.clear();  // on the device now; the CPU keeps only its own rows
     bin_kernel_ = device.kernel(kernel_file(k.format), options, "ell_rows");

@@ -107,14 +107,15 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
     add_edge_counts(rows, counts);
     out_degree = std::move(rows.out_degree);
     in_degree = host_array<std::int32_t>(un, 0, "the in-degrees");
-    for (std::size_t i = 0; i < un; ++i) in_degree[i] = rows.offsets[i + 1] - rows.offsets[i];
+    for (std::size_t i = 0; i < un; ++i)
+      in_degree[i] = static_cast<std::int32_t>(rows.offsets[i + 1] - rows.offsets[i]);
     kept = edges_of(std::move(rows));
     src = kept.src, dst = kept.dst;
     last_options = {};  // nothing left to drop, and counted already
   }
   comm.allreduce_sum(std::span<std::int32_t>(out_degree));
   comm.allreduce_sum(std::span<std::int32_t>(in_degree));
-  std::vector<std::int32_t> offsets = host_array<std::int32_t>(un + 1, 0, "the row pointer");
+  std::vector<std::int64_t> offsets = host_array<std::int64_t>(un + 1, 0, "the row pointer");
   for (std::size_t i = 0; i < un; ++i) offsets[i + 1] = offsets[i] + in_degree[i];
   in_degree = {};
 
@@ -127,7 +128,7 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
     const Stopwatch clock;
     share.order = degree_order(out_degree);
     new_id = host_array<std::int32_t>(un, 0, "the node order");
-    std::vector<std::int32_t> renamed = host_array<std::int32_t>(un + 1, 0, "the row pointer");
+    std::vector<std::int64_t> renamed = host_array<std::int64_t>(un + 1, 0, "the row pointer");
     for (std::size_t i = 0; i < un; ++i) {
       const auto old = static_cast<std::size_t>(share.order[i]);
       new_id[old] = static_cast<std::int32_t>(i);

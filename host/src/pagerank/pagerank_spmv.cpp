@@ -2,10 +2,12 @@
 // iteration.
 #include "pagerank/pagerank_spmv.hpp"
 
+#include <algorithm>
 #include <new>
 #include <string>
 
 #include "core/device_data.hpp"
+#include "core/host_memory.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/timing.hpp"
 #include "pagerank/device_graph.hpp"
@@ -16,14 +18,15 @@ namespace itercl::pagerank {
 
 namespace {
 
-// The in-link CSR on the device: where the device built it, or uploaded from the host.
-void use_csr(const Device& device, const InLinks& L, const DeviceCsr* csr, Timings& upload, cl::Buffer& offsets,
-             cl::Buffer& sources) {
+// The in-link CSR on the device: where the device built it (32-bit offsets: it builds graphs below 2^31
+// links only), or uploaded from the host with the offsets `options` chose.
+void use_csr(const Device& device, const InLinks& L, const DeviceCsr* csr, const std::string& options,
+             Timings& upload, cl::Buffer& offsets, cl::Buffer& sources) {
   if (csr) {
     offsets = csr->offsets, sources = csr->sources;
     return;
   }
-  offsets = upload_buffer(device, L.offsets, "csr offsets", upload);
+  offsets = upload_offsets(device, L.offsets, options, "csr offsets", upload);
   sources = upload_buffer(device, L.sources, "csr sources", upload);
 }
 
@@ -39,6 +42,16 @@ std::optional<cl::Buffer> upload_values(const Device& device, const std::vector<
   });
 }
 
+cl::Buffer upload_offsets(const Device& device, const std::vector<std::int64_t>& offsets, const std::string& options,
+                          const char* what, Timings& upload) {
+  if (wide_offsets(options)) return upload_buffer(device, offsets, what, upload);
+  // Every offset fits: defines() chose ints only for a graph of fewer links than 2^31 - 1.
+  std::vector<std::int32_t> narrow = host_vector<std::int32_t>(offsets.size(), what);
+  std::transform(offsets.begin(), offsets.end(), narrow.begin(),
+                 [](std::int64_t o) { return static_cast<std::int32_t>(o); });
+  return upload_buffer(device, narrow, what, upload);
+}
+
 class CsrFormat : public SpmvFormat {
  public:
   CsrFormat(const Device& device, const InLinks& L, const DeviceCsr* csr, const PageRankKernel& k, Precision p,
@@ -48,7 +61,8 @@ class CsrFormat : public SpmvFormat {
         work_group_(k.work_group_size),
         vector_size_(k.format == "csr_vector" ? k.vector_size : 1) {
     stats_.csr_bytes = stats_.matrix_bytes = csr_bytes(L);  // the in-link CSR is the format: nothing to build
-    use_csr(device, L, csr, upload, offsets_, sources_);
+    if (wide_offsets(options)) stats_.matrix_bytes += L.offsets.size() * 4;
+    use_csr(device, L, csr, options, upload, offsets_, sources_);
     values_ = upload_values(device, L.values, p, L.weighted(), "csr values", upload);
     stats_.matrix_bytes += L.weighted() ? L.values.size() * real_size(p) : 0;
     kernel_ = device.kernel(kernel_file(k.format), options, k.format.c_str());
@@ -82,9 +96,11 @@ class CsrAdaptiveFormat : public SpmvFormat {
                     const std::string& options, Timings& upload)
       : device_(device), work_group_(k.work_group_size), real_size_(real_size(p)) {
     capacity_ = kAdaptiveLinksPerItem * work_group_;
-    // The last block's work-items index up to a block past the last link.
-    check_int_indexing("graph", static_cast<std::uint64_t>(L.n_links()) + static_cast<std::uint64_t>(capacity_),
-                       "links and a csr_adaptive row block");
+    // The last block's work-items index up to a block past the last link: within ints unless the options
+    // chose longs (needs_wide_offsets covers the largest block).
+    if (!wide_offsets(options))
+      check_int_indexing("graph", static_cast<std::uint64_t>(L.n_links()) + static_cast<std::uint64_t>(capacity_),
+                         "links and a csr_adaptive row block");
     const std::uint64_t local = (static_cast<std::uint64_t>(capacity_) + work_group_) * real_size_;
     if (local > device.info().local_memory)
       throw ParamError("kernel.work_group_size", "csr_adaptive with " + std::to_string(work_group_) +
@@ -96,12 +112,15 @@ class CsrAdaptiveFormat : public SpmvFormat {
     stats_.preprocess_s = build.seconds();
     n_blocks_ = blocks.n_blocks(), n_split_ = blocks.n_split();
     stats_.csr_bytes = csr_bytes(L);
-    stats_.matrix_bytes = stats_.csr_bytes + (blocks.blocks.size() + blocks.split.size()) * 4 +
+    const std::size_t offset_bytes = wide_offsets(options) ? 8 : 4;
+    stats_.matrix_bytes = stats_.csr_bytes + (offset_bytes - 4) * L.offsets.size() +
+                          blocks.rows.size() * (4 + offset_bytes) + blocks.split.size() * 4 +
                           static_cast<std::uint64_t>(n_blocks_) * real_size_ +
                           (L.weighted() ? L.values.size() * real_size_ : 0);
-    use_csr(device, L, csr, upload, offsets_, sources_);
+    use_csr(device, L, csr, options, upload, offsets_, sources_);
     values_ = upload_values(device, L.values, p, L.weighted(), "csr values", upload);
-    blocks_ = upload_buffer(device, blocks.blocks, "csr_adaptive row blocks", upload);
+    block_rows_ = upload_buffer(device, blocks.rows, "csr_adaptive row blocks", upload);
+    block_links_ = upload_offsets(device, blocks.links, options, "csr_adaptive row blocks", upload);
     split_ = upload_buffer(device, blocks.split, "csr_adaptive split rows", upload);
     pieces_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE,
                          static_cast<std::size_t>(std::max<std::int64_t>(n_blocks_, 1)) * real_size_);
@@ -112,7 +131,7 @@ class CsrAdaptiveFormat : public SpmvFormat {
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
     if (n_blocks_ == 0) return;
     const auto wg = static_cast<std::size_t>(work_group_);
-    set_link_args(blocks_kernel_, values_, offsets_, sources_, blocks_, z, s, pieces_,
+    set_link_args(blocks_kernel_, values_, offsets_, sources_, block_rows_, block_links_, z, s, pieces_,
                   cl::Local(static_cast<std::size_t>(capacity_) * real_size_), cl::Local(wg * real_size_));
     launch(device_.queue(), blocks_kernel_, static_cast<std::size_t>(n_blocks_) * wg, work_group_, work.kernels);
     if (n_split_ == 0) return;
@@ -125,7 +144,7 @@ class CsrAdaptiveFormat : public SpmvFormat {
   int work_group_, capacity_ = 0;
   std::size_t real_size_;
   std::int64_t n_blocks_ = 0, n_split_ = 0;
-  cl::Buffer offsets_, sources_, blocks_, split_, pieces_;
+  cl::Buffer offsets_, sources_, block_rows_, block_links_, split_, pieces_;
   std::optional<cl::Buffer> values_;
   cl::Kernel blocks_kernel_, pieces_kernel_;
 };

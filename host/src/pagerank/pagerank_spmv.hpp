@@ -61,6 +61,11 @@ cl::Buffer upload_buffer(const Device& device, const std::vector<T>& values, con
   return buffer;
 }
 
+// Link positions (CSR offsets, csr_adaptive's block starts) as the kernels read them: 4-byte ints, or
+// 8-byte longs where `options` chose wide offsets (pagerank_kernel.hpp's wide_offsets).
+cl::Buffer upload_offsets(const Device& device, const std::vector<std::int64_t>& offsets, const std::string& options,
+                          const char* what, Timings& upload);
+
 // A weighted format's link values in the sums' precision, uploaded as upload_buffer does; a graph without
 // weights gets no buffer (nullopt) and its kernels take none.
 std::optional<cl::Buffer> upload_values(const Device& device, const std::vector<double>& values, Precision precision,
