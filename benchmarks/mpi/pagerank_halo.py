@@ -6,7 +6,9 @@ ranks, against the allgather of the whole z that the ranks do today, from 2 to 1
 
 The graph is R-MAT with itercl's parameters (edge factor 16, a b c = 0.57 0.19 0.19), drawn here with NumPy
 (the same distribution as itercl's generator, not the same edges), renumbered by out-degree, largest first,
-and cut into blocks of rows balanced by links, as itercl's degree order and link_balanced_rows do. For each
+and cut into blocks of rows balanced by links, as itercl's degree order and link_balanced_rows do
+(--spread: also with the degree order dealt round-robin over the ranks before the cut, the relabelling
+that spreads the hubs). For each
 P it prints, per rank (largest and mean): the remote entries its in-links read (what a halo exchange
 receives), the entries of its rows other ranks read, counted once per reading rank (what it sends), and
 the bytes of each in float, against the allgather's (its n / P rows to each of the P - 1 others).
@@ -32,11 +34,14 @@ def rmat(scale, edge_factor, rng, a=0.57, b=0.19, c=0.19):
     return src, dst
 
 
-def halo(src, dst, n, ranks):
+def halo(src, dst, n, ranks, spread):
     """(remote entries per rank, entries sent per rank, rows per rank) for the degree order and the
-    link-balanced cut over `ranks`."""
+    link-balanced cut over `ranks`; `spread`: the degree order dealt round-robin first (node k of the
+    degree order to block k mod P), so that every rank holds some of the hubs."""
     out_degree = np.bincount(src, minlength=n)
     order = np.argsort(-out_degree, kind="stable")  # new id -> old id, largest out-degree first
+    if spread:
+        order = np.concatenate([order[r::ranks] for r in range(ranks)])
     new_id = np.empty(n, dtype=np.int64)
     new_id[order] = np.arange(n)
     s, d = new_id[src], new_id[dst]
@@ -66,6 +71,7 @@ def main():
     ap.add_argument("--ranks", default="2,4,8,16,32,64,128,256,512,1024")
     ap.add_argument("--value-bytes", type=int, default=4, help="4: float, 8: double")
     ap.add_argument("--measured", nargs="*", default=[])
+    ap.add_argument("--spread", action="store_true", help="also the hubs dealt round-robin over the ranks")
     args = ap.parse_args()
     n = 1 << args.scale
     src, dst = rmat(args.scale, args.edge_factor, np.random.default_rng(1))
@@ -77,12 +83,12 @@ def main():
     print(f"R-MAT {args.scale}: n = {n}, m = {len(src)}; per rank per iteration, in {vb}-byte values")
     print("| P | remote entries read, max (mean; of n) | received: halo, allgather | sent, max: halo, allgather |")
     print("| --- | --- | --- | --- |")
-    for p in (int(x) for x in args.ranks.split(",")):
-        received, sent, rows = halo(src, dst, n, p)
-        print(f"| {p} | {received.max():,} ({received.mean():,.0f}; {received.max() / n:.1%}) | "
+    for p, spread in ((int(x), s) for x in args.ranks.split(",") for s in ([False, True] if args.spread else [False])):
+        received, sent, rows = halo(src, dst, n, p, spread)
+        print(f"| {p}{', spread' if spread else ''} | {received.max():,} ({received.mean():,.0f}; {received.max() / n:.1%}) | "
               f"{size(received.max() * vb)}, {size((n - rows.min()) * vb)} | "
               f"{size(sent.max() * vb)}, {size(rows.max() * (p - 1) * vb)} |")
-        if p in measured:
+        if p in measured and not spread:
             ex = measured[p]
             remote = max(ex["remote_entries_per_rank"])
             print(f"| {p}, measured by itercl (its own draw) | {remote:,} ({remote / n:.1%}) | {size(remote * vb)} | "
