@@ -101,6 +101,8 @@ struct PageRankIteration {
 // LinkOptions dropped), and its nodes without out-links.
 struct PageRankGraphCounts {
   std::int64_t links = 0, self_loops = 0, duplicates = 0, dropped = 0, dangling_nodes = 0;
+  std::int64_t zero_weights = 0;  // links of weight 0 left out
+  bool weighted = false;          // the links carry weights that differ (InLinks::weighted)
 };
 
 struct PageRankResult {

@@ -121,13 +121,15 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
     if (!comm.several()) {  // one process: the whole call from the edge arrays, the graph built where tuned
       core::enter_phase("fit");
       PageRankResult fit = with_field_prefix(c.params.source(), "params", [&] {
-        return pagerank.fit(EdgesView{g.n_nodes, g.src, g.dst}, in.links);
+        return pagerank.fit(EdgesView{g.n_nodes, g.src, g.dst, g.weights}, in.links);
       });
       const PageRankGraphCounts& k = fit.graph;
       counts = {.links = k.links,
                 .self_loops = k.self_loops,
                 .duplicates = k.duplicates,
                 .dropped = k.dropped,
+                .zero_weights = k.zero_weights,
+                .weighted = k.weighted,
                 .dangling_nodes = k.dangling_nodes,
                 .rows_s = fit.phases.of("graph_build")};
       return fit;

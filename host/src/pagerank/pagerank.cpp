@@ -85,7 +85,9 @@ PageRankGraphCounts counts_of(const InLinks& links) {
           .self_loops = links.self_loops,
           .duplicates = links.duplicates,
           .dropped = links.dropped,
-          .dangling_nodes = std::count(links.out_degree.begin(), links.out_degree.end(), 0)};
+          .dangling_nodes = std::count(links.out_degree.begin(), links.out_degree.end(), 0),
+          .zero_weights = links.zero_weights,
+          .weighted = links.weighted()};
 }
 
 }  // namespace
@@ -177,9 +179,7 @@ std::vector<double> PageRankGraph::node_values(const std::vector<double>& v) con
   return order_.empty() ? v : pagerank::to_new(v, order_);
 }
 
-std::vector<double> PageRankGraph::read_ranks(Timings& timings) const {
-  return engine_->ranks(timings, order_);
-}
+std::vector<double> PageRankGraph::read_ranks(Timings& timings) const { return engine_->ranks(timings, order_); }
 
 void PageRankGraph::start(const std::vector<double>& personalization, const std::vector<double>& nstart) {
   pagerank::check_weights("personalization", personalization, n_nodes_);

@@ -68,10 +68,10 @@ class EngineOf final : public Engine {
     // z = x / out-degree, or x / out-weight for a weighted graph (the kernels' -D WEIGHTED); a node dangles
     // where either is 0 (links of weight 0 are left out), so the start's dangling mass reads the degrees.
     const std::vector<double>& out_weight = problem.links.out_weight;
-    outdeg_ = problem.csr                ? problem.csr->out_degree
-              : problem.links.weighted() ? upload_buffer(device, std::vector<T>(out_weight.begin(), out_weight.end()),
-                                                         "out-weights", upload)
-                                         : upload_buffer(device, out_degree_, "out-degrees", upload);
+    outdeg_ = problem.csr ? problem.csr->out_degree
+              : problem.links.weighted()
+                  ? upload_buffer(device, std::vector<T>(out_weight.begin(), out_weight.end()), "out-weights", upload)
+                  : upload_buffer(device, out_degree_, "out-degrees", upload);
     dangling_ = upload_buffer(device, normalised<T>(p.dangling, "dangling"), "dangling", upload);
     personalization_ = cl::Buffer(context, CL_MEM_READ_ONLY, un * sizeof(T));
     // s starts at zero; rows without in-links are never written (SpmvFormat::multiply), so it needs
@@ -124,8 +124,7 @@ class EngineOf final : public Engine {
     const double dangling_mass = std::accumulate(dangling.begin(), dangling.end(), 0.0);
     current_ = 0;
     if (given) write(x_[0], x0, upload);
-    set_args(start_, static_cast<cl_int>(n_), static_cast<cl_int>(given), static_cast<T>(1.0 / n_), outdeg_, x_[0],
-             z_);
+    set_args(start_, static_cast<cl_int>(n_), static_cast<cl_int>(given), static_cast<T>(1.0 / n_), outdeg_, x_[0], z_);
     device_.queue().enqueueNDRangeKernel(start_, cl::NullRange, cl::NDRange(core::groups_covering(un + 1, wg_)),
                                          cl::NDRange(wg_));
     write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, upload);

@@ -223,8 +223,7 @@ RowBlocks blocks_of_rows(const InLinks& L, std::int32_t first, std::int32_t last
     const int length = L.row_length(i);
     if (length > capacity) {
       const std::int64_t pieces = (length + static_cast<std::int64_t>(capacity) - 1) / capacity;
-      b.split.insert(b.split.end(),
-                     {i, static_cast<std::int32_t>(b.blocks.size() / 2), static_cast<std::int32_t>(pieces)});
+      b.split.insert(b.split.end(), {i, static_cast<std::int32_t>(b.rows.size()), static_cast<std::int32_t>(pieces)});
       for (std::int64_t piece = 0; piece < pieces; ++piece) start(i, begin + piece * capacity);
       ++i;
       continue;
@@ -258,13 +257,14 @@ RowBlocks build_row_blocks(const InLinks& L, int capacity, int max_rows) {
   });
   RowBlocks b;
   for (const RowBlocks& part : parts) {
-    const auto before = static_cast<std::int32_t>(b.blocks.size() / 2);
+    const auto before = static_cast<std::int32_t>(b.rows.size());
     for (std::size_t k = 0; k < part.split.size(); k += 3)
       b.split.insert(b.split.end(), {part.split[k], part.split[k + 1] + before, part.split[k + 2]});
-    b.blocks.insert(b.blocks.end(), part.blocks.begin(), part.blocks.end());
+    b.rows.insert(b.rows.end(), part.rows.begin(), part.rows.end());
+    b.links.insert(b.links.end(), part.links.begin(), part.links.end());
   }
-  b.blocks.push_back(L.n_nodes);
-  b.blocks.push_back(static_cast<std::int32_t>(L.n_links()));
+  b.rows.push_back(L.n_nodes);
+  b.links.push_back(L.n_links());
   return b;
 }
 

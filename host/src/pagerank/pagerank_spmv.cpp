@@ -20,8 +20,8 @@ namespace {
 
 // The in-link CSR on the device: where the device built it (32-bit offsets: it builds graphs below 2^31
 // links only), or uploaded from the host with the offsets `options` chose.
-void use_csr(const Device& device, const InLinks& L, const DeviceCsr* csr, const std::string& options,
-             Timings& upload, cl::Buffer& offsets, cl::Buffer& sources) {
+void use_csr(const Device& device, const InLinks& L, const DeviceCsr* csr, const std::string& options, Timings& upload,
+             cl::Buffer& offsets, cl::Buffer& sources) {
   if (csr) {
     offsets = csr->offsets, sources = csr->sources;
     return;

@@ -48,8 +48,8 @@ std::unique_ptr<SpmvFormat> make_hybrid_format(const Device& device, const Probl
                                                Timings& upload);
 
 // A read-only device buffer holding `values` (at least one element's room, so empty arrays are
-// valid buffers), written through the staging chunks (a blocking copy) whose time is added to `upload`. Throws InputError
-// naming `what` if it exceeds the device's largest allocation.
+// valid buffers), written through the staging chunks (a blocking copy) whose time is added to `upload`. Throws
+// InputError naming `what` if it exceeds the device's largest allocation.
 template <class T>
 cl::Buffer upload_buffer(const Device& device, const std::vector<T>& values, const char* what, Timings& upload) {
   const std::size_t bytes = std::max<std::size_t>(values.size(), 1) * sizeof(T);
