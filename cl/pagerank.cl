@@ -8,7 +8,7 @@
 //   s, x, x_new      n reals; z: n + 1 reals (z[n] stays 0). The update writes x_new and z of nodes
 //                    [first, last) and sums over them only; over ranks the host gathers the rest.
 //   p, d             n reals each, or unused when uniform / equal to p (flags below).
-//   outdeg           n ints, loop-invariant.
+//   outdeg           n ints, loop-invariant; with -D WEIGHTED the out-weights, n reals (pagerank_links.clh).
 //   totals           2 reals: [0] the L1 change, [1] the dangling mass D of the current iterate. The
 //                    update reads D from here, the reduction writes both: the host reads 2 numbers
 //                    per iteration, never the vectors.
@@ -27,8 +27,9 @@
 //
 // Parameters
 //   -D REAL=float|double  (required, see common.clh)
+//   -D WEIGHTED            z = x / out-weight: `outdeg` holds reals (pagerank_links.clh)
 //   The work-group size is the launch's; local memory (2 reals per work-item) is a kernel argument.
-#include "common.clh"
+#include "pagerank_links.clh"
 
 // Tree-reduces the pairs (a, b) of a work-group in local memory; the result lands in slot 0.
 inline void reduce_pair(__local real* a, __local real* b) {
@@ -45,7 +46,7 @@ inline void reduce_pair(__local real* a, __local real* b) {
 
 // The start of a run: x = x0 where given (uploaded into x), else `uniform` (1/n in real); z = x / outdeg,
 // 0 for dangling nodes, and z[n] = 0. Computed here rather than uploaded: the vectors never cross the bus.
-__kernel void start(const int n, const int given, const real uniform, __global const int* restrict outdeg,
+__kernel void start(const int n, const int given, const real uniform, __global const out_weight_t* restrict outdeg,
                     __global real* restrict x, __global real* restrict z) {
   const int i = get_global_id(0);
   if (i > n) return;
@@ -63,7 +64,7 @@ __kernel void start(const int n, const int given, const real uniform, __global c
 __kernel void update(const int first, const int last, const int block, const real alpha, const real uniform,
                      const int personalized, const int dangling_given, __global const real* restrict s,
                      __global const real* restrict x, __global const real* restrict p, __global const real* restrict d,
-                     __global const int* restrict outdeg, __global const real* restrict totals,
+                     __global const out_weight_t* restrict outdeg, __global const real* restrict totals,
                      __global real* restrict x_new, __global real* restrict z, __global real* restrict group_sums,
                      __local real* change, __local real* dangling) {
   const int lid = get_local_id(0);
@@ -74,7 +75,7 @@ __kernel void update(const int first, const int last, const int block, const rea
     const real pi = personalized ? p[i] : uniform;
     const real di = dangling_given ? d[i] : pi;
     const real xi = alpha * (s[i] + dangling_mass * di) + (1 - alpha) * pi;
-    const int degree = outdeg[i];
+    const out_weight_t degree = outdeg[i];
     delta += fabs(xi - x[i]);
     if (degree == 0) mass += xi;
     x_new[i] = xi;

@@ -30,8 +30,10 @@
 //
 // Parameters
 //   -D REAL=float|double  (required, see common.clh)
+//   -D WEIGHTED            weighted links: `values` beside `slots`, a link's weight at its slot
+//                          (markers' and row ids' slots unused; pagerank_links.clh)
 //   The width is a kernel argument, so one build serves every width.
-#include "common.clh"
+#include "pagerank_links.clh"
 
 #define BSR_NEW_ROW (-1)
 #define BSR_PARTIAL_ROW (-2)
@@ -39,7 +41,8 @@
 
 __kernel void fixed_width_sparse_row(const int bsr_rows, const int width, __global const int* restrict slots,
                                      __global const real* restrict z, __global real* restrict s,
-                                     __global int2* restrict partial_pages, __global real* restrict partial_sums) {
+                                     __global int2* restrict partial_pages,
+                                     __global real* restrict partial_sums LINK_VALUES) {
   const int b = get_global_id(0);
   if (b >= bsr_rows) return;
   int2 pages = (int2)(-1, -1);
@@ -49,9 +52,10 @@ __kernel void fixed_width_sparse_row(const int bsr_rows, const int width, __glob
   int records = 1;
   real sum = 0;
   for (int c = 2; c < width; ++c) {
-    const int value = slots[c * bsr_rows + b];
+    const long k = (long)c * bsr_rows + b;  // 64-bit: the slots may pass 2^31 before the links do
+    const int value = slots[k];
     if (value >= 0) {
-      sum += z[value];
+      sum += LINK(k, z[value]);
     } else if (value == BSR_FILLER) {
       break;
     } else {  // a marker: the record so far is complete. Only the first can be a piece here.
@@ -62,7 +66,7 @@ __kernel void fixed_width_sparse_row(const int bsr_rows, const int width, __glob
         s[page] = sum;
       }
       status = value;
-      page = slots[++c * bsr_rows + b];
+      page = slots[(long)(++c) * bsr_rows + b];
       sum = 0;
       ++records;
     }

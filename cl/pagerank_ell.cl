@@ -16,26 +16,30 @@
 //
 // Parameters
 //   -D REAL=float|double  (required, see common.clh)
-#include "common.clh"
+//   -D WEIGHTED            weighted links: `values` beside `columns`, padding 0 (pagerank_links.clh)
+#include "pagerank_links.clh"
 
 inline real ell_row_sum(const int r, const int rows, const int width, __global const int* restrict columns,
-                        __global const real* restrict z) {
+                        __global const real* restrict z LINK_VALUES) {
   real sum = 0;
-  for (int c = 0; c < width; ++c) sum += z[columns[c * rows + r]];
+  for (int c = 0; c < width; ++c) {
+    const long k = (long)c * rows + r;  // 64-bit: the padded slots may pass 2^31 before the links do
+    sum += LINK(k, z[columns[k]]);
+  }
   return sum;
 }
 
 __kernel void ell(const int rows, const int width, __global const int* restrict columns,
-                  __global const real* restrict z, __global real* restrict s) {
+                  __global const real* restrict z, __global real* restrict s LINK_VALUES) {
   const int r = get_global_id(0);
-  if (r < rows) s[r] = ell_row_sum(r, rows, width, columns, z);
+  if (r < rows) s[r] = ell_row_sum(r, rows, width, columns, z LINK_ARGS);
 }
 
 __kernel void ell_rows(const int rows, const int width, __global const int* restrict columns,
                        __global const int* restrict row_ids, __global const real* restrict z,
-                       __global real* restrict s) {
+                       __global real* restrict s LINK_VALUES) {
   const int r = get_global_id(0);
-  if (r < rows) s[row_ids[r]] = ell_row_sum(r, rows, width, columns, z);
+  if (r < rows) s[row_ids[r]] = ell_row_sum(r, rows, width, columns, z LINK_ARGS);
 }
 
 __kernel void scatter_rows(const int count, __global const int* restrict row_ids, __global const real* restrict sums,

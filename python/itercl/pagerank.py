@@ -39,12 +39,13 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
 
     G is one of
     - a networkx graph: returns a dict {node: rank}, as networkx.pagerank. An undirected graph links
-      both ways; a multigraph's parallel edges each count.
+      both ways; a multigraph's parallel edges each count, their weights adding up.
     - a SciPy sparse matrix or a 2-D NumPy array, the adjacency matrix with row = source (as
-      networkx.to_scipy_sparse_array gives): returns a NumPy array by node index. An entry k (a positive
-      integer) is k parallel links.
+      networkx.to_scipy_sparse_array gives): returns a NumPy array by node index. An entry is its link's
+      weight (0: no link).
     - a pair (src, dst) of integer arrays, edge e linking src[e] -> dst[e], nodes 0 .. n_nodes - 1
-      (n_nodes: default max id + 1): returns a NumPy array.
+      (n_nodes: default max id + 1), or a triple (src, dst, weight) with a weight per edge: returns a
+      NumPy array.
 
     personalization, dangling: where a jump lands and where the rank of nodes without out-links goes,
     a dict keyed by node (missing nodes 0) or, for the array forms, an array by node; normalised.
@@ -55,9 +56,11 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     for the device); kernel: its tuning, as a config's params.kernel. precision: of the device's
     vectors ("float", the CLI's default, or "double").
 
-    Links are unweighted, as the CLI reads them. weight: as networkx's, the edge attribute holding a
-    networkx graph's weights; an edge whose weight is not 1 is an error rather than silently ignored.
-    weight=None ignores the attributes (every link weighs 1, as in networkx).
+    weight: as networkx's, the edge attribute holding a networkx graph's weights (an edge without it
+    weighs 1); weight=None ignores the attributes, and the matrix's values or the triple's weights, so
+    that every link weighs 1. A link's share of its source's rank is its weight over the source's total
+    out-weight; a weight of 0 is no link (a node whose out-weight is 0 is dangling); weights must be
+    finite and >= 0. Links that all weigh the same run as unweighted ones, without a value array.
 
     callback: called after every iteration with a dict (iteration, max_iterations, objective: the L1
     change, elapsed_s); an exception it raises stops the run and propagates. Ctrl-C stops it too
@@ -75,9 +78,10 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     started = time.perf_counter()
     alpha, max_iter, tol, kernel = _check(alpha, max_iter, tol, format, kernel)
     handle = comm_handle(comm)
-    if handle is not None and not (isinstance(G, tuple) and len(G) == 2):
-        raise ValueError("G: over ranks (comm) each rank passes its part of the edges as a pair (src, dst)")
-    nodes, n, src, dst = _edges(G, n_nodes, weight)
+    if handle is not None and not (isinstance(G, tuple) and len(G) in (2, 3)):
+        raise ValueError("G: over ranks (comm) each rank passes its part of the edges as (src, dst) or "
+                         "(src, dst, weight)")
+    nodes, n, src, dst, w = _edges(G, n_nodes, weight)
     if handle is not None and n_nodes is None:
         from mpi4py import MPI  # comm is mpi4py's
 
@@ -88,7 +92,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     if n == 0:
         empty = {} if nodes is not None else np.zeros(0)
         return (empty, call_timings(started, {})) if timings else empty
-    r = _itercl.pagerank(n, src, dst, alpha, p, d, max_iter, tol, device_spec(device), check_precision(precision),
+    r = _itercl.pagerank(n, src, dst, w, alpha, p, d, max_iter, tol, device_spec(device), check_precision(precision),
                          kernel_json(kernel), x0, callback, handle)
     ranks = _shaped(r, nodes, max_iter, tol)
     return (ranks, call_timings(started, r["phases"])) if timings else ranks
@@ -105,10 +109,10 @@ class PageRankGraph:
     def __init__(self, G, alpha=0.85, max_iter=100, tol=1e-06, dangling=None, format="auto", *, weight="weight",
                  n_nodes=None, device=None, precision="float", kernel=None):
         alpha, max_iter, tol, kernel = _check(alpha, max_iter, tol, format, kernel)
-        self._nodes, self._n, src, dst = _edges(G, n_nodes, weight)
+        self._nodes, self._n, src, dst, w = _edges(G, n_nodes, weight)
         self._max_iter, self._tol = max_iter, tol
         d = _node_vector("dangling", dangling, self._nodes, self._n)
-        self._graph = _itercl.PageRankGraph(self._n, src, dst, alpha, d, max_iter, tol, device_spec(device),
+        self._graph = _itercl.PageRankGraph(self._n, src, dst, w, alpha, d, max_iter, tol, device_spec(device),
                                             check_precision(precision), kernel_json(kernel))
 
     @property
@@ -160,25 +164,40 @@ def _shaped(r, nodes, max_iter, tol):
     return result
 
 
+def _weights(values, what):
+    """The weights as a float64 array, checked as the library checks them, or None when every one is 1."""
+    try:
+        w = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"G: {what} must be numbers") from None
+    bad = ~np.isfinite(w) | (w < 0)
+    if np.any(bad):
+        raise ValueError(f"G: {what} must be finite and >= 0, found {w[np.argmax(bad)]!r}")
+    return None if np.all(w == 1) else np.ascontiguousarray(w)
+
+
 def _edges(G, n_nodes, weight):
-    """(nodes or None, n, src, dst) of the graph, whatever form it came in."""
+    """(nodes or None, n, src, dst, weights or None) of the graph, whatever form it came in."""
     if hasattr(G, "adj") and hasattr(G, "is_directed"):  # a networkx graph
         nodes = list(G)
         index = {node: i for i, node in enumerate(nodes)}
-        src, dst = [], []
+        src, dst, w = [], [], []
         for u, v, data in G.edges(data=True):
-            w = 1 if weight is None else data.get(weight, 1)
-            if w != 1:
-                raise ValueError(f"G: edge ({u!r}, {v!r}) has {weight} {w!r}; links are unweighted "
-                                 "(weight=None ignores the attribute)")
+            # networkx's to_scipy_sparse_array: a missing attribute weighs 1, and parallel edges add up.
+            x = 1 if weight is None else data.get(weight, 1)
+            if not isinstance(x, numbers.Real):
+                raise ValueError(f"G: edge ({u!r}, {v!r}) has {weight} {x!r}, expected a number")
             src.append(index[u])
             dst.append(index[v])
+            w.append(x)
             if not G.is_directed() and u != v:
                 src.append(index[v])
                 dst.append(index[u])
-        return nodes, len(nodes), np.asarray(src, dtype=np.int32), np.asarray(dst, dtype=np.int32)
+                w.append(x)
+        return (nodes, len(nodes), np.asarray(src, dtype=np.int32), np.asarray(dst, dtype=np.int32),
+                _weights(w, f"the edges' {weight!r} attributes"))
 
-    if isinstance(G, tuple) and len(G) == 2:
+    if isinstance(G, tuple) and len(G) in (2, 3):
         src = np.asarray(G[0])
         dst = np.asarray(G[1])
         for name, a in (("src", src), ("dst", dst)):
@@ -188,6 +207,12 @@ def _edges(G, n_nodes, weight):
                 raise ValueError(f"G: {name} holds a negative node id, {a.min()}")
         if src.shape != dst.shape:
             raise ValueError(f"G: {src.size} sources but {dst.size} destinations")
+        w = None
+        if len(G) == 3 and weight is not None:
+            w = np.asarray(G[2])
+            if w.shape != src.shape:
+                raise ValueError(f"G: {w.size} weights for {src.size} edges")
+            w = _weights(w, "weights")
         largest = int(max(src.max(), dst.max())) + 1 if src.size else 0
         n = largest if n_nodes is None else check_int("n_nodes", n_nodes, 0)
         if n < largest:
@@ -195,7 +220,9 @@ def _edges(G, n_nodes, weight):
         if n >= 2**31:
             raise ValueError(f"n_nodes: {n} is too many (the kernels index with 32-bit ints)")
         # int32 arrays pass as they are: the module reads them in place
-        return None, n, src.astype(np.int32, copy=False), dst.astype(np.int32, copy=False)
+        return None, n, src.astype(np.int32, copy=False), dst.astype(np.int32, copy=False), w
+    if isinstance(G, tuple):
+        raise TypeError(f"G: a tuple must be (src, dst) or (src, dst, weight), got {len(G)} items")
 
     if hasattr(G, "tocoo"):  # SciPy sparse
         A = G.tocoo()
@@ -208,13 +235,12 @@ def _edges(G, n_nodes, weight):
         values = A[rows, cols]
     if A.shape[0] != A.shape[1]:
         raise ValueError(f"G: the adjacency matrix must be square, got shape {A.shape}")
-    values = np.asarray(values, dtype=np.float64)
-    keep = values != 0
-    rows, cols, values = rows[keep], cols[keep], values[keep]
-    if np.any(values < 0) or np.any(values != np.round(values)):
-        raise ValueError("G: adjacency entries must be counts of links (positive integers); links are unweighted")
-    repeats = values.astype(np.int64)
-    return None, A.shape[0], np.repeat(rows, repeats).astype(np.int32), np.repeat(cols, repeats).astype(np.int32)
+    # A sparse matrix's stored zeros are no links, as for networkx; its repeated entries add up.
+    w = _weights(values, "the adjacency matrix's entries")
+    if weight is None:
+        keep = np.asarray(values) != 0
+        rows, cols, w = rows[keep], cols[keep], None
+    return None, A.shape[0], rows.astype(np.int32), cols.astype(np.int32), w
 
 
 def _node_vector(name, value, nodes, n):

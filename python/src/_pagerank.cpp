@@ -27,18 +27,21 @@ PageRankParams pagerank_params(std::int32_t n_nodes, double alpha, const py::obj
 }
 
 // The edge arrays read in place when they are int32 and C-contiguous (the Python layer makes them so),
-// else converted once; `src` and `dst` hold what the view reads.
+// else converted once; `src`, `dst` and `weights` (None: unweighted) hold what the view reads.
 struct EdgeArrays {
   py::array_t<std::int32_t> src, dst;
+  std::vector<double> weights;
   EdgesView view;
 };
-EdgeArrays edge_list(std::int32_t n_nodes, const py::array& src, const py::array& dst) {
-  EdgeArrays e{to_int32_array(src, "src"), to_int32_array(dst, "dst"), {}};
+EdgeArrays edge_list(std::int32_t n_nodes, const py::array& src, const py::array& dst, const py::object& weights) {
+  EdgeArrays e{to_int32_array(src, "src"), to_int32_array(dst, "dst"), to_vector(weights, "weight"), {}};
   if (e.src.size() != e.dst.size())
     throw ParamError("dst",
                      std::to_string(e.dst.size()) + " destinations for " + std::to_string(e.src.size()) + " sources");
   const auto m = static_cast<std::size_t>(e.src.size());
-  e.view = {n_nodes, {e.src.data(), m}, {e.dst.data(), m}};
+  if (!weights.is_none() && e.weights.size() != m)
+    throw ParamError("weight", std::to_string(e.weights.size()) + " weights for " + std::to_string(m) + " edges");
+  e.view = {n_nodes, {e.src.data(), m}, {e.dst.data(), m}, e.weights};
   return e;
 }
 
@@ -55,15 +58,15 @@ py::dict result_dict(PageRankResult&& r) {
   return out;
 }
 
-py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& dst, double alpha,
-                  const py::object& personalization, const py::object& dangling, int max_iter, double tol,
+py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& dst, const py::object& weights,
+                  double alpha, const py::object& personalization, const py::object& dangling, int max_iter, double tol,
                   const std::string& device_spec, const std::string& precision, const std::string& kernel,
                   const py::object& nstart, const py::object& callback, std::optional<int> comm) {
   PageRankParams p = pagerank_params(n_nodes, alpha, dangling, max_iter, tol, precision, kernel);
   p.personalization = to_vector(personalization, "personalization");
   p.nstart = to_vector(nstart, "nstart");
   p.validate(n_nodes);
-  const EdgeArrays edges = edge_list(n_nodes, src, dst);
+  const EdgeArrays edges = edge_list(n_nodes, src, dst, weights);
   PythonCancel cancel(callback);
   p.progress = cancel.progress();
   // The in-links are built inside the fit, where the kernel's graph_build says, as a phase of the call.
@@ -77,11 +80,11 @@ py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& d
 }
 
 // The graph's format on the device, built once; the personalization and start per run.
-PageRankGraph make_graph(std::int32_t n_nodes, const py::array& src, const py::array& dst, double alpha,
-                         const py::object& dangling, int max_iter, double tol, const std::string& device_spec,
-                         const std::string& precision, const std::string& kernel) {
+PageRankGraph make_graph(std::int32_t n_nodes, const py::array& src, const py::array& dst, const py::object& weights,
+                         double alpha, const py::object& dangling, int max_iter, double tol,
+                         const std::string& device_spec, const std::string& precision, const std::string& kernel) {
   const PageRankParams p = pagerank_params(n_nodes, alpha, dangling, max_iter, tol, precision, kernel);
-  const EdgeArrays edges = edge_list(n_nodes, src, dst);
+  const EdgeArrays edges = edge_list(n_nodes, src, dst, weights);
   PythonCancel cancel;
   return cancel.run([&] { return PageRankGraph(Device::select(device_spec), edges.view, LinkOptions{}, p); });
 }
@@ -98,14 +101,14 @@ py::dict run_graph(PageRankGraph& graph, const py::object& personalization, cons
 
 void bind_pagerank(py::module_& m) {
   m.def("pagerank_formats", &pagerank_formats);
-  m.def("pagerank", &pagerank, py::arg("n_nodes"), py::arg("src"), py::arg("dst"), py::arg("alpha"),
+  m.def("pagerank", &pagerank, py::arg("n_nodes"), py::arg("src"), py::arg("dst"), py::arg("weights"), py::arg("alpha"),
         py::arg("personalization"), py::arg("dangling"), py::arg("max_iter"), py::arg("tol"), py::arg("device"),
         py::arg("precision"), py::arg("kernel"), py::arg("nstart") = py::none(), py::arg("callback") = py::none(),
         py::arg("comm") = py::none());
   py::class_<PageRankGraph>(m, "PageRankGraph")
-      .def(py::init(&make_graph), py::arg("n_nodes"), py::arg("src"), py::arg("dst"), py::arg("alpha"),
-           py::arg("dangling"), py::arg("max_iter"), py::arg("tol"), py::arg("device"), py::arg("precision"),
-           py::arg("kernel"))
+      .def(py::init(&make_graph), py::arg("n_nodes"), py::arg("src"), py::arg("dst"), py::arg("weights"),
+           py::arg("alpha"), py::arg("dangling"), py::arg("max_iter"), py::arg("tol"), py::arg("device"),
+           py::arg("precision"), py::arg("kernel"))
       .def("run", &run_graph, py::arg("personalization") = py::none(), py::arg("nstart") = py::none(),
            py::arg("callback") = py::none())
       .def(

@@ -26,7 +26,7 @@ TEST_CASE("in-links: each row lists its sources ascending, repeats kept; out-deg
   // Edges in no particular order, with a repeat (2 -> 0 twice) and a self-loop (1 -> 1).
   const Graph g = graph(4, {{2, 0}, {1, 1}, {3, 0}, {2, 0}, {0, 1}, {1, 0}, {3, 2}});
   const InLinks L = itercl::in_links(g);
-  CHECK(L.offsets == std::vector<std::int32_t>{0, 4, 6, 7, 7});
+  CHECK(L.offsets == std::vector<std::int64_t>{0, 4, 6, 7, 7});
   CHECK(L.sources == std::vector<std::int32_t>{1, 2, 2, 3, 0, 1, 3});
   CHECK(L.out_degree == std::vector<std::int32_t>{1, 2, 2, 2});
   CHECK(L.self_loops == 1);
@@ -35,7 +35,7 @@ TEST_CASE("in-links: each row lists its sources ascending, repeats kept; out-deg
   CHECK(L.row_length(3) == 0);
 
   const InLinks simple = itercl::in_links(g, {.self_loops = false, .duplicates = false});
-  CHECK(simple.offsets == std::vector<std::int32_t>{0, 3, 4, 5, 5});
+  CHECK(simple.offsets == std::vector<std::int64_t>{0, 3, 4, 5, 5});
   CHECK(simple.sources == std::vector<std::int32_t>{1, 2, 3, 0, 3});
   CHECK(simple.out_degree == std::vector<std::int32_t>{1, 1, 1, 2});
   CHECK(simple.dropped == 2);
@@ -43,8 +43,77 @@ TEST_CASE("in-links: each row lists its sources ascending, repeats kept; out-deg
   CHECK_THROWS_WITH_AS(itercl::in_links(graph(3, {{0, 1}, {1, 3}})),
                        doctest::Contains("edge 1 (1 -> 3) names a node outside 0..2"), itercl::InputError);
   const InLinks empty = itercl::in_links(Graph{});
-  CHECK(empty.offsets == std::vector<std::int32_t>{0});
+  CHECK(empty.offsets == std::vector<std::int64_t>{0});
   CHECK(empty.n_links() == 0);
+}
+
+TEST_CASE("weighted in-links: networkx's semantics for parallel links, repeats dropped, zero weights, one weight") {
+  // 2 -> 0 three times (weights 1, 0, 4), 1 -> 1 a self-loop of 2, 3 -> 0 of 0 (no link), 0 -> 1 of 0.5,
+  // 3 -> 2 of 3.
+  Graph g = graph(4, {{2, 0}, {1, 1}, {2, 0}, {3, 0}, {0, 1}, {2, 0}, {3, 2}});
+  g.weights = {1, 2, 0, 0, 0.5, 4, 3};
+  // MultiDiGraph: each parallel link kept with its weight; zero weights left out, their nodes kept.
+  const InLinks L = itercl::in_links(g);
+  REQUIRE(L.weighted());
+  CHECK(L.offsets == std::vector<std::int64_t>{0, 2, 4, 5, 5});
+  CHECK(L.sources == std::vector<std::int32_t>{2, 2, 0, 1, 3});
+  CHECK(L.values == std::vector<double>{1, 4, 0.5, 2, 3});
+  CHECK(L.out_weight == std::vector<double>{0.5, 2, 5, 3});
+  CHECK(L.out_degree == std::vector<std::int32_t>{1, 1, 2, 1});
+  CHECK(L.zero_weights == 2);
+  CHECK(L.duplicates == 2);
+  // DiGraph: a repeat's weight replaces the earlier one, so the last read (4) stays; a link whose last
+  // weight is 0 is no link at all.
+  const InLinks last = itercl::in_links(g, {.self_loops = false, .duplicates = false});
+  CHECK(last.sources == std::vector<std::int32_t>{2, 0, 3});
+  CHECK(last.values == std::vector<double>{4, 0.5, 3});
+  CHECK(last.out_weight == std::vector<double>{0.5, 0, 4, 3});  // node 1's only link was its self-loop
+  CHECK(last.dropped == 3);
+  g.weights = {1, 2, 5, 0, 0.5, 0, 3};  // now 2 -> 0's last weight is 0: the link goes
+  const InLinks gone = itercl::in_links(g, {.self_loops = true, .duplicates = false});
+  CHECK(gone.sources == std::vector<std::int32_t>{0, 1, 3});
+  CHECK(gone.out_weight == std::vector<double>{0.5, 2, 0, 3});
+  CHECK(gone.out_degree[2] == 0);  // dangling
+
+  // Links that all weigh the same rank as unweighted ones: no values, no out-weights.
+  g.weights = {2.5, 2.5, 0, 2.5, 2.5, 2.5, 2.5};
+  const InLinks same = itercl::in_links(g);
+  CHECK_FALSE(same.weighted());
+  CHECK(same.values.empty());
+  CHECK(same.sources == std::vector<std::int32_t>{2, 2, 3, 0, 1, 3});
+  CHECK(same.zero_weights == 1);
+
+  g.weights = {1, 2, -1, 0, 0.5, 4, 3};
+  CHECK_THROWS_WITH_AS(itercl::in_links(g), doctest::Contains("edge 2 (2 -> 0) has weight -1"), itercl::InputError);
+  g.weights = {1, 2, NAN, 0, 0.5, 4, 3};
+  CHECK_THROWS_WITH_AS(itercl::in_links(g), doctest::Contains("weights must be finite"), itercl::InputError);
+  g.weights = {1, 2};
+  CHECK_THROWS_WITH_AS(itercl::in_links(g), doctest::Contains("2 weights for 7 edges"), itercl::InputError);
+}
+
+TEST_CASE("weighted in-links: each weight stays with its link through the parallel radix sort") {
+  std::mt19937_64 rng(17);
+  Graph g;
+  g.n_nodes = 3000;
+  std::uniform_int_distribution<std::int32_t> node(0, 2999);
+  for (int e = 0; e < 200000; ++e) {
+    g.src.push_back(node(rng)), g.dst.push_back(node(rng));
+    // The weight names its edge, so a weight that strayed to another link shows.
+    g.weights.push_back(1 + static_cast<double>(g.src.back()) * 3000 + g.dst.back() + 1e-7 * e);
+  }
+  const InLinks L = itercl::in_links(g);
+  REQUIRE(L.weighted());
+  std::vector<double> out(3000, 0.0);
+  for (std::size_t e = 0; e < g.src.size(); ++e) out[static_cast<std::size_t>(g.src[e])] += g.weights[e];
+  for (std::int32_t i = 0; i < 3000; ++i)
+    for (auto k = static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(i)]);
+         k < static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(i) + 1]); ++k) {
+      const double w = L.values[k];
+      REQUIRE(std::floor(w - 1) == static_cast<double>(L.sources[k]) * 3000 + i);
+      if (k > static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(i)]) && L.sources[k] == L.sources[k - 1])
+        REQUIRE(L.values[k] > L.values[k - 1]);  // repeats in the order read (stable)
+    }
+  for (std::size_t i = 0; i < 3000; ++i) CHECK(L.out_weight[i] == doctest::Approx(out[i]).epsilon(1e-13));
 }
 
 TEST_CASE("in-links: the sorted rows of a plain sort of (destination, source), on random graphs with repeats") {
@@ -67,8 +136,8 @@ TEST_CASE("in-links: the sorted rows of a plain sort of (destination, source), o
     for (std::int32_t e = 0; e < m; ++e)
       pairs.emplace_back(g.dst[static_cast<std::size_t>(e)], g.src[static_cast<std::size_t>(e)]);
     std::sort(pairs.begin(), pairs.end());
-    std::vector<std::int32_t> offsets(static_cast<std::size_t>(n) + 1, 0), sources,
-        out_degree(static_cast<std::size_t>(n), 0);
+    std::vector<std::int64_t> offsets(static_cast<std::size_t>(n) + 1, 0);
+    std::vector<std::int32_t> sources, out_degree(static_cast<std::size_t>(n), 0);
     std::int64_t loops = 0, repeats = 0;
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       ++offsets[static_cast<std::size_t>(pairs[k].first) + 1];

@@ -84,7 +84,8 @@ TEST_CASE("SNAP edge lists: comments, tabs, CRLF, non-contiguous ids numbered an
   CHECK_FALSE(g.index_of(8).has_value());
   CHECK(report.format == "edgelist");
   CHECK(report.header.empty());
-  CHECK_FALSE(report.values_ignored);
+  CHECK_FALSE(report.weighted);
+  CHECK(g.weights.empty());
 
   const Graph z = load_graph(test::write_file(dir, "toy.txt.gz", gzip_bytes(text)));
   CHECK(z.labels == g.labels);
@@ -137,11 +138,27 @@ TEST_CASE("edge-list first lines: a count or words are a header; two integers ar
   g = load_graph(test::write_file(dir, "d.txt", "3 2\n0 1\n5 1\n"), {}, &r);  // id 5 is not below 3
   CHECK(g.n_edges() == 3);
   CHECK(r.first_edge_like_counts.empty());
-  // Words (hollins' "start end"); commas and extra columns (weights, timestamps) read and ignored.
-  g = load_graph(test::write_file(dir, "e.txt", "start end\n1,2,0.5\n2,3,1.5\n"), {}, &r);
+  // Words (hollins' "start end"); commas; a third column is the edge's weight (networkx's
+  // read_weighted_edgelist), a line without one weighs 1, further columns are ignored.
+  g = load_graph(test::write_file(dir, "e.txt", "start end\n1,2,0.5\n2,3,1.5,x\n3 1\n"), {}, &r);
   CHECK(r.header == "start end");
-  CHECK(r.values_ignored);
-  CHECK(edges(g) == decltype(edges(g)){{1, 2}, {2, 3}});
+  CHECK(r.weighted);
+  CHECK(edges(g) == decltype(edges(g)){{1, 2}, {2, 3}, {3, 1}});
+  CHECK(g.weights == std::vector<double>{0.5, 1.5, 1});
+  g = load_graph(test::write_file(dir, "e1.txt", "1 2\n2 3 0\n"), {}, &r);
+  CHECK(g.weights == std::vector<double>{1, 0});
+  // data.weighted: false reads the links alone (a timestamp column, say); a column that is no weight is an
+  // error naming the line and the way out.
+  GraphLoadOptions links_only;
+  links_only.weighted = false;
+  g = load_graph(test::write_file(dir, "t.txt", "1 2 1400000000\n2 3 x\n"), links_only, &r);
+  CHECK_FALSE(r.weighted);
+  CHECK(g.weights.empty());
+  CHECK_THROWS_WITH_AS(load_graph(dir.path / "t.txt"),
+                       doctest::Contains("t.txt:2: the third column 'x' is not a number"), itercl::InputError);
+  CHECK_THROWS_WITH_AS(load_graph(dir.path / "t.txt"), doctest::Contains("data.weighted"), itercl::InputError);
+  CHECK_THROWS_WITH_AS(load_graph(test::write_file(dir, "n.txt", "1 2 1\n2 3 -0.5\n")),
+                       doctest::Contains("n.txt:2: weight '-0.5': expected a finite number >= 0"), itercl::InputError);
   // A graph whose only edge is a self-loop is a graph of one node.
   g = load_graph(test::write_file(dir, "loop.txt", "7 7\n"), {}, &r);
   CHECK(g.n_nodes == 1);
@@ -159,19 +176,31 @@ TEST_CASE("Matrix Market: pattern and weighted, general and symmetric, nodes 1..
                        "1\n"),
       {}, &r);
   CHECK(r.format == "mtx");
-  CHECK_FALSE(r.values_ignored);
+  CHECK_FALSE(r.weighted);
   CHECK(g.n_nodes == 4);  // node 4 has no edge but exists
   CHECK(g.labels == std::vector<std::int64_t>{1, 2, 3, 4});
   CHECK(edges(g) == decltype(edges(g)){{1, 2}, {2, 3}, {3, 1}});
 
-  g = load_graph(test::write_file(dir, "s.mtx",
-                                  "%%MatrixMarket Matrix Coordinate Real Symmetric\n3 3 3\n2 1 0.5\n3 3 2\n3 1 -1e3\n"),
-                 {}, &r);
-  CHECK(r.values_ignored);
+  // A weighted file's values are the links' weights, both ways for a symmetric one; a negative one is an
+  // error naming the line (unless data.weighted: false reads the links alone).
+  const auto negative = test::write_file(
+      dir, "s.mtx", "%%MatrixMarket Matrix Coordinate Real Symmetric\n3 3 3\n2 1 0.5\n3 3 2\n3 1 -1e3\n");
+  CHECK_THROWS_WITH_AS(load_graph(negative), doctest::Contains("s.mtx:5: weight '-1e3'"), itercl::InputError);
+  GraphLoadOptions links_only;
+  links_only.weighted = false;
+  g = load_graph(dir.path / "s.mtx", links_only, &r);
+  CHECK_FALSE(r.weighted);
   CHECK(edges(g) == decltype(edges(g)){{2, 1}, {1, 2}, {3, 3}, {3, 1}, {1, 3}});
+  g = load_graph(test::write_file(dir, "w.mtx",
+                                  "%%MatrixMarket Matrix Coordinate Real Symmetric\n3 3 3\n2 1 0.5\n3 3 2\n3 1 1e3\n"),
+                 {}, &r);
+  CHECK(r.weighted);
+  CHECK(edges(g) == decltype(edges(g)){{2, 1}, {1, 2}, {3, 3}, {3, 1}, {1, 3}});
+  CHECK(g.weights == std::vector<double>{0.5, 0.5, 2, 1e3, 1e3});
   g = load_graph(test::write_file(dir, "i.mtx.gz",
                                   gzip_bytes("%%MatrixMarket matrix coordinate integer general\n2 2 1\n2 1 7\n")));
   CHECK(edges(g) == decltype(edges(g)){{2, 1}});
+  CHECK(g.weights == std::vector<double>{7});
 }
 
 TEST_CASE("a tar archive of one file is read through, also inside gzip") {

@@ -9,7 +9,7 @@ add their slices' parts of every row): iterations identical, the embedding withi
 Distance histogram, pair counts: counts (and g(r)) identical.
 Pairwise distances: the matrix (dense or condensed, one .npy written by every rank) identical; min, max,
 k nearest, pairs within a threshold identical; row sums within ranks_objective.
-PageRank: iterations and the graph's counts (links, self-loops, repeats, dropped, dangling) identical, an
+PageRank: iterations and the graph's counts (links, self-loops, repeats, dropped, zero weights, dangling) identical, an
 R-MAT graph drawn in P parts; ranks within tolerance::ranks_pagerank (32 eps of the precision) in L1,
 the L1 changes within 3 times that; and, for an edge-list file, the ranks over P ranks within
 tolerance::ranks_l1 of networkx's iteration (written here with scipy.sparse) run as many times.
@@ -50,15 +50,28 @@ def node_ranks(r):
     return {int(k): v for k, v in table}
 
 
-def reference_pagerank(path, params, n_iter):
+def reference_pagerank(path, data, params, n_iter):
     """networkx's iteration x <- alpha (x M + D d) + (1 - alpha) p, n_iter times, in double, on the edge
-    list at `path` (ids numbered in ascending order; a repeated link counts as often as it appears)."""
-    edges = np.loadtxt(path, dtype=np.int64, ndmin=2)[:, :2]
+    list at `path` (ids numbered in ascending order; a repeated link counts as often as it appears, as in
+    a MultiDiGraph). A third column weighs the links: M's column j is j's links' weights over their sum
+    (0 for none: j dangles); with data.duplicates false a repeated link keeps the last weight read, as a
+    DiGraph does, and data.self_loops false leaves self-loops out."""
+    table = np.loadtxt(path, ndmin=2)
+    edges = table[:, :2].astype(np.int64)
+    w = table[:, 2] if table.shape[1] > 2 else np.ones(len(edges))
     ids = np.unique(edges)
+    if not data.get("self_loops", True):
+        keep = edges[:, 0] != edges[:, 1]
+        edges, w = edges[keep], w[keep]
+    if not data.get("duplicates", True):
+        last = {}
+        for (u, v), x in zip(edges.tolist(), w):
+            last[(u, v)] = x
+        edges, w = np.array(list(last), dtype=np.int64).reshape(-1, 2), np.array(list(last.values()))
     src, dst = np.searchsorted(ids, edges[:, 0]), np.searchsorted(ids, edges[:, 1])
     n = len(ids)
-    outdeg = np.bincount(src, minlength=n)
-    m = scipy.sparse.csr_matrix((1.0 / outdeg[src], (dst, src)), shape=(n, n))
+    outdeg = np.bincount(src, weights=w, minlength=n)
+    m = scipy.sparse.csr_matrix((w / np.where(outdeg[src] > 0, outdeg[src], 1), (dst, src)), shape=(n, n))
 
     def weights(field):
         value = params.get(field)
@@ -188,7 +201,8 @@ elif plain["algorithm"] == "pagerank":
     tol = 0.0 if p == 1 else ranks_pagerank(precision)
     same("n_iter", "converged")
     # The graph as one process counts it, however the ranks held it (an R-MAT drawn in parts, one per rank).
-    for key in ("n_nodes", "n_edges", "n_links", "self_loops", "duplicates", "edges_dropped", "dangling_nodes"):
+    for key in ("n_nodes", "n_edges", "n_links", "self_loops", "duplicates", "edges_dropped", "zero_weight_links",
+                "weighted_links", "dangling_nodes"):
         if plain["data"].get(key) != ranks["data"].get(key):
             problems.append(f"data.{key}: {plain['data'].get(key)} plain, {ranks['data'].get(key)} over {p} ranks")
     if ranks["data"].get("generator") == "rmat" and p > 1 and ranks["data"].get("drawn_in_parts") != p:
@@ -205,7 +219,7 @@ elif plain["algorithm"] == "pagerank":
     message = f"{sys.argv[2]}: ranks within {l1:.2g} in L1 (tolerance {tol:.2g})"
     data = ranks["config"]["data"]
     if "path" in data:
-        ref = reference_pagerank(data["path"], ranks["config"]["params"], b["n_iter"])
+        ref = reference_pagerank(data["path"], data, ranks["config"]["params"], b["n_iter"])
         off = sum(abs(ref[k] - rb.get(k, 0.0)) for k in ref)
         if ref.keys() != rb.keys() or off > ranks_l1(precision):
             problems.append(f"ranks {off:.3g} from the reference in L1 (tolerance {ranks_l1(precision):.3g})")

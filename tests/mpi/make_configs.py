@@ -307,8 +307,33 @@ with open(os.path.join(out, "personalization.txt"), "w") as f:
 # A star into node 1 and a path: link_balanced_rows gives -np 3 a rank without rows.
 with open(os.path.join(out, "star.txt"), "w") as f:
     f.write("0 1\n2 1\n3 1\n4 1\n5 1\n1 6\n")
+# Weighted links (networkx's semantics): the same kind of graph with a third column, parallel links of
+# different weights, self-loops, and weights of 0 (no link; node 900's only links weigh 0, so it dangles,
+# and 901 and 902 are nodes that nothing reaches).
+with open(os.path.join(out, "weighted.txt"), "w") as f:
+    for u in range(300):
+        if u % 7:
+            for _ in range(rng.integers(1, 6)):
+                v = 3 if rng.random() < 0.3 else int(rng.integers(0, 300))
+                f.write(f"{u + 10} {v + 10} {rng.choice([0, 0.5, 1, 2.5, 10])}\n")
+                if rng.random() < 0.2:  # a parallel link, weighed again
+                    f.write(f"{u + 10} {v + 10} {rng.choice([0, 1, 4])}\n")
+    f.write("26 26 3\n26 26 1\n900 901 0\n900 902 0\n")
+with open(os.path.join(out, "weighted_star.txt"), "w") as f:
+    f.write("0 1 2\n2 1 0.5\n3 1 1\n4 1 0\n5 1 7\n1 6 3\n")
+weighted = {"path": os.path.join(out, "weighted.txt")}
 graph = {"path": os.path.join(out, "graph.txt")}
 pagerank = {
+    "pagerank_weighted_csr_adaptive": {"data": weighted, "params": {"format": "csr_adaptive", "tol": 1e-9}},
+    "pagerank_weighted_last_bsr_degree_double": {
+        "precision": "double", "data": dict(weighted, duplicates=False),
+        "params": {"format": "bsr", "tol": 1e-12, "personalization": {"11": 1, "40": 3, "200": 2},
+                   "kernel": {"reorder": "degree", "bsr_width": 8}}},
+    "pagerank_weighted_hybrid_no_loops": {"data": dict(weighted, self_loops=False),
+                                          "params": {"format": "hybrid", "tol": 1e-9, "kernel": {"hybrid_k": 4}}},
+    "pagerank_weighted_star_empty_rank": {"precision": "double",
+                                          "data": {"path": os.path.join(out, "weighted_star.txt")},
+                                          "params": {"format": "csr_vector", "tol": 1e-12}},
     "pagerank_csr_scalar_personalized": {
         "data": graph, "params": {"format": "csr_scalar", "tol": 1e-9,
                                   "personalization": os.path.join(out, "personalization.txt"),

@@ -5,7 +5,7 @@
 # PageRank's ranks within tolerance::ranks_objective, ranks_stress and ranks_pagerank (SMACOF's packed
 # storage, the embedding within ranks_packed), and PageRank's ranks
 # against the reference iteration (tests/mpi/compare.py), also with MPI messages cut to 64 bytes (the
-# collectives' rounds); K-Means over 2 ranks with its points in chunks, streamed through each rank's
+# collectives' rounds) and with 64-bit link offsets forced (weighted and R-MAT graphs); K-Means over 2 ranks with its points in chunks, streamed through each rank's
 # device or kept there, against the resident run (every value identical); then errors on one rank or
 # all end every rank at once with exit code 2 (bad input) or 1 (a failure while running) and leave no
 # results file.
@@ -61,6 +61,18 @@ for name in pagerank_rmat_simple_degree_double pagerank_bsr_degree text_s1; do
     "$python" "$here/compare.py" "$tmp/$name.plain.json" "$tmp/$name.rounds.json" 3 || fail "$name: in rounds, differs"
   else
     fail "$name: in rounds of 64 bytes"; cat "$tmp/$name.rounds.log"
+  fi
+done
+
+# 64-bit link offsets (ITERCL_PAGERANK_WIDE_OFFSETS=1 builds any graph's kernels as a graph past 2^31 links
+# has them) over 3 ranks: a file's weighted rows scattered from rank 0, an R-MAT drawn in parts.
+for name in pagerank_weighted_csr_adaptive pagerank_weighted_last_bsr_degree_double pagerank_rmat_simple_degree_double; do
+  if ITERCL_PAGERANK_WIDE_OFFSETS=1 mpirun 3 -x ITERCL_PAGERANK_WIDE_OFFSETS "$itercl" run "$tmp/configs/$name.json" \
+    --quiet --out "$tmp/$name.wide.json" >"$tmp/$name.wide.log" 2>&1; then
+    "$python" "$here/compare.py" "$tmp/$name.plain.json" "$tmp/$name.wide.json" 3 || fail "$name: wide offsets, differs"
+    grep -q 'OFFSET=long' "$tmp/$name.wide.json" || fail "$name: not built with 64-bit offsets"
+  else
+    fail "$name: with 64-bit offsets"; cat "$tmp/$name.wide.log"
   fi
 done
 

@@ -112,7 +112,7 @@ TEST_CASE("the device builds the host's in-links, counts and degree order, for e
 TEST_CASE("a bad edge is named as the host names it") {
   const std::vector<std::int32_t> src{0, 1, 2, 1}, dst{1, 2, 7, -1};
   itercl::Timings upload;
-  CHECK_THROWS_WITH_AS(itercl::pagerank::build_on_device(test::device(), EdgesView{3, src, dst}, {}, true, upload),
+  CHECK_THROWS_WITH_AS(itercl::pagerank::build_on_device(test::device(), EdgesView{3, src, dst, {}}, {}, true, upload),
                        "graph: edge 2 (2 -> 7) names a node outside 0..2", itercl::InputError);
 }
 

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <random>
 
 #include "itercl/error.hpp"
@@ -97,6 +99,96 @@ TEST_CASE("every format matches the reference iteration by iteration on an awkwa
         CHECK(r.iterations[static_cast<std::size_t>(it)].residual ==
               doctest::Approx(ref.residuals[static_cast<std::size_t>(it)])
                   .epsilon(precision == Precision::f64 ? 1e-9 : 1e-3));
+    }
+  }
+}
+
+// awkward_graph with weights as networkx reads them: 0 (no link) for one link in nine, so that some
+// nodes' only links weigh 0 and they dangle; 0.25 to 40 otherwise, spread over two decades.
+Graph weighted_awkward_graph(std::uint64_t seed) {
+  Graph g = awkward_graph(seed);
+  std::mt19937_64 rng(seed + 100);
+  std::uniform_real_distribution<double> decades(-0.6, 1.6);
+  for (std::size_t e = 0; e < g.src.size(); ++e)
+    g.weights.push_back(rng() % 9 == 0 ? 0.0 : std::pow(10.0, decades(rng)));
+  for (std::size_t e = 0; e < g.src.size(); ++e)  // nodes 2400.. link with weight 0 only: dangling
+    if (g.src[e] >= 2400) g.weights[e] = 0;
+  return g;
+}
+
+TEST_CASE("weighted links: every format matches the weighted reference iteration by iteration, float and double") {
+  const Graph g = weighted_awkward_graph(5);
+  REQUIRE(itercl::in_links(g).weighted());
+  const auto ref = reference::pagerank(g, 0.85, 25, 0.0);
+  for (Precision precision : test::kPrecisions) {
+    for (const PageRankKernel& kernel : all_kernels()) {
+      CAPTURE(itercl::precision_name(precision));
+      CAPTURE(kernel);
+      const auto r = run(g, params({.max_iter = 25, .tol = 0, .precision = precision, .kernel = kernel}));
+      CHECK(r.build_options.find("-D WEIGHTED") != std::string::npos);
+      REQUIRE(r.ranks.size() == 3000);
+      CHECK(reference::l1_distance(r.ranks, ref.ranks) <= tolerance::ranks_l1(precision));
+      for (int it = 0; it < 25; ++it)
+        CHECK(r.iterations[static_cast<std::size_t>(it)].residual ==
+              doctest::Approx(ref.residuals[static_cast<std::size_t>(it)])
+                  .epsilon(precision == Precision::f64 ? 1e-9 : 1e-3));
+    }
+  }
+  // Unweighted graphs, and links that all weigh the same, build without the value array.
+  Graph same = awkward_graph(5);
+  same.weights.assign(same.src.size(), 3.0);
+  const auto r = run(same, params({.max_iter = 25, .tol = 0, .precision = Precision::f64}));
+  CHECK(r.build_options.find("WEIGHTED") == std::string::npos);
+  CHECK(reference::l1_distance(r.ranks, reference::pagerank(awkward_graph(5), 0.85, 25, 0.0).ranks) <=
+        tolerance::ranks_l1(Precision::f64));
+}
+
+TEST_CASE("weighted links with personalization and a dangling vector, against the reference") {
+  const Graph g = weighted_awkward_graph(6);
+  std::vector<double> p(3000, 0.0), d(3000, 0.0);
+  for (std::size_t i = 0; i < 3000; i += 7) p[i] = 1.0 + static_cast<double>(i % 5);
+  for (std::size_t i = 100; i < 3000; i += 11) d[i] = 2.0;
+  const auto ref = reference::pagerank(g, 0.7, 100, 1e-10, p, d);
+  REQUIRE(ref.converged);
+  for (const char* format : {"csr_adaptive", "hybrid", "bsr"}) {
+    const std::string name = format;
+    CAPTURE(name);
+    const auto r = run(g, {.alpha = 0.7,
+                           .tol = 1e-10,
+                           .personalization = p,
+                           .dangling = d,
+                           .nstart = {},
+                           .precision = Precision::f64,
+                           .kernel = {.format = format}});
+    CHECK(r.n_iter == ref.n_iter);
+    CHECK(reference::l1_distance(r.ranks, ref.ranks) <= tolerance::ranks_l1(Precision::f64));
+  }
+}
+
+TEST_CASE("64-bit link offsets, forced on a small graph: every format, weighted or not, matches the reference") {
+  // A graph of 2^31 links does not fit CI's memory; ITERCL_PAGERANK_WIDE_OFFSETS=1 builds the kernels with
+  // -D OFFSET=long and uploads 8-byte offsets and block starts, the paths such a graph takes.
+  struct WideOffsets {
+    WideOffsets() { setenv("ITERCL_PAGERANK_WIDE_OFFSETS", "1", 1); }
+    ~WideOffsets() { unsetenv("ITERCL_PAGERANK_WIDE_OFFSETS"); }
+  } wide;
+  for (const Graph& g : {awkward_graph(7), weighted_awkward_graph(7)}) {
+    const auto ref = reference::pagerank(g, 0.85, 25, 0.0);
+    // One of each format; csr_adaptive's 32 work-items cut the hub row into many pieces.
+    for (const PageRankKernel& kernel : std::vector<PageRankKernel>{{.format = "csr_scalar"},
+                                                                    {.format = "csr_vector", .vector_size = 4},
+                                                                    {.format = "csr_adaptive", .work_group_size = 32},
+                                                                    {.format = "ell", .ell_max_fill = 1e6},
+                                                                    {.format = "hybrid", .hybrid_k = 4},
+                                                                    {.format = "bsr", .bsr_width = 5}}) {
+      for (const Precision precision : test::kPrecisions) {
+        if (precision == Precision::f32 && kernel.format != "csr_adaptive") continue;  // one float build suffices
+        CAPTURE(kernel);
+        CAPTURE(g.weights.empty());
+        const auto r = run(g, params({.max_iter = 25, .tol = 0, .precision = precision, .kernel = kernel}));
+        CHECK(r.build_options.find("-D OFFSET=long") != std::string::npos);
+        CHECK(reference::l1_distance(r.ranks, ref.ranks) <= tolerance::ranks_l1(precision));
+      }
     }
   }
 }

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include "itercl/error.hpp"
 #include "itercl/pagerank.hpp"
@@ -115,6 +116,68 @@ TEST_CASE("ELLPACK: column-major, padded with the index of the zero after the ra
                        itercl::ParamError);
 }
 
+// `L` with a weight per link that names it (1 + its index), so that a weight laid out beside the wrong
+// link shows.
+InLinks weighted(InLinks L) {
+  L.values.resize(L.sources.size());
+  L.out_weight.assign(static_cast<std::size_t>(L.n_nodes), 0.0);
+  for (std::size_t k = 0; k < L.values.size(); ++k) {
+    L.values[k] = 1.0 + static_cast<double>(k);
+    L.out_weight[static_cast<std::size_t>(L.sources[k])] += L.values[k];
+  }
+  return L;
+}
+
+TEST_CASE("weighted layouts: every ELL, BSR and hybrid slot's weight is its link's, padding and markers 0") {
+  const InLinks L = weighted(
+      from_rows(14, {{2, 3}, {1}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14}, {3, 8}, {2, 3, 5, 6, 14}, {}, {4}}));
+  const pagerank::EllBlock ell = pagerank::build_ell(L, 100);
+  REQUIRE(ell.values.size() == ell.columns.size());
+  for (std::int64_t r = 0; r < ell.n_rows; ++r)
+    for (int c = 0; c < ell.width; ++c) {
+      const auto at = static_cast<std::size_t>(c * ell.n_rows + r);
+      const bool link = c < L.row_length(static_cast<std::int32_t>(r));
+      CHECK(ell.values[at] ==
+            (link ? L.values[static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(r)] + c)] : 0));
+    }
+  // BSR read row by row, slot by slot: its links come in the CSR's order, each with its weight; the
+  // markers, row ids and fillers weigh 0.
+  const pagerank::BsrLayout bsr = pagerank::build_bsr(L, 8);
+  REQUIRE(bsr.values.size() == bsr.slots.size());
+  std::vector<std::pair<std::int32_t, double>> read;
+  for (std::int64_t r = 0; r < bsr.n_rows; ++r)
+    for (int c = 0; c < bsr.width; ++c) {
+      const std::int32_t v = bsr.at(r, c);
+      const double w = bsr.values[static_cast<std::size_t>(c * bsr.n_rows + r)];
+      if (v < 0) {
+        CHECK(w == 0);
+        if (v != pagerank::kBsrFiller) CHECK(bsr.values[static_cast<std::size_t>(++c * bsr.n_rows + r)] == 0);
+        continue;
+      }
+      read.emplace_back(v, w);
+    }
+  REQUIRE(read.size() == L.sources.size());
+  for (std::size_t k = 0; k < read.size(); ++k) {
+    CHECK(read[k].first == L.sources[k]);
+    CHECK(read[k].second == L.values[k]);
+  }
+  // The hybrid: the CPU's rows keep their links' weights, and its sums weigh them.
+  const pagerank::HybridLayout h = pagerank::build_hybrid(L, 4);
+  REQUIRE(h.cpu_rows == std::vector<std::int32_t>{2, 4});
+  REQUIRE(h.cpu_values.size() == h.cpu_sources.size());
+  std::vector<double> z(15), got(2);
+  for (std::size_t i = 0; i < 14; ++i) z[i] = 1.0 / static_cast<double>(i + 2);
+  pagerank::cpu_row_sums(h, z.data(), got.data());
+  for (std::size_t r = 0; r < 2; ++r) {
+    double expected = 0;
+    const auto row = static_cast<std::size_t>(h.cpu_rows[r]);
+    for (auto k = static_cast<std::size_t>(L.offsets[row]); k < static_cast<std::size_t>(L.offsets[row + 1]); ++k)
+      expected += L.values[k] * z[static_cast<std::size_t>(L.sources[k])];
+    CHECK(got[r] == doctest::Approx(expected).epsilon(1e-14));
+  }
+  for (const pagerank::EllBlock& bin : h.bins) CHECK(bin.values.size() == bin.columns.size());
+}
+
 TEST_CASE("hybrid: ELL bins 1-3, 4-7, 8-15 for k = 16, longer rows to the CPU as CSR") {
   std::vector<std::vector<std::int32_t>> rows;
   for (int length : {0, 1, 3, 4, 7, 8, 15, 16, 40, 2})
@@ -131,7 +194,7 @@ TEST_CASE("hybrid: ELL bins 1-3, 4-7, 8-15 for k = 16, longer rows to the CPU as
   CHECK(h.bins[2].min_length == 8);
   CHECK(h.bins[2].max_length == 15);
   CHECK(h.cpu_rows == std::vector<std::int32_t>{7, 8});
-  CHECK(h.cpu_offsets == std::vector<std::int32_t>{0, 16, 56});
+  CHECK(h.cpu_offsets == std::vector<std::int64_t>{0, 16, 56});
   // Bin 0, block row 2 is row 9 (2 links: nodes 0 and 1), padded with n = 40 to width 3.
   CHECK(h.bins[0].columns[0 * 3 + 2] == 0);
   CHECK(h.bins[0].columns[1 * 3 + 2] == 1);
@@ -229,8 +292,9 @@ TEST_CASE("csr_adaptive row blocks: rows packed within capacity and max rows, lo
   // 5 (1) make a block; row 6 (9 links) is cut 4 + 4 + 1; rows 7 (4 links, whole) and 8 (empty).
   const InLinks L = from_rows(8, {{1}, {1, 2}, {3, 4}, {}, {5}, {1, 2, 3, 4, 5, 6, 7, 8, 1}, {1, 2, 3, 4}, {}});
   const pagerank::RowBlocks b = pagerank::build_row_blocks(L, 4, 3);
-  // (first row, first link) per block, then (n, links): rows 0-based, links as offsets.
-  CHECK(b.blocks == std::vector<std::int32_t>{0, 0, 2, 3, 5, 6, 5, 10, 5, 14, 6, 15, 8, 19});
+  // The first row and first link of every block, then n and the links: rows 0-based, links as offsets.
+  CHECK(b.rows == std::vector<std::int32_t>{0, 2, 5, 5, 5, 6, 8});
+  CHECK(b.links == std::vector<std::int64_t>{0, 3, 6, 10, 14, 15, 19});
   CHECK(b.n_blocks() == 6);
   CHECK(b.split == std::vector<std::int32_t>{5, 2, 3});  // row 6 (0-based 5): pieces from block 2, three
   CHECK_THROWS_AS(pagerank::build_row_blocks(L, 0, 3), itercl::ParamError);
@@ -249,8 +313,9 @@ TEST_CASE("csr_adaptive row blocks on random graphs: every row in one block, eve
     std::vector<int> covered(500, 0);
     std::int64_t pieces = 0;
     for (std::int64_t k = 0; k < b.n_blocks(); ++k) {
-      const auto at = [&](std::int64_t i) { return b.blocks[static_cast<std::size_t>(i)]; };
-      const std::int32_t first = at(2 * k), next = at(2 * k + 2), begin = at(2 * k + 1), end = at(2 * k + 3);
+      const auto uk = static_cast<std::size_t>(k);
+      const std::int32_t first = b.rows[uk], next = b.rows[uk + 1];
+      const std::int64_t begin = b.links[uk], end = b.links[uk + 1];
       CHECK(end - begin <= capacity);
       CHECK(begin <= end);
       if (begin == L.offsets[static_cast<std::size_t>(first)] && next == first + 1 &&
@@ -298,7 +363,7 @@ TEST_CASE("reorder degree: nodes by out-degree, largest first; the renumbered gr
   for (std::size_t i = 0; i < 300; ++i) new_id[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i);
   std::multiset<std::pair<std::int32_t, std::int32_t>> before, after;
   for (std::int32_t v = 0; v < 300; ++v) {
-    for (std::int32_t k = L.offsets[static_cast<std::size_t>(v)]; k < L.offsets[static_cast<std::size_t>(v) + 1]; ++k)
+    for (std::int64_t k = L.offsets[static_cast<std::size_t>(v)]; k < L.offsets[static_cast<std::size_t>(v) + 1]; ++k)
       before.insert({new_id[static_cast<std::size_t>(L.sources[static_cast<std::size_t>(k)])],
                      new_id[static_cast<std::size_t>(v)]});
     CHECK(R.out_degree[static_cast<std::size_t>(new_id[static_cast<std::size_t>(v)])] ==
@@ -307,10 +372,25 @@ TEST_CASE("reorder degree: nodes by out-degree, largest first; the renumbered gr
   for (std::int32_t v = 0; v < 300; ++v) {
     const auto row = R.sources.begin() + R.offsets[static_cast<std::size_t>(v)];
     CHECK(std::is_sorted(row, R.sources.begin() + R.offsets[static_cast<std::size_t>(v) + 1]));
-    for (std::int32_t k = R.offsets[static_cast<std::size_t>(v)]; k < R.offsets[static_cast<std::size_t>(v) + 1]; ++k)
+    for (std::int64_t k = R.offsets[static_cast<std::size_t>(v)]; k < R.offsets[static_cast<std::size_t>(v) + 1]; ++k)
       after.insert({R.sources[static_cast<std::size_t>(k)], v});
   }
   CHECK(before == after);
+  // Weighted: each link keeps its weight through the renaming, and each node its out-weight.
+  const InLinks W = weighted(L);
+  const InLinks RW = pagerank::renumbered(W, order);
+  std::multiset<std::tuple<std::int32_t, std::int32_t, double>> weighed_before, weighed_after;
+  for (std::int32_t v = 0; v < 300; ++v) {
+    for (std::int64_t k = W.offsets[static_cast<std::size_t>(v)]; k < W.offsets[static_cast<std::size_t>(v) + 1]; ++k)
+      weighed_before.insert({new_id[static_cast<std::size_t>(W.sources[static_cast<std::size_t>(k)])],
+                             new_id[static_cast<std::size_t>(v)], W.values[static_cast<std::size_t>(k)]});
+    CHECK(RW.out_weight[static_cast<std::size_t>(new_id[static_cast<std::size_t>(v)])] ==
+          W.out_weight[static_cast<std::size_t>(v)]);
+  }
+  for (std::int32_t v = 0; v < 300; ++v)
+    for (std::int64_t k = RW.offsets[static_cast<std::size_t>(v)]; k < RW.offsets[static_cast<std::size_t>(v) + 1]; ++k)
+      weighed_after.insert({RW.sources[static_cast<std::size_t>(k)], v, RW.values[static_cast<std::size_t>(k)]});
+  CHECK(weighed_before == weighed_after);
   const std::vector<double> values = {1, 2, 3};
   const std::vector<std::int32_t> three = {2, 0, 1};
   CHECK(pagerank::to_new(values, three) == std::vector<double>{3, 1, 2});

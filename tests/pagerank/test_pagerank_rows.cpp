@@ -32,75 +32,87 @@ Graph skewed_graph(std::uint64_t seed) {
   return g;
 }
 
+// Weights as networkx reads them: 0 (no link) for one link in five, else 0.5 to 8.
+Graph weighted(Graph g) {
+  std::mt19937_64 rng(23);
+  for (std::size_t e = 0; e < g.src.size(); ++e) g.weights.push_back(rng() % 5 == 0 ? 0.0 : 0.5 * (1 + rng() % 16));
+  return g;
+}
+
 TEST_CASE("PageRank engine over row blocks: every rank's rows gathered equal the reference and one engine") {
-  const Graph g = skewed_graph(11);
-  const itercl::InLinks links = itercl::in_links(g);
-  std::vector<double> personalization(600);
-  std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> u(0, 1);
-  for (double& v : personalization) v = u(rng) < 0.3 ? 0 : u(rng);
-  constexpr int kIterations = 25;
-  const reference::PageRank ref = reference::pagerank(g, 0.85, kIterations, 0, personalization);
+  for (const bool with_weights : {false, true}) {
+    CAPTURE(with_weights);
+    const Graph g = with_weights ? weighted(skewed_graph(11)) : skewed_graph(11);
+    const itercl::InLinks links = itercl::in_links(g);
+    REQUIRE(links.weighted() == with_weights);
+    std::vector<double> personalization(600);
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (double& v : personalization) v = u(rng) < 0.3 ? 0 : u(rng);
+    constexpr int kIterations = 25;
+    const reference::PageRank ref = reference::pagerank(g, 0.85, kIterations, 0, personalization);
 
-  for (const Precision precision : {Precision::f64, Precision::f32})
-    for (const std::string format : {"csr_scalar", "csr_vector", "csr_adaptive", "hybrid", "bsr"})
-      for (const int ranks : {2, 3, 7}) {
-        CAPTURE(format);
-        CAPTURE(ranks);
-        CAPTURE(precision == Precision::f32);
-        itercl::PageRankParams params;
-        params.precision = precision;
-        params.kernel.format = format;
-        // Every rank resolves for the whole graph, so all compute with the same kernel.
-        const pagerank::Problem whole{links, precision};
-        std::vector<std::string> sources;
-        const itercl::PageRankKernel kernel = pagerank::resolve(params.kernel, test::device().info(), whole, sources);
-        const std::string options = pagerank::defines(kernel, whole);
-        itercl::Timings t;
-        const auto one = pagerank::make_engine(test::device(), params, whole, kernel, options, t);
-        one->start(personalization, {}, t);
+    for (const Precision precision : {Precision::f64, Precision::f32})
+      for (const std::string format : {"csr_scalar", "csr_vector", "csr_adaptive", "hybrid", "bsr"})
+        for (const int ranks : {2, 3, 7}) {
+          CAPTURE(format);
+          CAPTURE(ranks);
+          CAPTURE(precision == Precision::f32);
+          itercl::PageRankParams params;
+          params.precision = precision;
+          params.kernel.format = format;
+          // Every rank resolves for the whole graph, so all compute with the same kernel.
+          const pagerank::Problem whole{links, precision};
+          std::vector<std::string> sources;
+          const itercl::PageRankKernel kernel = pagerank::resolve(params.kernel, test::device().info(), whole, sources);
+          const std::string options = pagerank::defines(kernel, whole);
+          itercl::Timings t;
+          const auto one = pagerank::make_engine(test::device(), params, whole, kernel, options, t);
+          one->start(personalization, {}, t);
 
-        const std::vector<std::int32_t> bounds = pagerank::link_balanced_rows(links, ranks);
-        std::vector<itercl::InLinks> blocks;
-        std::vector<std::unique_ptr<pagerank::Engine>> engines;
-        for (int r = 0; r < ranks; ++r) {
-          const auto ur = static_cast<std::size_t>(r);
-          blocks.push_back(pagerank::row_block(links, bounds[ur], bounds[ur + 1]));
-          engines.push_back(pagerank::make_engine(test::device(), params, pagerank::Problem{blocks.back(), precision},
-                                                  kernel, options, t, {bounds[ur], bounds[ur + 1]}));
-          engines.back()->start(personalization, {}, t);
-        }
-        for (int it = 0; it < kIterations; ++it) {
-          CAPTURE(it);
-          const double alone = one->step().residual;
-          double change = 0, mass = 0;
-          for (const auto& e : engines) {
-            change += e->step().residual;
-            mass += e->read_rows(t);
+          const std::vector<std::int32_t> bounds = pagerank::link_balanced_rows(links, ranks);
+          std::vector<itercl::InLinks> blocks;
+          std::vector<std::unique_ptr<pagerank::Engine>> engines;
+          for (int r = 0; r < ranks; ++r) {
+            const auto ur = static_cast<std::size_t>(r);
+            blocks.push_back(pagerank::row_block(links, bounds[ur], bounds[ur + 1]));
+            engines.push_back(pagerank::make_engine(test::device(), params, pagerank::Problem{blocks.back(), precision},
+                                                    kernel, options, t, {bounds[ur], bounds[ur + 1]}));
+            engines.back()->start(personalization, {}, t);
           }
-          // What allgather_in_place does over ranks: each engine's rows to every other engine's copy of z.
-          for (std::size_t from = 0; from < engines.size(); ++from)
-            for (const auto& to : engines) {
-              const auto source = engines[from]->host_z(), target = to->host_z();
-              const std::size_t at = static_cast<std::size_t>(bounds[from]) * source.value_bytes;
-              const std::size_t bytes = static_cast<std::size_t>(bounds[from + 1] - bounds[from]) * source.value_bytes;
-              if (target.values != source.values)
-                std::memcpy(static_cast<char*>(target.values) + at, static_cast<const char*>(source.values) + at,
-                            bytes);
+          for (int it = 0; it < kIterations; ++it) {
+            CAPTURE(it);
+            const double alone = one->step().residual;
+            double change = 0, mass = 0;
+            for (const auto& e : engines) {
+              change += e->step().residual;
+              mass += e->read_rows(t);
             }
-          for (const auto& e : engines) e->set_z(mass, t);
-          const double bound = precision == Precision::f32 ? 1e-5 : 1e-12;
-          CHECK(std::abs(change - ref.residuals[static_cast<std::size_t>(it)]) <= bound);
-          CHECK(std::abs(change - alone) <= bound);
+            // What allgather_in_place does over ranks: each engine's rows to every other engine's copy of z.
+            for (std::size_t from = 0; from < engines.size(); ++from)
+              for (const auto& to : engines) {
+                const auto source = engines[from]->host_z(), target = to->host_z();
+                const std::size_t at = static_cast<std::size_t>(bounds[from]) * source.value_bytes;
+                const std::size_t bytes =
+                    static_cast<std::size_t>(bounds[from + 1] - bounds[from]) * source.value_bytes;
+                if (target.values != source.values)
+                  std::memcpy(static_cast<char*>(target.values) + at, static_cast<const char*>(source.values) + at,
+                              bytes);
+              }
+            for (const auto& e : engines) e->set_z(mass, t);
+            const double bound = precision == Precision::f32 ? 1e-5 : 1e-12;
+            CHECK(std::abs(change - ref.residuals[static_cast<std::size_t>(it)]) <= bound);
+            CHECK(std::abs(change - alone) <= bound);
+          }
+          std::vector<double> gathered;
+          for (const auto& e : engines) {
+            const std::vector<double> rows = e->rows_of_ranks(t);
+            gathered.insert(gathered.end(), rows.begin(), rows.end());
+          }
+          CHECK(reference::l1_distance(gathered, ref.ranks) <= tolerance::ranks_l1(precision));
+          CHECK(reference::l1_distance(gathered, one->ranks(t)) <= tolerance::ranks_pagerank(precision));
         }
-        std::vector<double> gathered;
-        for (const auto& e : engines) {
-          const std::vector<double> rows = e->rows_of_ranks(t);
-          gathered.insert(gathered.end(), rows.begin(), rows.end());
-        }
-        CHECK(reference::l1_distance(gathered, ref.ranks) <= tolerance::ranks_l1(precision));
-        CHECK(reference::l1_distance(gathered, one->ranks(t)) <= tolerance::ranks_pagerank(precision));
-      }
+  }
 }
 
 }  // namespace pagerank_rows_tests

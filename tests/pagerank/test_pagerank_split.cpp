@@ -5,6 +5,8 @@
 #include <random>
 
 #include "itercl/error.hpp"
+#include "pagerank/pagerank_formats.hpp"
+#include "pagerank/pagerank_kernel.hpp"
 #include "pagerank/pagerank_split.hpp"
 
 namespace pagerank_split_tests {
@@ -99,6 +101,29 @@ TEST_CASE("PageRank rows over ranks: cuts balanced by links, blocks that hold ev
   const InLinks hub = itercl::in_links(star);
   check_split(hub, 3);
   CHECK(pagerank::link_balanced_rows(hub, 3) == std::vector<std::int32_t>{0, 1, 1, 6});
+}
+
+TEST_CASE("64-bit link offsets: cuts, blocks and auto k past 2^31 links, on row pointers without their links") {
+  // R-MAT 27 and web graphs hold 2^31 links or more; CI cannot hold such a graph, but the row pointer
+  // alone (n + 1 offsets) is what these compute from. Five rows: 1.5, 0.7, 0, 2.1 and 0.2 billion links.
+  const std::int64_t G = 1'000'000'000 / 10;
+  const std::vector<std::int64_t> offsets = {0, 15 * G, 22 * G, 22 * G, 43 * G, 45 * G};
+  // n_links r / P: 1.125e9, 2.25e9 (past 2^31 = 2.147e9) and 3.375e9 for 4 ranks; each cut is the first row
+  // starting there or later: rows 1 (at 1.5e9), 4 (at 4.3e9: rows 2 and 3 start at 2.2e9) and 4 again.
+  CHECK(pagerank::link_balanced_rows(offsets, 4) == std::vector<std::int32_t>{0, 1, 4, 4, 5});
+  CHECK(pagerank::link_balanced_rows(offsets, 2) == std::vector<std::int32_t>{0, 4, 5});
+  // A rank's block keeps the whole graph's offsets less its first one, in 64 bits.
+  const std::vector<std::int64_t> ends = {offsets[4], offsets[5]};  // rows 3 and 4
+  const InLinks block = pagerank::block_of_rows(5, 3, offsets[3], ends, std::vector<std::int32_t>(3), {0, 0, 0, 0, 0});
+  CHECK(block.offsets == std::vector<std::int64_t>{0, 0, 0, 0, 21 * G, 23 * G});
+  CHECK(block.row_length(3) == 2'100'000'000);
+  // hybrid's k: the CPU's rows hold at most 1 / (1 + rho) of the 4.5e9 links, counted in 64 bits. rho =
+  // 0.01: at most 4.455e9; the rows of 2^28 links or more hold 4.3e9 (all rows 4.5e9).
+  CHECK(pagerank::auto_hybrid_k(offsets, 0.01) == 1 << 28);
+  CHECK(pagerank::needs_wide_offsets(offsets.back()));
+  CHECK_FALSE(pagerank::needs_wide_offsets(1'000'000));
+  CHECK(pagerank::wide_offsets(pagerank::defines({.format = "csr_adaptive"}, itercl::Precision::f32, false, true)));
+  CHECK_FALSE(pagerank::wide_offsets(pagerank::defines({.format = "bsr"}, itercl::Precision::f32, false, false)));
 }
 
 TEST_CASE("PageRank rows over ranks: a bad count or range is an InputError") {

@@ -80,10 +80,15 @@ def test_bad_input_names_the_field(digraph):
     with pytest.raises(ValueError, match="format"):
         itercl.pagerank(digraph, format="coo")
     W = nx.DiGraph()
-    W.add_edge(0, 1, weight=2.5)
-    with pytest.raises(ValueError, match="weight"):
+    W.add_edge(0, 1, weight=-2.5)
+    with pytest.raises(ValueError, match="finite and >= 0, found -2.5"):
         itercl.pagerank(W)
     assert itercl.pagerank(W, weight=None) == pytest.approx(nx.pagerank(W, weight=None), abs=2e-6)
+    W.add_edge(1, 2, weight="heavy")
+    with pytest.raises(ValueError, match="'heavy'"):
+        itercl.pagerank(W)
+    with pytest.raises(ValueError, match="3 weights for 2 edges"):
+        itercl.pagerank((np.array([0, 1]), np.array([1, 2]), np.ones(3)))
     with pytest.raises(ValueError, match="n_nodes"):
         itercl.pagerank((np.array([0, 5]), np.array([1, 2])), n_nodes=3)
     with pytest.raises(ValueError, match="nstart: value 0 is -1"):
@@ -100,3 +105,72 @@ def test_timings_on_request(digraph):
     empty, t = itercl.pagerank(nx.DiGraph(), timings=True)
     assert empty == {} and t["time_to_solution_ms"] >= 0
 
+
+
+def weighted_multidigraph(seed):
+    """Weighted links as an analyst's graph has them: parallel links, self-loops, links of weight 0 (one
+    node's only out-link among them: it dangles), edges with no weight attribute (weight 1), and dangling
+    nodes."""
+    rng = np.random.default_rng(seed)
+    G = nx.MultiDiGraph()
+    G.add_nodes_from(range(80))
+    for _ in range(400):
+        u, v = (int(x) for x in rng.integers(0, 70, 2))
+        w = float(rng.choice([0.0, 0.25, 1.0, 3.0, 10.0]))
+        if rng.random() < 0.1:
+            G.add_edge(u, v)  # no attribute: weighs 1, as in networkx
+        else:
+            G.add_edge(u, v, weight=w)
+    G.add_edge(5, 5, weight=4.0)
+    G.add_edge(5, 5, weight=2.0)  # a parallel self-loop
+    G.add_edge(75, 76, weight=0.0)  # 75's only link weighs 0: dangling; 76 stays a node
+    return G
+
+
+@pytest.mark.parametrize("fmt", itercl._itercl.pagerank_formats())
+def test_weighted_multigraph_as_networkx(fmt, fp64):
+    G = weighted_multidigraph(7)
+    ref = nx.pagerank(G, tol=1e-13)
+    kernel = {"ell_max_fill": 1000} if fmt == "ell" else None
+    if fp64:
+        close(itercl.pagerank(G, tol=1e-13, format=fmt, kernel=kernel, precision="double"), ref, 1e-11)
+    close(itercl.pagerank(G, tol=1e-8, format=fmt, kernel=kernel), ref, 2e-6)
+
+
+def test_weighted_digraph_its_matrix_and_edge_arrays_as_networkx(fp64):
+    precision = "double" if fp64 else "float"
+    atol = 1e-11 if fp64 else 2e-6
+    M = weighted_multidigraph(8)
+    # The same links as a DiGraph: networkx keeps one weight per repeated edge
+    D = nx.DiGraph()
+    D.add_nodes_from(M)
+    D.add_edges_from(M.edges(data=True))
+    ref = nx.pagerank(D, tol=1e-13)
+    close(itercl.pagerank(D, tol=1e-13, precision=precision), ref, atol)
+    # The sparse matrix networkx makes of it (its entries the weights, zeros kept as no links), and the
+    # edge arrays with a weight each
+    A = nx.to_scipy_sparse_array(D)
+    as_array = np.array([ref[n] for n in D])
+    np.testing.assert_allclose(itercl.pagerank(A, tol=1e-13, precision=precision), as_array, atol=atol, rtol=0)
+    src, dst, w = (np.array(x) for x in zip(*[(u, v, d.get("weight", 1)) for u, v, d in D.edges(data=True)]))
+    np.testing.assert_allclose(itercl.pagerank((src, dst, w), tol=1e-13, n_nodes=80, precision=precision), as_array,
+                               atol=atol, rtol=0)
+    # weight=None: every link weighs 1, as networkx's
+    close(itercl.pagerank(D, weight=None, tol=1e-13, precision=precision), nx.pagerank(D, weight=None, tol=1e-13),
+          atol)
+
+
+def test_weighted_personalization_dangling_and_graph_kept_on_device(fp64):
+    precision = "double" if fp64 else "float"
+    atol = 1e-11 if fp64 else 2e-6
+    G = weighted_multidigraph(9)
+    for u, v, d in G.edges(data=True):
+        d["cost"] = 1 + (u * 7 + v) % 5  # another attribute: weight= names it
+    p = {n: 1 + n % 4 for n in G if n % 3}
+    dangling = {75: 1.0, 3: 2.0}
+    for weight in ("weight", "cost"):
+        ref = nx.pagerank(G, alpha=0.8, personalization=p, dangling=dangling, weight=weight, tol=1e-13)
+        close(itercl.pagerank(G, alpha=0.8, personalization=p, dangling=dangling, weight=weight, tol=1e-13,
+                              precision=precision), ref, atol)
+        kept = itercl.PageRankGraph(G, alpha=0.8, dangling=dangling, weight=weight, tol=1e-13, precision=precision)
+        close(kept.pagerank(personalization=p), ref, atol)

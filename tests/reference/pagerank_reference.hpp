@@ -1,7 +1,8 @@
 // A plain double-precision PageRank power iteration, written independently of the library from
 // networkx's definition, as the tests' reference: it reads the edge list directly (no CSR).
 //   x <- alpha * (x M + (sum of x over dangling nodes) d) + (1 - alpha) p,  M = D_out^-1 A,
-// stopping when ||x_new - x||_1 < n * tol.
+// stopping when ||x_new - x||_1 < n * tol. A weighted graph (g.weights) is networkx's MultiDiGraph:
+// A sums the weights of parallel edges, D_out holds the out-weights, and a node of out-weight 0 dangles.
 #pragma once
 
 #include <cmath>
@@ -38,8 +39,9 @@ inline PageRank pagerank(const itercl::Graph& g, double alpha, int max_iter, dou
   normalise(p);
   if (d.empty()) d = p;
   normalise(d);
+  const auto weight = [&](std::size_t e) { return g.weights.empty() ? 1.0 : g.weights[e]; };
   std::vector<double> outdeg(n, 0);
-  for (auto s : g.src) outdeg[static_cast<std::size_t>(s)] += 1;
+  for (std::size_t e = 0; e < g.src.size(); ++e) outdeg[static_cast<std::size_t>(g.src[e])] += weight(e);
   normalise(x0);
   std::vector<double> x = x0, next(n);
   for (int it = 0; it < max_iter; ++it) {
@@ -49,7 +51,7 @@ inline PageRank pagerank(const itercl::Graph& g, double alpha, int max_iter, dou
     std::vector<double> flow(n, 0.0);
     for (std::size_t e = 0; e < g.src.size(); ++e) {
       const auto u = static_cast<std::size_t>(g.src[e]), v = static_cast<std::size_t>(g.dst[e]);
-      flow[v] += x[u] / outdeg[u];
+      if (weight(e) != 0) flow[v] += x[u] * weight(e) / outdeg[u];
     }
     double err = 0;
     for (std::size_t i = 0; i < n; ++i) {

@@ -16,6 +16,8 @@ namespace itercl {
 struct Graph {
   std::int32_t n_nodes = 0;
   std::vector<std::int32_t> src, dst;  // edge e links src[e] -> dst[e]; duplicates and self-loops as loaded
+  // Edge e's weight (a third column, a weighted .mtx), finite and >= 0; empty: every edge weighs 1.
+  std::vector<double> weights;
   // The input's id of each node, ascending; empty when the ids are the indices (generators).
   std::vector<std::int64_t> labels;
 
@@ -33,6 +35,9 @@ struct GraphLoadOptions {
   // are an edge, as networkx's read_edgelist reads them, even when they could be node and edge counts
   // (web-NotreDame's "325729 1497134": give true for such a file).
   std::optional<bool> header;
+  // Whether a third column (an edge list) or a .mtx's values are the edges' weights, as networkx's
+  // read_weighted_edgelist reads them; false reads the links alone (a timestamp column, say).
+  bool weighted = true;
 };
 
 // What a loader found, for the results file.
@@ -42,7 +47,7 @@ struct GraphLoadReport {
   // The first edge, when it and the rest look like node and edge counts ("N M", then exactly M edges
   // among ids below N) but no header was asked for: it was read as an edge; empty otherwise.
   std::string first_edge_like_counts;
-  bool values_ignored = false;  // weights (a third column, a weighted .mtx) are read, checked, not used
+  bool weighted = false;  // Graph::weights were read (a third column, a real or integer .mtx)
 };
 
 // An edge list (SNAP: '#' comments, tab or space separated; or with a count or header first line;
@@ -87,33 +92,46 @@ struct LinkOptions {
   bool duplicates = true;
 };
 
-// The transpose of the adjacency matrix in CSR without values: row i lists the nodes linking to i
-// (ascending, a repeated link repeated), so PageRank's sum over in-links is a row of it. `out_degree`
-// counts each node's links, repeats included.
+// The transpose of the adjacency matrix in CSR: row i lists the nodes linking to i (ascending, a
+// repeated link repeated), so PageRank's sum over in-links is a row of it. `out_degree` counts each
+// node's links, repeats included. Unweighted graphs have no values (the kernels then read none).
 struct InLinks {
   std::int32_t n_nodes = 0;
-  std::vector<std::int32_t> offsets;  // n_nodes + 1
+  // n_nodes + 1, in 64 bits: a graph may hold 2^31 links or more (R-MAT 27, web graphs); node ids, and
+  // so a row's length, stay 32-bit.
+  std::vector<std::int64_t> offsets;
   std::vector<std::int32_t> sources;  // offsets[n_nodes] in-links
   std::vector<std::int32_t> out_degree;
-  std::int64_t self_loops = 0;  // among the graph's edges, whether kept or not
-  std::int64_t duplicates = 0;  // edges repeating an earlier one (a self-loop repeated counts in both)
-  std::int64_t dropped = 0;     // edges LinkOptions left out
+  // A weighted graph (networkx's semantics): each in-link's weight, beside `sources` (all > 0: a link of
+  // weight 0 is no link), and each node's total out-weight (0: dangling). Both empty when unweighted, or
+  // when every link that stays has the same weight, which gives the same ranks as no weights.
+  std::vector<double> values;
+  std::vector<double> out_weight;
+  std::int64_t zero_weights = 0;  // links of weight 0 left out, after the options' drops
+  std::int64_t self_loops = 0;    // among the graph's edges, whether kept or not
+  std::int64_t duplicates = 0;    // edges repeating an earlier one (a self-loop repeated counts in both)
+  std::int64_t dropped = 0;       // edges LinkOptions left out
 
   std::int32_t row_length(std::int32_t i) const {
-    return offsets[static_cast<std::size_t>(i) + 1] - offsets[static_cast<std::size_t>(i)];
+    return static_cast<std::int32_t>(offsets[static_cast<std::size_t>(i) + 1] - offsets[static_cast<std::size_t>(i)]);
   }
   // From the offsets: a graph built on the device keeps its sources there, and this side holds none.
   std::int64_t n_links() const { return offsets.empty() ? static_cast<std::int64_t>(sources.size()) : offsets.back(); }
+  bool weighted() const { return !out_weight.empty(); }
 };
 // Edges in the caller's memory, read in place (a NumPy array, spans of a program's own): edge e links
-// src[e] -> dst[e], nodes 0 .. n_nodes - 1.
+// src[e] -> dst[e], nodes 0 .. n_nodes - 1, with weight weights[e] (empty: unweighted).
 struct EdgesView {
   std::int32_t n_nodes = 0;
   std::span<const std::int32_t> src, dst;
+  std::span<const double> weights;
 };
 
-// In O(edges + nodes): two stable counting sorts. Throws InputError if the graph has 2^31 or more
-// edges (the kernels index with 32-bit ints) or an edge names a node outside 0 .. n_nodes - 1.
+// In O(edges + nodes): a stable radix sort. Weights follow networkx: parallel links add up (each is kept,
+// as a MultiDiGraph's); with duplicates: false the last weight read stays (a DiGraph's add_edge); a link
+// whose weight is then 0 is left out, its ends staying nodes. Throws InputError if
+// a node has 2^31 or more in-links, an edge names a node outside 0 .. n_nodes - 1, or a weight is negative
+// or not finite. Links are counted in 64 bits: the device's memory, not an index, bounds a graph.
 InLinks in_links(const EdgesView& edges, const LinkOptions& options = {});
 InLinks in_links(const Graph& g, const LinkOptions& options = {});
 

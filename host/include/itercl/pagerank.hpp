@@ -102,6 +102,8 @@ struct PageRankIteration {
 // LinkOptions dropped), and its nodes without out-links.
 struct PageRankGraphCounts {
   std::int64_t links = 0, self_loops = 0, duplicates = 0, dropped = 0, dangling_nodes = 0;
+  std::int64_t zero_weights = 0;  // links of weight 0 left out
+  bool weighted = false;          // the links carry weights that differ (InLinks::weighted)
 };
 
 struct PageRankResult {
@@ -119,6 +121,13 @@ struct PageRankResult {
   // The whole call's wall time by phase: PageRank::fit's from the in-links to the ranks in host memory,
   // PageRankGraph::run's from its start (the graph already resident).
   Phases phases;
+  // Over several MPI ranks, one entry per rank (on rank 0; empty in one process): the bytes of z each rank
+  // sends per iteration (its rows, to every other rank), the bytes an exchange of only what other ranks
+  // read would send (its rows' entries that other ranks' in-links reference, once per such rank: a halo,
+  // PETSc's VecScatter), and the remote entries its own in-links reference (what it would receive).
+  struct Exchange {
+    std::vector<std::int64_t> sent_bytes, halo_bytes, remote_entries;
+  } exchange;
 };
 
 class PageRank {

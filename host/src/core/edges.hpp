@@ -8,7 +8,8 @@
 
 namespace itercl::core {
 
-// InputError unless src and dst have one length, below 2^31, and n_nodes >= 0.
+// InputError unless src and dst have one length and n_nodes >= 0 (their count is 64-bit: a graph may pass
+// 2^31 links).
 void check_edge_counts(const EdgesView& g);
 
 // InputError naming edge e as outside 0 .. n_nodes - 1.

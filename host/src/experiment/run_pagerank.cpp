@@ -121,13 +121,15 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
     if (!comm.several()) {  // one process: the whole call from the edge arrays, the graph built where tuned
       core::enter_phase("fit");
       PageRankResult fit = with_field_prefix(c.params.source(), "params", [&] {
-        return pagerank.fit(EdgesView{g.n_nodes, g.src, g.dst}, in.links);
+        return pagerank.fit(EdgesView{g.n_nodes, g.src, g.dst, g.weights}, in.links);
       });
       const PageRankGraphCounts& k = fit.graph;
       counts = {.links = k.links,
                 .self_loops = k.self_loops,
                 .duplicates = k.duplicates,
                 .dropped = k.dropped,
+                .zero_weights = k.zero_weights,
+                .weighted = k.weighted,
                 .dangling_nodes = k.dangling_nodes,
                 .rows_s = fit.phases.of("graph_build")};
       return fit;
@@ -140,6 +142,8 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
               .self_loops = links.self_loops,
               .duplicates = links.duplicates,
               .dropped = links.dropped,
+              .zero_weights = links.zero_weights,
+              .weighted = links.weighted(),
               .dangling_nodes = std::count(links.out_degree.begin(), links.out_degree.end(), 0),
               .rows_s = csr.seconds()};
     core::enter_phase("fit");  // over ranks the fit is one phase
@@ -154,6 +158,8 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   report.data["self_loops"] = counts.self_loops;
   report.data["duplicates"] = counts.duplicates;
   report.data["edges_dropped"] = counts.dropped;
+  report.data["zero_weight_links"] = counts.zero_weights;
+  report.data["weighted_links"] = counts.weighted;
   report.data["dangling_nodes"] = counts.dangling_nodes;
   if (in_parts) report.data["drawn_in_parts"] = comm.size();  // one part of the edges on each rank
 
@@ -167,6 +173,10 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
     spmv_only.push_back({.kernel_s = it.spmv_kernel_s});
   }
   res["residual_trace"] = trace;
+  if (!r.exchange.sent_bytes.empty())
+    res["exchange"] = {{"bytes_sent_per_rank", r.exchange.sent_bytes},
+                       {"halo_bytes_per_rank", r.exchange.halo_bytes},
+                       {"remote_entries_per_rank", r.exchange.remote_entries}};
   res["tol_times_n"] = params.tol * g.n_nodes;
   std::vector<std::int32_t> order(r.ranks.size());
   std::iota(order.begin(), order.end(), 0);

@@ -24,6 +24,8 @@ std::uint64_t mix(std::uint64_t z) {
 
 }  // namespace io
 
+constexpr std::uint64_t kMostEdges = std::uint64_t{1} << 40;
+
 Graph make_rmat(const RmatParams& p) { return make_rmat(p, 0, rmat_edge_count(p)); }
 
 std::int64_t rmat_edge_count(const RmatParams& p) {
@@ -35,9 +37,9 @@ std::int64_t rmat_edge_count(const RmatParams& p) {
     if (!(v >= 0 && v <= 1)) throw ParamError(name, "expected a probability in [0, 1], got " + number_text(v));
   if (std::abs(p.a + p.b + p.c + p.d - 1) > 1e-9)
     throw ParamError("d", "a + b + c + d = " + number_text(p.a + p.b + p.c + p.d) + "; expected 1");
+  // Edges are counted in 64 bits (R-MAT 27 has 2^31); 2^40 edges, 8 TB of ids, is past any host's memory.
   const std::uint64_t m = (std::uint64_t{1} << p.scale) * static_cast<std::uint64_t>(p.edge_factor);
-  if (m > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
-    throw ParamError("edge_factor", std::to_string(m) + " edges; at most 2^31 - 1");
+  if (m > kMostEdges) throw ParamError("edge_factor", std::to_string(m) + " edges; at most 2^40");
   return static_cast<std::int64_t>(m);
 }
 
@@ -82,9 +84,8 @@ Graph make_barabasi_albert(const BarabasiAlbertParams& p) {
     throw ParamError("n_nodes",
                      "expected more than m = " + std::to_string(p.m) + " nodes, got " + std::to_string(p.n_nodes));
   const auto m = static_cast<std::size_t>(p.m);
-  if ((static_cast<std::uint64_t>(p.n_nodes) - m) * m * 2 >
-      static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
-    throw ParamError("n_nodes", "n_nodes * m * 2 edges exceed 2^31 - 1");
+  if ((static_cast<std::uint64_t>(p.n_nodes) - m) * m * 2 > kMostEdges)
+    throw ParamError("n_nodes", "n_nodes * m * 2 edges exceed 2^40");
   Graph g;
   g.n_nodes = p.n_nodes;
   auto link = [&](std::int32_t a, std::int32_t b) {

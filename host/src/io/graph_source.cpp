@@ -38,6 +38,7 @@ GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlo
     GraphLoadOptions options;
     options.format = data.choice("format", "auto", {"auto", "edgelist", "mtx"});
     options.header = data.boolean("header");
+    options.weighted = data.boolean("weighted").value_or(true);
     data.finish();
     GraphLoadReport report;
     try {
@@ -45,7 +46,7 @@ GraphInput read_graph(ConfigObject& data, const std::filesystem::path& base, nlo
     } catch (const InputError& e) {
       data.fail("path", e.what());
     }
-    description = {{"path", path->string()}, {"format", report.format}, {"values_ignored", report.values_ignored}};
+    description = {{"path", path->string()}, {"format", report.format}, {"weighted", report.weighted}};
     if (!report.header.empty()) {
       description["header_skipped"] = report.header;
       in.notes = "  data: the first line '" + report.header + "' was skipped as a header\n";

@@ -17,6 +17,7 @@ bool is_comment(std::string_view line) { return line.front() == '#' || line.fron
 // Edges with the input's ids, before they are numbered.
 struct RawEdges {
   std::vector<std::int64_t> src, dst;
+  std::vector<double> weights;  // empty until a line gives one; then one per edge (1 where none was given)
   std::int64_t min_id = std::numeric_limits<std::int64_t>::max(), max_id = std::numeric_limits<std::int64_t>::min();
   void add(std::int64_t s, std::int64_t d) {
     src.push_back(s), dst.push_back(d);
@@ -30,6 +31,7 @@ Graph number_nodes(const RawEdges& raw, const std::filesystem::path& path) {
   Graph g;
   const std::size_t m = raw.src.size();
   g.src.resize(m), g.dst.resize(m);
+  g.weights = raw.weights;
   const auto too_many = [&](std::size_t n) {
     if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
       throw InputError(path.string() + ": " + std::to_string(n) + " distinct nodes; itercl handles at most 2^31 - 1");
@@ -110,14 +112,34 @@ Graph parse_edge_list(const std::string& text, const std::filesystem::path& path
     if (!two_ids)
       throw InputError(where(path, lines.number()) + "expected two node ids (integers), found '" +
                        std::string(line.substr(0, 80)) + "'");
-    report.values_ignored = report.values_ignored || has3;
+    if (has3 && options.weighted) {
+      // networkx's read_weighted_edgelist: the third column weighs the edge; a line without one weighs 1.
+      if (raw.weights.empty()) raw.weights.assign(raw.src.size(), 1.0);
+      double w = 0;
+      if (!parse_real(f3, w))
+        throw InputError(where(path, lines.number()) + "the third column '" + std::string(f3.substr(0, 40)) +
+                         "' is not a number; it is read as the edge's weight (set data.weighted to false to read "
+                         "the links alone)");
+      raw.weights.push_back(edge_weight(f3, where(path, lines.number())));
+    } else if (!raw.weights.empty()) {
+      raw.weights.push_back(1.0);
+    }
     raw.add(s, d);
   }
   if (raw.src.empty())
     throw InputError(path.string() + ": no edges (the file is empty or holds only comments or a header)");
+  report.weighted = !raw.weights.empty();
   if (!options.header.has_value() && report.header.empty() && !first_has3 && looks_like_counts(raw))
     report.first_edge_like_counts = first_line;
   return number_nodes(raw, path);
+}
+
+double edge_weight(std::string_view field, const std::string& at) {
+  double w = 0;
+  if (!parse_real(field, w) || w < 0)
+    throw InputError(at + "weight '" + std::string(field.substr(0, 40)) +
+                     "': expected a finite number >= 0 (weight 0 leaves the link out)");
+  return w;
 }
 
 bool starts_with_banner(const std::string& text) {
@@ -145,7 +167,7 @@ Graph load_graph(const std::filesystem::path& path, const GraphLoadOptions& opti
   r.format = mtx ? "mtx" : "edgelist";
   if (mtx && options.header.has_value())
     throw ParamError("header", "applies to edge lists; a Matrix Market file's header is its banner and size line");
-  return mtx ? io::parse_matrix_market(text, path, r) : io::parse_edge_list(text, path, options, r);
+  return mtx ? io::parse_matrix_market(text, path, options, r) : io::parse_edge_list(text, path, options, r);
 }
 
 }  // namespace itercl

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -53,6 +54,13 @@ inline bool parse_int(std::string_view field, std::int64_t& value) {
   return !field.empty() && ec == std::errc() && end == field.data() + field.size();
 }
 
+// A finite number (an integer or a float, '+' allowed), as a weight or a value is read.
+inline bool parse_real(std::string_view field, double& value) {
+  if (!field.empty() && field.front() == '+') field.remove_prefix(1);
+  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  return !field.empty() && ec == std::errc() && end == field.data() + field.size() && std::isfinite(value);
+}
+
 // Whether any field of `line` reads as a number (an integer or a float).
 inline bool any_number(std::string_view line) {
   std::string_view field;
@@ -70,7 +78,11 @@ inline std::string where(const std::filesystem::path& path, std::size_t line) {
   return path.string() + ":" + std::to_string(line) + ": ";
 }
 
-Graph parse_matrix_market(const std::string& text, const std::filesystem::path& path, GraphLoadReport& report);
+// A weight field of an edge list or a .mtx: a finite number >= 0, else InputError at `at` ("file:line: ").
+double edge_weight(std::string_view field, const std::string& at);
+
+Graph parse_matrix_market(const std::string& text, const std::filesystem::path& path, const GraphLoadOptions& options,
+                          GraphLoadReport& report);
 Graph parse_edge_list(const std::string& text, const std::filesystem::path& path, const GraphLoadOptions& options,
                       GraphLoadReport& report);
 

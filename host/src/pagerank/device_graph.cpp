@@ -3,6 +3,7 @@
 // instead of the host's hundreds (docs/pagerank.md, "Time to solution").
 #include "pagerank/device_graph.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -136,7 +137,10 @@ DeviceGraph build_on_device(const Device& device, const EdgesView& edges, const 
   g.csr.sources = b.buffer(m * 4);
   b.run("rows_of_keys", m, keys, static_cast<cl_uint>(m), static_cast<cl_int>(n), static_cast<cl_int>(bits),
         g.csr.offsets, g.csr.sources);
-  g.links.offsets = b.read<std::int32_t>(g.csr.offsets, un + 1, "the in-links' offsets");
+  // 32-bit on the device (graphs below 2^31 links are built here), 64-bit in InLinks.
+  const std::vector<std::int32_t> offsets = b.read<std::int32_t>(g.csr.offsets, un + 1, "the in-links' offsets");
+  g.links.offsets = host_vector<std::int64_t>(un + 1, "the in-links' offsets");
+  std::copy(offsets.begin(), offsets.end(), g.links.offsets.begin());
   g.links.out_degree = b.read<std::int32_t>(out_degree, un, "the out-degrees");
   g.csr.out_degree = out_degree;
   const auto c = b.read<cl_uint>(counts, 2, "the link counts");

@@ -114,7 +114,9 @@ PageRankGraphCounts counts_of(const InLinks& links) {
           .self_loops = links.self_loops,
           .duplicates = links.duplicates,
           .dropped = links.dropped,
-          .dangling_nodes = std::count(links.out_degree.begin(), links.out_degree.end(), 0)};
+          .dangling_nodes = std::count(links.out_degree.begin(), links.out_degree.end(), 0),
+          .zero_weights = links.zero_weights,
+          .weighted = links.weighted()};
 }
 
 }  // namespace
@@ -142,8 +144,11 @@ PageRankGraph::PageRankGraph(const Device& device, const EdgesView& edges, const
   // Where to build: the format and graph_build resolve without the graph (the lanes of csr_vector and
   // hybrid's k, which read the rows, are resolved again in build()).
   std::vector<std::string> unused;
-  const PageRankKernel where = pagerank::resolve(kernel_, device_.info(), std::span<const std::int32_t>{}, unused);
-  if (where.graph_build != "device" || n_nodes_ == 0) {
+  const PageRankKernel where = pagerank::resolve(kernel_, device_.info(), std::span<const std::int64_t>{}, unused);
+  // A weighted graph, and one whose links need 64-bit offsets, are built on the host: the device's build
+  // sorts the links without their weights, and writes 32-bit offsets.
+  if (where.graph_build != "device" || n_nodes_ == 0 || !edges.weights.empty() ||
+      pagerank::needs_wide_offsets(static_cast<std::int64_t>(edges.src.size()))) {
     core::enter_phase("graph_build");
     build(in_links(edges, options));
     return;

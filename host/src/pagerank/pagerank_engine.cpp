@@ -65,7 +65,13 @@ class EngineOf final : public Engine {
     format_ = make_spmv_format(device, problem, kernel, options, upload);
     stats_ = format_->stats();
     core::enter_phase("upload");  // the per-node vectors
-    outdeg_ = problem.csr ? problem.csr->out_degree : upload_buffer(device, out_degree_, "out-degrees", upload);
+    // z = x / out-degree, or x / out-weight for a weighted graph (the kernels' -D WEIGHTED); a node dangles
+    // where either is 0 (links of weight 0 are left out), so the start's dangling mass reads the degrees.
+    const std::vector<double>& out_weight = problem.links.out_weight;
+    outdeg_ = problem.csr ? problem.csr->out_degree
+              : problem.links.weighted()
+                  ? upload_buffer(device, std::vector<T>(out_weight.begin(), out_weight.end()), "out-weights", upload)
+                  : upload_buffer(device, out_degree_, "out-degrees", upload);
     dangling_ = upload_buffer(device, normalised<T>(p.dangling, "dangling"), "dangling", upload);
     personalization_ = cl::Buffer(context, CL_MEM_READ_ONLY, un * sizeof(T));
     // s starts at zero; rows without in-links are never written (SpmvFormat::multiply), so it needs

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <sstream>
+#include <utility>
 
 #include "core/host_memory.hpp"
 #include "core/parallel.hpp"
@@ -14,22 +15,25 @@
 
 namespace itercl::pagerank {
 
-constexpr std::int64_t kMaxSlots = std::numeric_limits<std::int32_t>::max();
-
 // Pads `rows` (all rows if empty) to `width`, column-major; `what` names the array if it does not fit.
 EllBlock ell_block(const InLinks& L, std::vector<std::int32_t> rows, int width, std::string_view what) {
   EllBlock b;
   b.n_rows = rows.empty() ? L.n_nodes : static_cast<std::int64_t>(rows.size());
   b.width = width;
-  b.columns = host_array(static_cast<std::size_t>(b.n_rows) * static_cast<std::size_t>(width), L.n_nodes, what);
+  const std::size_t slots = static_cast<std::size_t>(b.n_rows) * static_cast<std::size_t>(width);
+  b.columns = host_array(slots, L.n_nodes, what);
+  if (L.weighted()) b.values = host_array(slots, 0.0, what);
   b.min_length = std::numeric_limits<int>::max();
   for (std::int64_t r = 0; r < b.n_rows; ++r) {
     const std::int32_t row = rows.empty() ? static_cast<std::int32_t>(r) : rows[static_cast<std::size_t>(r)];
     const int length = L.row_length(row);
     b.min_length = std::min(b.min_length, length), b.max_length = std::max(b.max_length, length);
-    for (int c = 0; c < length; ++c)
-      b.columns[static_cast<std::size_t>(c * b.n_rows + r)] =
-          L.sources[static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(row)] + c)];
+    for (int c = 0; c < length; ++c) {
+      const auto to = static_cast<std::size_t>(c * b.n_rows + r);
+      const auto from = static_cast<std::size_t>(L.offsets[static_cast<std::size_t>(row)] + c);
+      b.columns[to] = L.sources[from];
+      if (!b.values.empty()) b.values[to] = L.values[from];
+    }
   }
   if (b.n_rows == 0) b.min_length = 0;
   b.rows = std::move(rows);
@@ -41,11 +45,10 @@ EllBlock build_ell(const InLinks& L, double max_fill) {
   for (std::int32_t i = 0; i < L.n_nodes; ++i) width = std::max(width, L.row_length(i));
   const std::int64_t slots = static_cast<std::int64_t>(L.n_nodes) * width;
   const double fill = static_cast<double>(slots) / static_cast<double>(std::max<std::int64_t>(L.n_links(), 1));
-  if (fill > max_fill || slots > kMaxSlots) {
+  if (fill > max_fill) {
     std::ostringstream s;
     s << "padding all " << L.n_nodes << " rows to the longest (" << width << " in-links) stores " << slots
       << " slots for " << L.n_links() << " links, " << fill << " per link"
-      << (slots > kMaxSlots ? ", past the kernels' 32-bit indexing" : "")
       << "; the limit is ell_max_fill = " << max_fill << ". ELLPACK suits rows of similar length: use hybrid or bsr";
     throw ParamError("kernel.ell_max_fill", s.str());
   }
@@ -56,11 +59,11 @@ EllBlock build_ell(const InLinks& L, double max_fill) {
 // device summing rho links for each one the CPU sums, the rows of k or more in-links may hold at most
 // 1 / (1 + rho) of the links; k is the smallest power of two (at least 4, the seed's smallest) that
 // keeps them within it. rho per device: tuning/pagerank.json, with the measurements behind it.
-int auto_hybrid_k(std::span<const std::int32_t> offsets, double rho) {
+int auto_hybrid_k(std::span<const std::int64_t> offsets, double rho) {
   const double cpu_share = 1.0 / (1.0 + rho);
   std::vector<std::int64_t> links_from(33, 0);  // links in rows of at least 2^j in-links
   for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
-    const int length = offsets[i + 1] - offsets[i];
+    const auto length = static_cast<std::int32_t>(offsets[i + 1] - offsets[i]);
     if (length > 0) links_from[static_cast<std::size_t>(std::bit_width(static_cast<unsigned>(length)) - 1)] += length;
   }
   for (std::size_t j = links_from.size() - 1; j-- > 0;) links_from[j] += links_from[j + 1];
@@ -91,11 +94,16 @@ HybridLayout build_hybrid(const InLinks& L, int k) {
   }
   // The CPU's rows as CSR, their in-links counted first so that the one large array is allocated once.
   h.cpu_sources = host_array<std::int32_t>(cpu_links, 0, "the hybrid's CPU rows");
+  if (L.weighted()) h.cpu_values = host_array<double>(cpu_links, 0, "the hybrid's CPU rows' weights");
   h.cpu_offsets.reserve(h.cpu_rows.size() + 1);
   h.cpu_offsets.push_back(0);
   for (const std::int32_t row : h.cpu_rows) {
-    const auto first = L.sources.begin() + L.offsets[static_cast<std::size_t>(row)];
-    std::copy(first, first + L.row_length(row), h.cpu_sources.begin() + h.cpu_offsets.back());
+    const std::int64_t first = L.offsets[static_cast<std::size_t>(row)];
+    std::copy(L.sources.begin() + first, L.sources.begin() + first + L.row_length(row),
+              h.cpu_sources.begin() + h.cpu_offsets.back());
+    if (L.weighted())
+      std::copy(L.values.begin() + first, L.values.begin() + first + L.row_length(row),
+                h.cpu_values.begin() + h.cpu_offsets.back());
     h.cpu_offsets.push_back(h.cpu_offsets.back() + L.row_length(row));
   }
   for (auto& rows : bins) {
@@ -122,14 +130,17 @@ void cpu_row_sums(const HybridLayout& h, const T* z, T* out) {
     if (lo == hi) return;
     const auto& offsets = h.cpu_offsets;
     std::size_t r =
-        static_cast<std::size_t>(std::upper_bound(offsets.begin(), offsets.end(), static_cast<std::int32_t>(lo)) -
+        static_cast<std::size_t>(std::upper_bound(offsets.begin(), offsets.end(), static_cast<std::int64_t>(lo)) -
                                  offsets.begin()) -
         1;
     for (; r < rows && static_cast<std::size_t>(offsets[r]) < hi; ++r) {
       const auto begin = std::max<std::size_t>(static_cast<std::size_t>(offsets[r]), lo);
       const auto end = std::min<std::size_t>(static_cast<std::size_t>(offsets[r + 1]), hi);
       T sum = 0;
-      for (std::size_t k = begin; k < end; ++k) sum += z[h.cpu_sources[k]];
+      if (!h.cpu_values.empty())
+        for (std::size_t k = begin; k < end; ++k) sum += static_cast<T>(h.cpu_values[k]) * z[h.cpu_sources[k]];
+      else
+        for (std::size_t k = begin; k < end; ++k) sum += z[h.cpu_sources[k]];
       if (begin == static_cast<std::size_t>(offsets[r]) && end == static_cast<std::size_t>(offsets[r + 1]))
         out[r] = sum;
       else
@@ -145,31 +156,33 @@ template void cpu_row_sums<float>(const HybridLayout&, const float*, float*);
 template void cpu_row_sums<double>(const HybridLayout&, const double*, double*);
 
 // The seed's construction (section 5.2.1), run twice: once to count the BSR rows, once to write them
-// column-major into an array of that height.
+// column-major into an array of that height. put(row, column, value, link): link is the in-link stored
+// there (its index in L.sources), or -1 for a marker, a row id or a filler.
 template <class Put>
 std::int64_t lay_out_bsr(const InLinks& L, int width, BsrLayout& stats, Put&& put) {
   std::int64_t row = 0;
   int used = 0;  // slots taken in the current BSR row
   auto close_row = [&] {
-    for (; used < width; ++used) put(row, used, kBsrFiller), ++stats.filler_slots;
+    for (; used < width; ++used) put(row, used, kBsrFiller, -1), ++stats.filler_slots;
     ++row, used = 0;
   };
   for (std::int32_t i = 0; i < L.n_nodes; ++i) {
     const int length = L.row_length(i);
     if (length == 0) continue;  // no in-links: its sum stays 0, nothing to store
     if (width - used <= 2) close_row();
-    const std::int32_t* links = L.sources.data() + L.offsets[static_cast<std::size_t>(i)];
+    const std::int64_t first = L.offsets[static_cast<std::size_t>(i)];
+    const std::int32_t* links = L.sources.data() + first;
     if (length + 2 <= width - used) {  // alpha: the whole row fits
-      put(row, used++, kBsrNewRow), put(row, used++, i);
-      for (int c = 0; c < length; ++c) put(row, used++, links[c]);
+      put(row, used++, kBsrNewRow, -1), put(row, used++, i, -1);
+      for (int c = 0; c < length; ++c) put(row, used++, links[c], first + c);
       continue;
     }
     ++stats.split_rows;  // beta pieces, each repeating the row id, until the row is stored
     for (int done = 0; done < length;) {
       if (width - used <= 2) close_row();
-      put(row, used++, kBsrPartialRow), put(row, used++, i);
+      put(row, used++, kBsrPartialRow, -1), put(row, used++, i, -1);
       const int take = std::min(length - done, width - used);
-      for (int c = 0; c < take; ++c) put(row, used++, links[done + c]);
+      for (int c = 0; c < take; ++c) put(row, used++, links[done + c], first + done + c);
       done += take;
     }
   }
@@ -182,12 +195,14 @@ BsrLayout build_bsr(const InLinks& L, int width) {
   BsrLayout b;
   b.width = width;
   BsrLayout counting;
-  b.n_rows = lay_out_bsr(L, width, counting, [](std::int64_t, int, std::int32_t) {});
-  check_int_indexing("bsr", static_cast<std::uint64_t>(b.n_rows) * static_cast<std::uint64_t>(width),
-                     "slots in " + std::to_string(b.n_rows) + " rows of " + std::to_string(width));
+  b.n_rows = lay_out_bsr(L, width, counting, [](std::int64_t, int, std::int32_t, std::int64_t) {});
+  check_int_indexing("bsr", static_cast<std::uint64_t>(b.n_rows), "rows of " + std::to_string(width) + " slots");
   b.slots = host_array<std::int32_t>(static_cast<std::size_t>(b.n_rows * width), 0, "bsr slots");
-  lay_out_bsr(L, width, b, [&](std::int64_t row, int column, std::int32_t value) {
-    b.slots[static_cast<std::size_t>(column * b.n_rows + row)] = value;
+  if (L.weighted()) b.values = host_array<double>(b.slots.size(), 0, "bsr slots' weights");
+  lay_out_bsr(L, width, b, [&](std::int64_t row, int column, std::int32_t value, std::int64_t link) {
+    const auto at = static_cast<std::size_t>(column * b.n_rows + row);
+    b.slots[at] = value;
+    if (link >= 0 && !b.values.empty()) b.values[at] = L.values[static_cast<std::size_t>(link)];
   });
   return b;
 }
@@ -200,16 +215,15 @@ namespace {
 RowBlocks blocks_of_rows(const InLinks& L, std::int32_t first, std::int32_t last, int capacity, int max_rows) {
   RowBlocks b;
   auto start = [&](std::int32_t row, std::int64_t link) {
-    b.blocks.push_back(row);
-    b.blocks.push_back(static_cast<std::int32_t>(link));
+    b.rows.push_back(row);
+    b.links.push_back(link);
   };
   for (std::int32_t i = first; i < last;) {
     const std::int64_t begin = L.offsets[static_cast<std::size_t>(i)];
     const int length = L.row_length(i);
     if (length > capacity) {
       const std::int64_t pieces = (length + static_cast<std::int64_t>(capacity) - 1) / capacity;
-      b.split.insert(b.split.end(),
-                     {i, static_cast<std::int32_t>(b.blocks.size() / 2), static_cast<std::int32_t>(pieces)});
+      b.split.insert(b.split.end(), {i, static_cast<std::int32_t>(b.rows.size()), static_cast<std::int32_t>(pieces)});
       for (std::int64_t piece = 0; piece < pieces; ++piece) start(i, begin + piece * capacity);
       ++i;
       continue;
@@ -243,13 +257,14 @@ RowBlocks build_row_blocks(const InLinks& L, int capacity, int max_rows) {
   });
   RowBlocks b;
   for (const RowBlocks& part : parts) {
-    const auto before = static_cast<std::int32_t>(b.blocks.size() / 2);
+    const auto before = static_cast<std::int32_t>(b.rows.size());
     for (std::size_t k = 0; k < part.split.size(); k += 3)
       b.split.insert(b.split.end(), {part.split[k], part.split[k + 1] + before, part.split[k + 2]});
-    b.blocks.insert(b.blocks.end(), part.blocks.begin(), part.blocks.end());
+    b.rows.insert(b.rows.end(), part.rows.begin(), part.rows.end());
+    b.links.insert(b.links.end(), part.links.begin(), part.links.end());
   }
-  b.blocks.push_back(L.n_nodes);
-  b.blocks.push_back(static_cast<std::int32_t>(L.n_links()));
+  b.rows.push_back(L.n_nodes);
+  b.links.push_back(L.n_links());
   return b;
 }
 
@@ -274,8 +289,13 @@ InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order) {
   InLinks R;
   R.n_nodes = L.n_nodes;
   R.self_loops = L.self_loops, R.duplicates = L.duplicates, R.dropped = L.dropped;
-  R.offsets = host_vector<std::int32_t>(n + 1, "the renumbered offsets");
+  R.offsets = host_vector<std::int64_t>(n + 1, "the renumbered offsets");
   R.out_degree = host_vector<std::int32_t>(n, "the renumbered out-degrees");
+  R.zero_weights = L.zero_weights;
+  if (L.weighted()) {
+    R.out_weight = to_new(L.out_weight, order);
+    R.values = host_vector<double>(L.values.size(), "the renumbered weights");
+  }
   for (std::size_t i = 0; i < n; ++i) {
     R.out_degree[i] = L.out_degree[static_cast<std::size_t>(order[i])];
     R.offsets[i + 1] = R.offsets[i] + L.row_length(order[i]);
@@ -291,12 +311,24 @@ InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order) {
       return static_cast<std::size_t>(std::lower_bound(R.offsets.begin(), R.offsets.end() - 1, target) -
                                       R.offsets.begin());
     };
+    std::vector<std::pair<std::int32_t, double>> row;  // a weighted row's links, sorted with their weights
     for (std::size_t i = first_row(w), last = first_row(w + 1); i < last; ++i) {
-      const auto from = L.sources.begin() + L.offsets[static_cast<std::size_t>(order[i])];
+      const std::int64_t from = L.offsets[static_cast<std::size_t>(order[i])], length = R.offsets[i + 1] - R.offsets[i];
       const auto to = R.sources.begin() + R.offsets[i];
-      std::transform(from, from + R.offsets[i + 1] - R.offsets[i], to,
-                     [&](std::int32_t j) { return new_id[static_cast<std::size_t>(j)]; });
-      std::sort(to, R.sources.begin() + R.offsets[i + 1]);
+      if (!L.weighted()) {
+        std::transform(L.sources.begin() + from, L.sources.begin() + from + length, to,
+                       [&](std::int32_t j) { return new_id[static_cast<std::size_t>(j)]; });
+        std::sort(to, R.sources.begin() + R.offsets[i + 1]);
+        continue;
+      }
+      row.clear();
+      for (std::int64_t k = from; k < from + length; ++k)
+        row.emplace_back(new_id[static_cast<std::size_t>(L.sources[static_cast<std::size_t>(k)])],
+                         L.values[static_cast<std::size_t>(k)]);
+      std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t k = 0; k < row.size(); ++k)
+        to[static_cast<std::ptrdiff_t>(k)] = row[k].first,
+        R.values[static_cast<std::size_t>(R.offsets[i]) + k] = row[k].second;
     }
   });
   return R;

@@ -27,10 +27,11 @@ struct EllBlock {
   int width = 0;                       // the longest row's length
   int min_length = 0, max_length = 0;  // of the rows in the block (a bin's range)
   std::vector<std::int32_t> columns;   // width * n_rows
+  std::vector<double> values;          // a weighted graph's: each slot's weight (padding 0); else empty
 };
 
 // Every row, padded to the longest. Throws ParamError("kernel.ell_max_fill") when the padded array
-// would hold more than max_fill slots per link, or more than 2^31 - 1 slots.
+// would hold more than max_fill slots per link.
 EllBlock build_ell(const InLinks& L, double max_fill);
 
 // The seed's hybrid (section 5.3.3): rows with 1 to k - 1 in-links in ELLPACK bins of lengths 1-3,
@@ -38,21 +39,24 @@ EllBlock build_ell(const InLinks& L, double max_fill);
 // in CSR for the CPU. Rows without in-links are in neither: their sum is 0.
 struct HybridLayout {
   int k = 0;
-  std::vector<EllBlock> bins;                          // non-empty bins, shortest rows first
-  std::vector<std::int32_t> cpu_rows;                  // the dense rows, ascending
-  std::vector<std::int32_t> cpu_offsets, cpu_sources;  // their in-links as CSR
+  std::vector<EllBlock> bins;             // non-empty bins, shortest rows first
+  std::vector<std::int32_t> cpu_rows;     // the dense rows, ascending
+  std::vector<std::int64_t> cpu_offsets;  // their in-links as CSR
+  std::vector<std::int32_t> cpu_sources;
+  std::vector<double> cpu_values;  // and their weights (a weighted graph; else empty)
 };
 HybridLayout build_hybrid(const InLinks& L, int k);
 
 // The k of hybrid_k = "auto" (README.md, "PageRank") for a device that sums `rho` links for each one the
 // CPU sums (PageRankKernel::hybrid_rho), from the in-link row pointer.
-int auto_hybrid_k(std::span<const std::int32_t> offsets, double rho);
+int auto_hybrid_k(std::span<const std::int64_t> offsets, double rho);
 inline int auto_hybrid_k(const InLinks& L, double rho) { return auto_hybrid_k(L.offsets, rho); }
 
 // The bin of a row of `length` in-links (length >= 1): 0 for 1-3, then j for [2^(j+1), 2^(j+2)).
 int hybrid_bin(int length);
 
-// The CPU rows' sums of z over their in-links, with threads. The links are split evenly among the
+// The CPU rows' sums of z over their in-links (of weight * z for a weighted graph, each weight rounded to
+// T as the device's values are), with threads. The links are split evenly among the
 // threads whatever the rows' lengths (one enormous row is shared); rows cut by a split are summed
 // from their pieces in thread order, so the result does not vary from run to run.
 template <class T>
@@ -63,9 +67,10 @@ void cpu_row_sums(const HybridLayout& h, const T* z, T* out);
 // row); a row longer than capacity is cut into pieces of capacity links (the last shorter), one
 // block each, and listed in `split` for csr_adaptive_pieces. Every row is in exactly one block.
 struct RowBlocks {
-  std::vector<std::int32_t> blocks;  // (first row, first link) per block, then (n_nodes, n_links)
-  std::vector<std::int32_t> split;   // (row, first block, pieces) per split row
-  std::int64_t n_blocks() const { return static_cast<std::int64_t>(blocks.size() / 2) - 1; }
+  std::vector<std::int32_t> rows;   // each block's first row, then n_nodes
+  std::vector<std::int64_t> links;  // each block's first link, then n_links (64-bit: a graph may pass 2^31)
+  std::vector<std::int32_t> split;  // (row, first block, pieces) per split row
+  std::int64_t n_blocks() const { return static_cast<std::int64_t>(rows.size()) - 1; }
   std::int64_t n_split() const { return static_cast<std::int64_t>(split.size() / 3); }
 };
 // Throws ParamError("kernel.work_group_size") unless 1 <= max_rows and 1 <= capacity.
@@ -109,11 +114,12 @@ struct BsrLayout {
   int width = 0;
   std::int64_t n_rows = 0;
   std::vector<std::int32_t> slots;  // n_rows x width, column-major: slot c of BSR row r at c * n_rows + r
+  std::vector<double> values;       // a weighted graph's: a link's weight at its slot, 0 elsewhere; else empty
   std::int64_t split_rows = 0;      // rows of A stored as beta pieces
   std::int64_t filler_slots = 0;
   std::int32_t at(std::int64_t row, int column) const { return slots[static_cast<std::size_t>(column * n_rows + row)]; }
 };
-// Throws ParamError("kernel.bsr_width") for a width below 4, InputError past 2^31 - 1 slots.
+// Throws ParamError("kernel.bsr_width") for a width below 4.
 BsrLayout build_bsr(const InLinks& L, int width);
 
 }  // namespace itercl::pagerank

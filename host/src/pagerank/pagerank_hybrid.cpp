@@ -1,5 +1,7 @@
 // The hybrid format (seed 004, section 5.3.3): ELLPACK bins on the device, the rows with k or more
 // in-links on the CPU with threads, overlapped with the device's kernels.
+#include <optional>
+
 #include "core/device_data.hpp"
 #include "core/pinned_buffer.hpp"
 #include "itercl/timing.hpp"
@@ -19,14 +21,17 @@ class HybridFormat : public SpmvFormat {
     stats_.csr_bytes = csr_bytes(L);
     for (const EllBlock& bin : layout_.bins) {
       stats_.hybrid_bins.push_back({bin.min_length, bin.max_length, bin.width, bin.n_rows});
-      stats_.matrix_bytes += (bin.columns.size() + bin.rows.size()) * 4;
+      stats_.matrix_bytes += (bin.columns.size() + bin.rows.size()) * 4 + bin.values.size() * real_size(p);
       bins_.push_back({upload_buffer(device, bin.columns, "hybrid bin columns", upload),
-                       upload_buffer(device, bin.rows, "hybrid bin rows", upload), bin.n_rows, bin.width});
+                       upload_buffer(device, bin.rows, "hybrid bin rows", upload),
+                       upload_values(device, bin.values, p, L.weighted(), "hybrid bin values", upload), bin.n_rows,
+                       bin.width});
     }
     cpu_rows_ = static_cast<std::int64_t>(layout_.cpu_rows.size());
     stats_.cpu_rows = cpu_rows_;
     stats_.cpu_links = static_cast<std::int64_t>(layout_.cpu_sources.size());
-    stats_.matrix_bytes += (layout_.cpu_rows.size() + layout_.cpu_offsets.size() + layout_.cpu_sources.size()) * 4;
+    stats_.matrix_bytes += (layout_.cpu_rows.size() + layout_.cpu_sources.size()) * 4 + layout_.cpu_offsets.size() * 8 +
+                           layout_.cpu_values.size() * real_size(p);
     layout_.bins.clear();  // on the device now; the CPU keeps only its own rows
     bin_kernel_ = device.kernel(kernel_file(k.format), options, "ell_rows");
     if (cpu_rows_ > 0) {
@@ -54,8 +59,8 @@ class HybridFormat : public SpmvFormat {
       copy_queue_.flush();
     }
     for (const Bin& bin : bins_) {
-      set_args(bin_kernel_, static_cast<cl_int>(bin.rows), static_cast<cl_int>(bin.width), bin.columns, bin.row_ids, z,
-               s);
+      set_link_args(bin_kernel_, bin.values, static_cast<cl_int>(bin.rows), static_cast<cl_int>(bin.width), bin.columns,
+                    bin.row_ids, z, s);
       launch(queue, bin_kernel_, static_cast<std::size_t>(bin.rows), work_group_, work.kernels);
     }
     queue.flush();
@@ -79,6 +84,7 @@ class HybridFormat : public SpmvFormat {
  private:
   struct Bin {
     cl::Buffer columns, row_ids;
+    std::optional<cl::Buffer> values;
     std::int64_t rows;
     int width;
   };

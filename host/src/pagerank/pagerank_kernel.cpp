@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string_view>
 
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
@@ -102,7 +105,7 @@ std::ostream& operator<<(std::ostream& out, const PageRankKernel& k) { return ou
 
 namespace pagerank {
 
-PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const std::int32_t> offsets,
+PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const std::int64_t> offsets,
                        std::vector<std::string>& sources) {
   k.validate();
   // The database names a default for every format's fields; each applies when its format runs.
@@ -149,11 +152,26 @@ PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const
   return k;
 }
 
-std::string defines(const PageRankKernel& k, const Problem& problem) {
-  Defines d(problem.precision);
+// A csr_adaptive block's work-items index up to a block past the last link: at most this many links per
+// block (kAdaptiveLinksPerItem per work-item, at most 1,024 work-items on the devices here; more is
+// refused by the device's limit first).
+constexpr std::int64_t kLinksPastTheEnd = std::int64_t{kAdaptiveLinksPerItem} * 4096;
+
+bool needs_wide_offsets(std::int64_t n_links) {
+  const char* forced = std::getenv("ITERCL_PAGERANK_WIDE_OFFSETS");
+  return (forced && std::string_view(forced) == "1") ||
+         n_links + kLinksPastTheEnd > std::numeric_limits<std::int32_t>::max();
+}
+
+std::string defines(const PageRankKernel& k, Precision precision, bool weighted, bool wide_offsets) {
+  Defines d(precision);
   if (k.format == "csr_adaptive") d.add("LINKS_PER_ITEM", kAdaptiveLinksPerItem);
+  if (weighted) d.add("WEIGHTED", 1);
+  if (wide_offsets) d.add("OFFSET", "long");
   return d.str();
 }
+
+bool wide_offsets(const std::string& options) { return options.find("-D OFFSET=long") != std::string::npos; }
 
 const char* kernel_file(const std::string& format) {
   if (format == "csr_scalar" || format == "csr_vector" || format == "csr_adaptive") return "pagerank_csr.cl";

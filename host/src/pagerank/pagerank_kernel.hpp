@@ -38,7 +38,7 @@ bool builds_on_device(const std::string& format);
 // the rest. `sources` receives the database entries used. Of the graph it reads the row lengths alone
 // (`offsets`, the in-link row pointer, in any node order): a graph held in parts over ranks resolves
 // from its row pointer without its links.
-PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const std::int32_t> offsets,
+PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const std::int64_t> offsets,
                        std::vector<std::string>& sources);
 inline PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Problem& problem,
                               std::vector<std::string>& sources) {
@@ -50,8 +50,21 @@ inline PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, const Pr
 // per 256 work-items in float).
 constexpr int kAdaptiveLinksPerItem = 4;
 
-// The -D options every PageRank kernel file is built with (the format picks the file, not an option).
-std::string defines(const PageRankKernel& k, const Problem& problem);
+// Whether a graph of `n_links` needs 64-bit link offsets (-D OFFSET=long, cl/pagerank_links.clh): when
+// its links, with a csr_adaptive block past the last, pass 2^31 - 1. ITERCL_PAGERANK_WIDE_OFFSETS=1 asks
+// for them on any graph: the tests' way to run the 64-bit paths on a graph CI can hold.
+bool needs_wide_offsets(std::int64_t n_links);
+
+// The -D options every PageRank kernel file is built with (the format picks the file, not an option):
+// WEIGHTED only for a weighted graph, so an unweighted one runs the kernels without a value array, and
+// OFFSET=long only for wide offsets, so a graph below 2^31 links keeps its 4-byte offsets.
+std::string defines(const PageRankKernel& k, Precision precision, bool weighted, bool wide_offsets);
+inline std::string defines(const PageRankKernel& k, const Problem& problem) {
+  return defines(k, problem.precision, problem.links.weighted(), needs_wide_offsets(problem.links.n_links()));
+}
+// Whether `options` (defines()) chose 64-bit offsets: the one record of that choice, so that a rank's
+// engine, holding a part of the links, uploads its offsets as rank 0's options compiled them.
+bool wide_offsets(const std::string& options);
 
 // The JSON names of PageRankKernel's members, for to_json and from_json.
 const std::vector<KernelField<PageRankKernel>>& fields();

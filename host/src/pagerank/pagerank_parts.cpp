@@ -71,6 +71,8 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
   const std::int32_t n = part.n_nodes;
   const auto un = static_cast<std::size_t>(n);
   const int ranks = comm.size();
+  if (!part.weights.empty())
+    throw InputError("graph: a graph drawn in parts is unweighted (R-MAT); weighted graphs are read on rank 0");
   if (part.src.size() != part.dst.size())
     throw InputError("graph: " + std::to_string(part.src.size()) + " sources for " + std::to_string(part.dst.size()) +
                      " destinations");
@@ -99,33 +101,34 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
     const auto round_robin = [ranks](std::int32_t d) { return static_cast<std::size_t>(d % ranks); };
     Edges drawn = exchange_by_destination(comm, src, dst, same, round_robin);
     const Stopwatch clock;
-    InLinks rows = in_links(EdgesView{n, drawn.src, drawn.dst}, options);
+    InLinks rows = in_links(EdgesView{n, drawn.src, drawn.dst, {}}, options);
     counts.rows_s += clock.seconds();
     drawn = {};
     add_edge_counts(rows, counts);
     out_degree = std::move(rows.out_degree);
     in_degree = host_array<std::int32_t>(un, 0, "the in-degrees");
-    for (std::size_t i = 0; i < un; ++i) in_degree[i] = rows.offsets[i + 1] - rows.offsets[i];
+    for (std::size_t i = 0; i < un; ++i)
+      in_degree[i] = static_cast<std::int32_t>(rows.offsets[i + 1] - rows.offsets[i]);
     kept = edges_of(std::move(rows));
     src = kept.src, dst = kept.dst;
     last_options = {};  // nothing left to drop, and counted already
   }
   comm.allreduce_sum(std::span<std::int32_t>(out_degree));
   comm.allreduce_sum(std::span<std::int32_t>(in_degree));
-  std::vector<std::int32_t> offsets = host_array<std::int32_t>(un + 1, 0, "the row pointer");
+  std::vector<std::int64_t> offsets = host_array<std::int64_t>(un + 1, 0, "the row pointer");
   for (std::size_t i = 0; i < un; ++i) offsets[i + 1] = offsets[i] + in_degree[i];
   in_degree = {};
 
   // The plan: rank 0's kernel, then the order and the cut, which every rank computes from the same
   // counts as rank 0 would from the whole graph (pagerank_ranks.cpp's share_graph).
-  resolve_on_rank0(comm, device, p, offsets, r);
+  resolve_on_rank0(comm, device, p, offsets, /*weighted=*/false, r);
   RankShare share;
   std::vector<std::int32_t> new_id;  // empty: the input's order
   if (r.kernel.reorder == "degree") {
     const Stopwatch clock;
     share.order = degree_order(out_degree);
     new_id = host_array<std::int32_t>(un, 0, "the node order");
-    std::vector<std::int32_t> renamed = host_array<std::int32_t>(un + 1, 0, "the row pointer");
+    std::vector<std::int64_t> renamed = host_array<std::int64_t>(un + 1, 0, "the row pointer");
     for (std::size_t i = 0; i < un; ++i) {
       const auto old = static_cast<std::size_t>(share.order[i]);
       new_id[old] = static_cast<std::int32_t>(i);
@@ -152,7 +155,7 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
   Edges mine = exchange_by_destination(comm, src, dst, rename, owner);
   kept = {}, new_id = {};
   const Stopwatch clock;
-  share.block = in_links(EdgesView{n, mine.src, mine.dst}, last_options);
+  share.block = in_links(EdgesView{n, mine.src, mine.dst, {}}, last_options);
   counts.rows_s += clock.seconds();
   mine = {};
   if (options.duplicates) add_edge_counts(share.block, counts);

@@ -21,6 +21,8 @@ namespace itercl::pagerank {
 // The whole graph's counts, as one process's in_links reports them (summed over the ranks).
 struct LinkCounts {
   std::int64_t links = 0, self_loops = 0, duplicates = 0, dropped = 0;
+  std::int64_t zero_weights = 0;    // links of weight 0 left out (a weighted graph)
+  bool weighted = false;            // the links carry weights that differ (InLinks::weighted)
   std::int64_t dangling_nodes = 0;  // nodes without out-links
   double rows_s = 0;                // this rank's time building its rows from the edges it received
 };

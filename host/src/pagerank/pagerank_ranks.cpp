@@ -2,11 +2,13 @@
 // and the power iteration with one gather of z per step, in place.
 #include "pagerank/pagerank_ranks.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/device_data.hpp"
+#include "core/host_memory.hpp"
 #include "itercl/error.hpp"
 #include "pagerank/pagerank_engine.hpp"
 #include "pagerank/pagerank_formats.hpp"
@@ -42,10 +44,12 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
   const auto ranks = static_cast<std::size_t>(comm.size());
   RankShare share;
   share.bounds.resize(ranks + 1);
-  std::vector<std::int32_t> link_bounds(ranks + 1), out_degree;
+  std::vector<std::int64_t> link_bounds(ranks + 1);
+  std::vector<std::int32_t> out_degree;
+  std::vector<double> out_weight;
   InLinks renamed;
   const InLinks* graph = &all;
-  resolve_on_rank0(comm, device, p, all.offsets, r);
+  resolve_on_rank0(comm, device, p, all.offsets, all.weighted(), r);
   if (root) {
     if (r.kernel.reorder == "degree") {
       const Stopwatch clock;
@@ -57,10 +61,12 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
     share.bounds = link_balanced_rows(*graph, comm.size());
     for (std::size_t q = 0; q <= ranks; ++q) link_bounds[q] = graph->offsets[static_cast<std::size_t>(share.bounds[q])];
     out_degree = graph->out_degree;
+    out_weight = graph->out_weight;
   }
   comm.broadcast(share.bounds);
   comm.broadcast(link_bounds);
   comm.broadcast(out_degree);
+  comm.broadcast(out_weight);  // empty: unweighted
   share_node_values(comm, p, share.order);
 
   // Rank q's rows' ends in the row pointer and its in-links are contiguous pieces of rank 0's arrays.
@@ -70,29 +76,59 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
     links[q] = static_cast<std::size_t>(link_bounds[q + 1] - link_bounds[q]);
   }
   const auto n = static_cast<std::int32_t>(out_degree.size());
-  const std::vector<std::int32_t> ends = comm.scatterv<std::int32_t>(
-      root ? std::span<const std::int32_t>(graph->offsets.data() + 1, static_cast<std::size_t>(n))
-           : std::span<const std::int32_t>{},
+  const std::vector<std::int64_t> ends = comm.scatterv<std::int64_t>(
+      root ? std::span<const std::int64_t>(graph->offsets.data() + 1, static_cast<std::size_t>(n))
+           : std::span<const std::int64_t>{},
       rows);
   std::vector<std::int32_t> sources = comm.scatterv<std::int32_t>(
       root ? std::span<const std::int32_t>(graph->sources) : std::span<const std::int32_t>{}, links);
+  std::vector<double> values;
+  if (!out_weight.empty())
+    values = comm.scatterv<double>(root ? std::span<const double>(graph->values) : std::span<const double>{}, links);
   const auto me = static_cast<std::size_t>(comm.rank());
-  share.block = block_of_rows(n, share.bounds[me], link_bounds[me], ends, std::move(sources), std::move(out_degree));
+  share.block = block_of_rows(n, share.bounds[me], link_bounds[me], ends, std::move(sources), std::move(out_degree),
+                              std::move(values), std::move(out_weight));
   r.upload.comm_s += comm.seconds() - comm_before;
   r.upload.wall_s += wall.seconds();
   return share;
 }
 
+// What the ranks' exchange moves, measured at load (PageRankResult::Exchange): every rank marks the nodes
+// outside its rows that its in-links read; summed over the ranks, a node's count is the ranks that read it
+// from its owner. A dangling node is never among them: it has no out-links.
+PageRankResult::Exchange exchange_volume(core::Comm& comm, const RankShare& share, std::size_t value_bytes) {
+  const auto me = static_cast<std::size_t>(comm.rank());
+  const std::int32_t first = share.bounds[me], last = share.bounds[me + 1];
+  std::vector<std::int32_t> readers =
+      host_array<std::int32_t>(static_cast<std::size_t>(share.block.n_nodes), 0, "the nodes other ranks read");
+  for (const std::int32_t s : share.block.sources)
+    if (s < first || s >= last) readers[static_cast<std::size_t>(s)] = 1;
+  const std::int64_t remote = std::count(readers.begin(), readers.end(), 1);
+  comm.allreduce_sum(std::span<std::int32_t>(readers));
+  std::int64_t halo = 0;
+  for (std::int32_t i = first; i < last; ++i) halo += readers[static_cast<std::size_t>(i)];
+  const auto bytes = static_cast<std::int64_t>(value_bytes);
+  const std::array<std::int64_t, 3> mine = {(last - first) * bytes * (comm.size() - 1), halo * bytes, remote};
+  const std::vector<std::int64_t> all = comm.gatherv<std::int64_t>(std::span<const std::int64_t>(mine));
+  PageRankResult::Exchange e;
+  for (std::size_t at = 0; at + 2 < all.size(); at += 3) {
+    e.sent_bytes.push_back(all[at]);
+    e.halo_bytes.push_back(all[at + 1]);
+    e.remote_entries.push_back(all[at + 2]);
+  }
+  return e;
+}
+
 }  // namespace
 
 void resolve_on_rank0(core::Comm& comm, const Device& device, const PageRankParams& p,
-                      std::span<const std::int32_t> offsets, PageRankResult& r) {
+                      std::span<const std::int64_t> offsets, bool weighted, PageRankResult& r) {
   std::string plan;
   if (comm.rank() == 0) {
     r.kernel = resolve(p.kernel, device.info(), offsets, r.tuning_sources);
     check_format_over_ranks(r.kernel.format);
-    const InLinks no_links;  // the options depend on the kernel and the precision alone
-    r.build_options = defines(r.kernel, Problem{no_links, p.precision});
+    r.build_options =
+        defines(r.kernel, p.precision, weighted, needs_wide_offsets(offsets.empty() ? 0 : offsets.back()));
     plan = nlohmann::json{{"kernel", r.kernel}, {"sources", r.tuning_sources}, {"options", r.build_options}}.dump();
   }
   broadcast_text(comm, plan);
@@ -142,8 +178,9 @@ PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankP
   r.format.reorder_s = reorder_s;
   engine->start(p.personalization, p.nstart, r.upload);
 
-  const Stopwatch fit_clock;
   const Engine::HostZ z = engine->host_z();
+  r.exchange = exchange_volume(comm, share, z.value_bytes);
+  const Stopwatch fit_clock;
   std::vector<std::size_t> counts;
   for (std::size_t q = 0; q + 1 < share.bounds.size(); ++q)
     counts.push_back(static_cast<std::size_t>(share.bounds[q + 1] - share.bounds[q]));

@@ -27,10 +27,11 @@ struct RankShare {
 };
 
 // Rank 0 resolves the kernel for the whole graph from its in-link row pointer (`offsets`, in any node
-// order; empty on the other ranks) and sends it to every rank: r.kernel, r.tuning_sources and
-// r.build_options are rank 0's on every rank, so all compute with the same format and tuning.
+// order; empty on the other ranks) and whether its links are weighted, and sends it to every rank:
+// r.kernel, r.tuning_sources and r.build_options are rank 0's on every rank, so all compute with the same
+// format and tuning.
 void resolve_on_rank0(core::Comm& comm, const Device& device, const PageRankParams& p,
-                      std::span<const std::int32_t> offsets, PageRankResult& r);
+                      std::span<const std::int64_t> offsets, bool weighted, PageRankResult& r);
 
 // Rank 0's personalization, dangling and nstart vectors on every rank, moved to the node order `order`
 // (rank 0's; empty: the input's order).

@@ -16,7 +16,7 @@ namespace itercl::pagerank {
 // first reaches n_links r / P, so each block holds about n_links / P links (a block can end up with
 // no rows where one row holds more than that); with no links at all, rows are split evenly
 // (core::first_row), as the update still does work per row.
-std::vector<std::int32_t> link_balanced_rows(std::span<const std::int32_t> offsets, int ranks);
+std::vector<std::int32_t> link_balanced_rows(std::span<const std::int64_t> offsets, int ranks);
 inline std::vector<std::int32_t> link_balanced_rows(const InLinks& links, int ranks) {
   return link_balanced_rows(links.offsets, ranks);
 }
@@ -28,9 +28,11 @@ InLinks row_block(const InLinks& links, std::int32_t first, std::int32_t last);
 
 // The same block from the pieces a rank receives over MPI: the whole graph's offsets of rows
 // first + 1 .. last (`row_ends`, as they are: the in-links of the rows before first are subtracted
-// here), the block's in-links and every node's out-degree, for a graph of n nodes.
-InLinks block_of_rows(std::int32_t n, std::int32_t first, std::int32_t first_offset,
-                      std::span<const std::int32_t> row_ends, std::vector<std::int32_t> sources,
-                      std::vector<std::int32_t> out_degree);
+// here), the block's in-links and every node's out-degree, for a graph of n nodes; a weighted graph's
+// block also its in-links' weights and every node's out-weight (both empty when unweighted).
+InLinks block_of_rows(std::int32_t n, std::int32_t first, std::int64_t first_offset,
+                      std::span<const std::int64_t> row_ends, std::vector<std::int32_t> sources,
+                      std::vector<std::int32_t> out_degree, std::vector<double> values = {},
+                      std::vector<double> out_weight = {});
 
 }  // namespace itercl::pagerank

@@ -2,9 +2,12 @@
 // iteration.
 #include "pagerank/pagerank_spmv.hpp"
 
+#include <algorithm>
 #include <new>
 #include <string>
 
+#include "core/device_data.hpp"
+#include "core/host_memory.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/timing.hpp"
 #include "pagerank/device_graph.hpp"
@@ -15,18 +18,39 @@ namespace itercl::pagerank {
 
 namespace {
 
-// The in-link CSR on the device: where the device built it, or uploaded from the host.
-void use_csr(const Device& device, const InLinks& L, const DeviceCsr* csr, Timings& upload, cl::Buffer& offsets,
-             cl::Buffer& sources) {
+// The in-link CSR on the device: where the device built it (32-bit offsets: it builds graphs below 2^31
+// links only), or uploaded from the host with the offsets `options` chose.
+void use_csr(const Device& device, const InLinks& L, const DeviceCsr* csr, const std::string& options, Timings& upload,
+             cl::Buffer& offsets, cl::Buffer& sources) {
   if (csr) {
     offsets = csr->offsets, sources = csr->sources;
     return;
   }
-  offsets = upload_buffer(device, L.offsets, "csr offsets", upload);
+  offsets = upload_offsets(device, L.offsets, options, "csr offsets", upload);
   sources = upload_buffer(device, L.sources, "csr sources", upload);
 }
 
 }  // namespace
+
+std::optional<cl::Buffer> upload_values(const Device& device, const std::vector<double>& values, Precision precision,
+                                        bool weighted, const char* what, Timings& upload) {
+  if (!weighted) return std::nullopt;
+  return with_real(precision, [&](auto zero) {
+    using T = decltype(zero);
+    const std::vector<T> in_precision(values.begin(), values.end());
+    return upload_buffer(device, in_precision, what, upload);
+  });
+}
+
+cl::Buffer upload_offsets(const Device& device, const std::vector<std::int64_t>& offsets, const std::string& options,
+                          const char* what, Timings& upload) {
+  if (wide_offsets(options)) return upload_buffer(device, offsets, what, upload);
+  // Every offset fits: defines() chose ints only for a graph of fewer links than 2^31 - 1.
+  std::vector<std::int32_t> narrow = host_vector<std::int32_t>(offsets.size(), what);
+  std::transform(offsets.begin(), offsets.end(), narrow.begin(),
+                 [](std::int64_t o) { return static_cast<std::int32_t>(o); });
+  return upload_buffer(device, narrow, what, upload);
+}
 
 class CsrFormat : public SpmvFormat {
  public:
@@ -37,7 +61,10 @@ class CsrFormat : public SpmvFormat {
         work_group_(k.work_group_size),
         vector_size_(k.format == "csr_vector" ? k.vector_size : 1) {
     stats_.csr_bytes = stats_.matrix_bytes = csr_bytes(L);  // the in-link CSR is the format: nothing to build
-    use_csr(device, L, csr, upload, offsets_, sources_);
+    if (wide_offsets(options)) stats_.matrix_bytes += L.offsets.size() * 4;
+    use_csr(device, L, csr, options, upload, offsets_, sources_);
+    values_ = upload_values(device, L.values, p, L.weighted(), "csr values", upload);
+    stats_.matrix_bytes += L.weighted() ? L.values.size() * real_size(p) : 0;
     kernel_ = device.kernel(kernel_file(k.format), options, k.format.c_str());
     real_size_ = real_size(p);
   }
@@ -46,10 +73,10 @@ class CsrFormat : public SpmvFormat {
     const std::size_t rows_per_group = static_cast<std::size_t>(work_group_ / vector_size_);
     const std::size_t groups = (static_cast<std::size_t>(n_) + rows_per_group - 1) / rows_per_group;
     if (vector_size_ > 1)
-      set_args(kernel_, static_cast<cl_int>(n_), offsets_, sources_, z, s, static_cast<cl_int>(vector_size_),
-               cl::Local(static_cast<std::size_t>(work_group_) * real_size_));
+      set_link_args(kernel_, values_, static_cast<cl_int>(n_), offsets_, sources_, z, s,
+                    static_cast<cl_int>(vector_size_), cl::Local(static_cast<std::size_t>(work_group_) * real_size_));
     else
-      set_args(kernel_, static_cast<cl_int>(n_), offsets_, sources_, z, s);
+      set_link_args(kernel_, values_, static_cast<cl_int>(n_), offsets_, sources_, z, s);
     launch(device_.queue(), kernel_, groups * static_cast<std::size_t>(work_group_), work_group_, work.kernels);
   }
 
@@ -59,6 +86,7 @@ class CsrFormat : public SpmvFormat {
   int work_group_, vector_size_;
   std::size_t real_size_ = 4;
   cl::Buffer offsets_, sources_;
+  std::optional<cl::Buffer> values_;
   cl::Kernel kernel_;
 };
 
@@ -68,9 +96,11 @@ class CsrAdaptiveFormat : public SpmvFormat {
                     const std::string& options, Timings& upload)
       : device_(device), work_group_(k.work_group_size), real_size_(real_size(p)) {
     capacity_ = kAdaptiveLinksPerItem * work_group_;
-    // The last block's work-items index up to a block past the last link.
-    check_int_indexing("graph", static_cast<std::uint64_t>(L.n_links()) + static_cast<std::uint64_t>(capacity_),
-                       "links and a csr_adaptive row block");
+    // The last block's work-items index up to a block past the last link: within ints unless the options
+    // chose longs (needs_wide_offsets covers the largest block).
+    if (!wide_offsets(options))
+      check_int_indexing("graph", static_cast<std::uint64_t>(L.n_links()) + static_cast<std::uint64_t>(capacity_),
+                         "links and a csr_adaptive row block");
     const std::uint64_t local = (static_cast<std::uint64_t>(capacity_) + work_group_) * real_size_;
     if (local > device.info().local_memory)
       throw ParamError("kernel.work_group_size", "csr_adaptive with " + std::to_string(work_group_) +
@@ -82,10 +112,15 @@ class CsrAdaptiveFormat : public SpmvFormat {
     stats_.preprocess_s = build.seconds();
     n_blocks_ = blocks.n_blocks(), n_split_ = blocks.n_split();
     stats_.csr_bytes = csr_bytes(L);
-    stats_.matrix_bytes = stats_.csr_bytes + (blocks.blocks.size() + blocks.split.size()) * 4 +
-                          static_cast<std::uint64_t>(n_blocks_) * real_size_;
-    use_csr(device, L, csr, upload, offsets_, sources_);
-    blocks_ = upload_buffer(device, blocks.blocks, "csr_adaptive row blocks", upload);
+    const std::size_t offset_bytes = wide_offsets(options) ? 8 : 4;
+    stats_.matrix_bytes = stats_.csr_bytes + (offset_bytes - 4) * L.offsets.size() +
+                          blocks.rows.size() * (4 + offset_bytes) + blocks.split.size() * 4 +
+                          static_cast<std::uint64_t>(n_blocks_) * real_size_ +
+                          (L.weighted() ? L.values.size() * real_size_ : 0);
+    use_csr(device, L, csr, options, upload, offsets_, sources_);
+    values_ = upload_values(device, L.values, p, L.weighted(), "csr values", upload);
+    block_rows_ = upload_buffer(device, blocks.rows, "csr_adaptive row blocks", upload);
+    block_links_ = upload_offsets(device, blocks.links, options, "csr_adaptive row blocks", upload);
     split_ = upload_buffer(device, blocks.split, "csr_adaptive split rows", upload);
     pieces_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE,
                          static_cast<std::size_t>(std::max<std::int64_t>(n_blocks_, 1)) * real_size_);
@@ -96,8 +131,8 @@ class CsrAdaptiveFormat : public SpmvFormat {
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
     if (n_blocks_ == 0) return;
     const auto wg = static_cast<std::size_t>(work_group_);
-    set_args(blocks_kernel_, offsets_, sources_, blocks_, z, s, pieces_,
-             cl::Local(static_cast<std::size_t>(capacity_) * real_size_), cl::Local(wg * real_size_));
+    set_link_args(blocks_kernel_, values_, offsets_, sources_, block_rows_, block_links_, z, s, pieces_,
+                  cl::Local(static_cast<std::size_t>(capacity_) * real_size_), cl::Local(wg * real_size_));
     launch(device_.queue(), blocks_kernel_, static_cast<std::size_t>(n_blocks_) * wg, work_group_, work.kernels);
     if (n_split_ == 0) return;
     set_args(pieces_kernel_, static_cast<cl_int>(n_split_), split_, pieces_, s);
@@ -109,13 +144,14 @@ class CsrAdaptiveFormat : public SpmvFormat {
   int work_group_, capacity_ = 0;
   std::size_t real_size_;
   std::int64_t n_blocks_ = 0, n_split_ = 0;
-  cl::Buffer offsets_, sources_, blocks_, split_, pieces_;
+  cl::Buffer offsets_, sources_, block_rows_, block_links_, split_, pieces_;
+  std::optional<cl::Buffer> values_;
   cl::Kernel blocks_kernel_, pieces_kernel_;
 };
 
 class EllFormat : public SpmvFormat {
  public:
-  EllFormat(const Device& device, const InLinks& L, const PageRankKernel& k, const std::string& options,
+  EllFormat(const Device& device, const InLinks& L, const PageRankKernel& k, Precision p, const std::string& options,
             Timings& upload)
       : device_(device), work_group_(k.work_group_size) {
     Stopwatch build;
@@ -123,14 +159,15 @@ class EllFormat : public SpmvFormat {
     stats_.preprocess_s = build.seconds();
     stats_.ell_width = ell.width;
     stats_.csr_bytes = csr_bytes(L);
-    stats_.matrix_bytes = ell.columns.size() * 4;
+    stats_.matrix_bytes = ell.columns.size() * 4 + ell.values.size() * real_size(p);
     rows_ = ell.n_rows, width_ = ell.width;
     columns_ = upload_buffer(device, ell.columns, "ell columns", upload);
+    values_ = upload_values(device, ell.values, p, L.weighted(), "ell values", upload);
     kernel_ = device.kernel(kernel_file(k.format), options, "ell");
   }
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
-    set_args(kernel_, static_cast<cl_int>(rows_), static_cast<cl_int>(width_), columns_, z, s);
+    set_link_args(kernel_, values_, static_cast<cl_int>(rows_), static_cast<cl_int>(width_), columns_, z, s);
     launch(device_.queue(), kernel_, static_cast<std::size_t>(rows_), work_group_, work.kernels);
   }
 
@@ -140,6 +177,7 @@ class EllFormat : public SpmvFormat {
   std::int64_t rows_ = 0;
   int width_ = 0;
   cl::Buffer columns_;
+  std::optional<cl::Buffer> values_;
   cl::Kernel kernel_;
 };
 
@@ -157,8 +195,10 @@ class BsrFormat : public SpmvFormat {
     stats_.bsr_filler_slots = bsr.filler_slots;
     stats_.csr_bytes = csr_bytes(L);
     // The layout, plus P: a page pair and two partial sums per BSR row.
-    stats_.matrix_bytes = bsr.slots.size() * 4 + static_cast<std::uint64_t>(rows_) * (8 + 2 * real_size(p));
+    stats_.matrix_bytes = bsr.slots.size() * 4 + bsr.values.size() * real_size(p) +
+                          static_cast<std::uint64_t>(rows_) * (8 + 2 * real_size(p));
     slots_ = upload_buffer(device, bsr.slots, "bsr slots", upload);
+    values_ = upload_values(device, bsr.values, p, L.weighted(), "bsr values", upload);
     const auto rows = static_cast<std::size_t>(std::max<std::int64_t>(rows_, 1));
     partial_pages_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE, rows * 2 * sizeof(cl_int));
     partial_sums_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE, rows * 2 * real_size(p));
@@ -168,8 +208,8 @@ class BsrFormat : public SpmvFormat {
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
     if (rows_ == 0) return;
-    set_args(rows_kernel_, static_cast<cl_int>(rows_), static_cast<cl_int>(width_), slots_, z, s, partial_pages_,
-             partial_sums_);
+    set_link_args(rows_kernel_, values_, static_cast<cl_int>(rows_), static_cast<cl_int>(width_), slots_, z, s,
+                  partial_pages_, partial_sums_);
     set_args(sum_kernel_, static_cast<cl_int>(rows_), partial_pages_, partial_sums_, s);
     launch(device_.queue(), rows_kernel_, static_cast<std::size_t>(rows_), work_group_, work.kernels);
     launch(device_.queue(), sum_kernel_, static_cast<std::size_t>(rows_), work_group_, work.kernels);
@@ -181,6 +221,7 @@ class BsrFormat : public SpmvFormat {
   std::int64_t rows_ = 0;
   int width_ = 0;
   cl::Buffer slots_, partial_pages_, partial_sums_;
+  std::optional<cl::Buffer> values_;
   cl::Kernel rows_kernel_, sum_kernel_;
 };
 
@@ -193,7 +234,7 @@ std::unique_ptr<SpmvFormat> make_spmv_format(const Device& device, const Problem
       return std::make_unique<CsrFormat>(device, L, problem.csr, kernel, p, options, upload);
     if (kernel.format == "csr_adaptive")
       return std::make_unique<CsrAdaptiveFormat>(device, L, problem.csr, kernel, p, options, upload);
-    if (kernel.format == "ell") return std::make_unique<EllFormat>(device, L, kernel, options, upload);
+    if (kernel.format == "ell") return std::make_unique<EllFormat>(device, L, kernel, p, options, upload);
     if (kernel.format == "bsr") return std::make_unique<BsrFormat>(device, L, kernel, p, options, upload);
     if (kernel.format == "hybrid") return make_hybrid_format(device, problem, kernel, options, upload);
   } catch (const cl::Error&) {

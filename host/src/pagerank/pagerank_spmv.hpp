@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/kernel_args.hpp"
@@ -57,6 +59,26 @@ cl::Buffer upload_buffer(const Device& device, const std::vector<T>& values, con
   cl::Buffer buffer(device.context(), CL_MEM_READ_ONLY, bytes);
   upload.transfer_s += core::upload(device, values.data(), values.size() * sizeof(T), buffer).transfer_s;
   return buffer;
+}
+
+// Link positions (CSR offsets, csr_adaptive's block starts) as the kernels read them: 4-byte ints, or
+// 8-byte longs where `options` chose wide offsets (pagerank_kernel.hpp's wide_offsets).
+cl::Buffer upload_offsets(const Device& device, const std::vector<std::int64_t>& offsets, const std::string& options,
+                          const char* what, Timings& upload);
+
+// A weighted format's link values in the sums' precision, uploaded as upload_buffer does; a graph without
+// weights gets no buffer (nullopt) and its kernels take none.
+std::optional<cl::Buffer> upload_values(const Device& device, const std::vector<double>& values, Precision precision,
+                                        bool weighted, const char* what, Timings& upload);
+
+// Sets a sum kernel's arguments: `args` in its signature's order, then the link values when the graph is
+// weighted (the kernels' LINK_VALUES, cl/pagerank_links.clh, always last).
+template <class... Args>
+void set_link_args(cl::Kernel& kernel, const std::optional<cl::Buffer>& values, Args&&... args) {
+  if (values)
+    set_args(kernel, std::forward<Args>(args)..., *values);
+  else
+    set_args(kernel, std::forward<Args>(args)...);
 }
 
 // Enqueues `kernel` over `items` work-items rounded up to whole groups of `work_group`, appending its
