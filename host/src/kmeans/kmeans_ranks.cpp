@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/centring.hpp"
 #include "core/host_memory.hpp"
 #include "core/number_text.hpp"
 #include "core/phase_clock.hpp"
@@ -128,7 +129,9 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
     ClusterSums s;
     if (on_device) {
       KMeansSums d = assignment->assign_and_sum(centroids, &t);
-      s = {std::move(d.sums), std::move(d.weights), d.inertia, d.n_changed};
+      // The device's sums are of w x: about the centroids as the host's are.
+      d.sums -= d.weights.asDiagonal() * centroids;
+      s = {std::move(d.sums), centroids, std::move(d.weights), d.inertia, d.n_changed};
     } else {
       labels = assign(t);
     }
@@ -237,7 +240,12 @@ Eigen::RowVectorXd sample_mean(core::Comm& comm, const LocalRows& mine) {
   Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(d);
   for (std::size_t at = 0; at < all.size(); at += static_cast<std::size_t>(d))
     sum += Eigen::Map<const Eigen::RowVectorXd>(all.data() + at, d);
-  return sum / static_cast<double>(std::max<Eigen::Index>(s, 1));
+  const Eigen::RowVectorXd mean = sum / static_cast<double>(std::max<Eigen::Index>(s, 1));
+  // The sample's spread sets the origin's grid (core/centring.hpp): the same on every rank.
+  Eigen::RowVectorXd spread = Eigen::RowVectorXd::Zero(d);
+  for (std::size_t at = 0; at < all.size(); at += static_cast<std::size_t>(d))
+    spread = spread.cwiseMax((Eigen::Map<const Eigen::RowVectorXd>(all.data() + at, d) - mean).cwiseAbs());
+  return core::centring_origin(mean, spread);
 }
 
 double scaled_tol(core::Comm& comm, const LocalRows& mine, const Eigen::RowVectorXd& origin, double tol) {
