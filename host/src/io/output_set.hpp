@@ -29,9 +29,12 @@ class OutputSet {
   // `path` will be written by this run: checked now, before any computation, and from now on written
   // through the set (write_file_atomically and NpyStream stage it). Throws an InputError starting with
   // `what` (the config file and field) when the path is a directory, a device or any other non-regular
-  // file, one of the run's own inputs, or in a folder that cannot be created or written (it is created
-  // by the first write, so that a run refused later leaves no folder behind). Temporary files
-  // of this path left by processes that no longer run are removed.
+  // file, one of the run's own inputs, or in a folder that cannot be created or written (created now for
+  // the lock, and removed by the destructor while empty, so that a run refused later leaves none), on /proc or /sys, or
+  // with a name that its temporary's suffix would push past the folder's NAME_MAX. The path is then locked
+  // (".<name>.itercl-lock" beside it, flock) until the set ends: a second run claiming it is refused,
+  // naming the first's pid, so that two runs never interleave their outputs. Temporary files of this path
+  // left by processes that no longer run are removed.
   void claim(const std::filesystem::path& path, const std::string& what);
   // The run reads `path` (data, config): no output may be the same file, whatever the name or link.
   void note_input(const std::filesystem::path& path);
@@ -53,6 +56,8 @@ class OutputSet {
   std::vector<std::pair<std::filesystem::path, std::string>> claimed_;  // target, claimed by (`what`)
   std::vector<Identity> inputs_, outputs_;
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;  // temporary, target
+  std::vector<std::pair<int, std::filesystem::path>> locks_;  // each claimed output's lock: descriptor, file
+  std::vector<std::filesystem::path> created_;                // folders claim() made, outermost first
   OutputSet* previous_;
 };
 
@@ -63,6 +68,11 @@ std::filesystem::path temporary_name(const std::filesystem::path& path);
 void forget_temporary(const std::filesystem::path& temporary);
 // Removes "<path>.tmp-<pid>-*" files whose process is no longer running.
 void remove_stale_temporaries(const std::filesystem::path& path);
+
+// `folder` (a run's scratch, bench's /tmp/itercl-bench-*) is removed whole by the signals that remove the
+// temporaries, until forgotten (one folder at a time).
+void remove_folder_on_signals(const std::filesystem::path& folder);
+void forget_folder_on_signals();
 
 // Throws an InputError naming the bytes needed and available when `path`'s file system has less free
 // space than `bytes` (a dense matrix of n = 10^6 is 4 TB).
