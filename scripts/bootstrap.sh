@@ -10,6 +10,7 @@ packages=(
   libeigen3-dev doctest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libbz2-dev
   python3-dev pybind11-dev python3-venv                     # the Python package (docs/python.md)
   python3-numpy python3-scipy python3-sklearn python3-networkx python3-matplotlib python3-pytest
+  python3-hypothesis                                        # property tests of the Python API (tests/python)
   libopenmpi-dev openmpi-bin                                # MPI: runs over several ranks (mpirun)
 )
 
