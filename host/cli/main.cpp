@@ -256,6 +256,15 @@ int main(int argc, char** argv) {
   } mpi_end;
   try {
     itercl::set_program_disk_cache(!no_cache);
+    if (*run || *bench || *tune) {
+      // The OpenCL platform started now, so that the handlers it brings (PoCL's LLVM) go behind ours.
+      try {
+        itercl::list_devices();
+      } catch (const std::exception&) {
+        // No device: the command says so in its own words.
+      }
+      itercl::remove_temporaries_on_signals();
+    }
     if (*devices) return itercl::cli::list_devices(as_json);
     if (*bench) {
       bench_options.output = bench_out;

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstring>
 #include <random>
+#include <vector>
 
 #include "io/config.hpp"
 #include "io/io_limits.hpp"
@@ -347,12 +348,23 @@ void forget_folder_on_signals() { g_folder_set.store(false, std::memory_order_re
 namespace itercl {
 
 void remove_temporaries_on_signals() {
-  // Every signal whose default ends the process and that a user or a job system sends to stop one.
-  for (int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGXCPU, SIGXFSZ}) {
-    struct sigaction now {};
-    // A handler someone else installed (an embedding program's) stays: the run's destructors still
-    // remove the temporary files when that handler ends the run by an exception.
-    if (::sigaction(signal_number, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
+  // The signals found at their default by the first call: ours from then on. A later call puts ours back
+  // in front of handlers installed since by a library for itself: PoCL's LLVM installs its own when the
+  // OpenCL platform starts, swallows SIGQUIT, SIGXCPU and SIGXFSZ as crashes and keeps SIGUSR1 as its
+  // "info" signal, so those never reached ours.
+  static std::vector<int> ours;
+  static bool first = true;
+  if (first) {
+    first = false;
+    // Every signal whose default ends the process and that a user or a job system sends to stop one.
+    for (int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGXCPU, SIGXFSZ}) {
+      struct sigaction now {};
+      // A handler someone else installed (an embedding program's) stays: the run's destructors still
+      // remove the temporary files when that handler ends the run by an exception.
+      if (::sigaction(signal_number, nullptr, &now) == 0 && now.sa_handler == SIG_DFL) ours.push_back(signal_number);
+    }
+  }
+  for (const int signal_number : ours) {
     struct sigaction handler {};
     handler.sa_handler = io::remove_temporaries_and_reraise;
     sigemptyset(&handler.sa_mask);
