@@ -17,6 +17,7 @@ rest=(
   python3                                                   # the CLI test and benchmark scripts
   python3-dev pybind11-dev python3-venv                     # the Python package (docs/python.md)
   python3-numpy python3-scipy python3-sklearn python3-networkx python3-matplotlib python3-pytest
+  python3-hypothesis                                        # property tests of the Python API (tests/python)
   libopenmpi-dev openmpi-bin python3-mpi4py                 # MPI: runs over several ranks (mpirun, mpi4py)
 )
 case "${1:-}" in

@@ -1,13 +1,17 @@
 // itercl: the command line over the library. Exit codes: 0 success, 2 bad input, 1 runtime failure.
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
@@ -15,6 +19,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "itercl/itercl.hpp"
@@ -34,10 +39,40 @@ std::string bytes(std::uint64_t b) {
   return out;
 }
 
+// Whether standard output was closed when the program started (see hold_standard_descriptors).
+bool g_stdout_closed = false;
+
+// A closed descriptor 0, 1 or 2 gets /dev/null: otherwise the first file the run opens (a lock, an
+// output's temporary) would take its number, and the results meant for standard output would be written
+// into it. Standard output closed at the start is remembered, so that writing to it still fails.
+void hold_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    if (fd == 1) g_stdout_closed = true;
+    const int null = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (null >= 0 && null != fd) ::close(null);  // the lowest free number is fd: anything else is not ours
+  }
+}
+
+// Writes `text` to standard output and flushes it; throws RuntimeError when it cannot be written
+// (/dev/full, a closed descriptor), so that the exit status says so instead of 0.
+void write_stdout(const std::string& text, const char* what) {
+  if (g_stdout_closed)
+    throw itercl::RuntimeError(std::string("standard output: cannot write ") + what + ": it was closed");
+  errno = 0;
+  std::cout << text << std::flush;
+  if (!std::cout) {
+    const int error = errno;
+    std::cout.clear();
+    throw itercl::RuntimeError(std::string("standard output: cannot write ") + what + ": " +
+                               (error ? std::strerror(error) : "write failed"));
+  }
+}
+
 int list_devices(bool as_json) {
   const auto devices = itercl::list_devices();
   if (as_json) {
-    std::cout << nlohmann::json(devices).dump(2) << "\n";
+    write_stdout(nlohmann::json(devices).dump(2) + "\n", "the device list");
     return devices.empty() ? 1 : 0;
   }
   if (devices.empty()) {
@@ -50,6 +85,9 @@ int list_devices(bool as_json) {
     std::printf("%-5s %-5s %-40.40s %-28.28s %4u %10s %9s %6zu %4s  %s\n", d.id().c_str(), d.type.c_str(),
                 d.name.c_str(), d.platform.c_str(), d.compute_units, bytes(d.global_memory).c_str(),
                 bytes(d.local_memory).c_str(), d.max_work_group_size, d.fp64 ? "yes" : "no", d.version.c_str());
+  if (g_stdout_closed || std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw itercl::RuntimeError(std::string("standard output: cannot write the device list: ") +
+                               (g_stdout_closed ? "it was closed" : std::strerror(errno)));
   return 0;
 }
 
@@ -238,6 +276,7 @@ int fail(const char* kind, const char* message, int code) {
 
 int main(int argc, char** argv) {
   const itercl::Stopwatch command;  // tune's --budget bounds the whole command
+  itercl::cli::hold_standard_descriptors();
   CLI::App app{"itercl: OpenCL kernels for iterative statistics (K-Means, ...) on any device"};
   app.set_version_flag("--version", std::string(ITERCL_VERSION) + "\nMPI: " + itercl::mpi_library_version());
   app.require_subcommand(1);
@@ -353,6 +392,15 @@ int main(int argc, char** argv) {
         line.finish();
         std::cerr << "build log of " << file << " (" << options << "):\n" << log << (log.back() == '\n' ? "" : "\n");
       });
+    if (*run || *bench || *tune) {
+      // The OpenCL platform started now, so that the handlers it brings (PoCL's LLVM) go behind ours.
+      try {
+        itercl::list_devices();
+      } catch (const std::exception&) {
+        // No device: the command says so in its own words.
+      }
+      itercl::remove_temporaries_on_signals();
+    }
     if (*devices) return itercl::cli::list_devices(as_json);
     if (*bench) {
       bench_options.output = bench_out;
@@ -401,10 +449,15 @@ int main(int argc, char** argv) {
     overrides.output = out;
     const bool first_rank = itercl::mpi_rank() == 0;  // over several ranks, rank 0 reports
     if (first_rank && line.active()) overrides.progress = std::ref(line);
+    // --out -: standard output carries the results JSON and nothing else, written before the run's other
+    // outputs are committed (none when it fails); the summary goes to stderr.
+    if (out == "-")
+      overrides.deliver = [&line](const nlohmann::json& results) {
+        line.finish();
+        itercl::cli::write_stdout(results.dump(2) + "\n", "the results");
+      };
     const auto outcome = itercl::run_experiment_file(config, overrides);
     line.finish();
-    // --out -: standard output carries the results JSON and nothing else; the summary goes to stderr.
-    if (first_rank && out == "-") std::cout << outcome.results.dump(2) << "\n" << std::flush;
     if (first_rank && !quiet) (out == "-" ? std::cerr : std::cout) << outcome.summary;
     return 0;
   } catch (const itercl::InputError& e) {

@@ -212,7 +212,13 @@ def _distance_range(X, sides, device, precision):
     return float(lo.min()), float(hi.max())
 
 
+def _no_pairs_alike(X):
+    """X, or for no rows one row of zeros: both have no pairs, so numpy's zero counts come the one way."""
+    return X if X.shape[0] > 0 else np.zeros((1, X.shape[1]))
+
+
 def _histogram(X, kind, bins, lo, hi, edges, sides, device, precision, kernel, block, comm):
+    X = _no_pairs_alike(X)
     return _itercl.pair_histogram(X, kind, bins, lo, hi, [float(e) for e in edges], sides, device_specs(device),
                                   check_precision(precision), kernel_json(kernel),
                                   check_int("block", block, 0, INT64_MAX), comm_handle(comm))
@@ -227,7 +233,7 @@ def pair_counts(X, radii, box=None, *, device=None, precision="float", kernel=No
     X = _points(X)
     scalar = np.ndim(radii) == 0
     r = np.atleast_1d(np.asarray(radii, dtype=np.float64))
-    counts, _ = _itercl.pair_histogram(X, "radii", 0, 0.0, 0.0, [float(v) for v in r], _box(box, X.shape[1]),
+    counts, _ = _itercl.pair_histogram(_no_pairs_alike(X), "radii", 0, 0.0, 0.0, [float(v) for v in r], _box(box, X.shape[1]),
                                        device_specs(device), check_precision(precision), kernel_json(kernel),
                                        check_int("block", block, 0, INT64_MAX), comm_handle(comm))
     return counts[0] if scalar else counts

@@ -2,12 +2,14 @@
 // (pagerank), or the graph kept on the device for many runs and single steps (PageRankGraph).
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <optional>
 
 #include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/graph.hpp"
 #include "itercl/pagerank.hpp"
+#include "resident.hpp"
 
 namespace itercl::python {
 namespace {
@@ -80,21 +82,30 @@ py::dict pagerank(std::int32_t n_nodes, const py::array& src, const py::array& d
 }
 
 // The graph's format on the device, built once; the personalization and start per run.
-PageRankGraph make_graph(std::int32_t n_nodes, const py::array& src, const py::array& dst, const py::object& weights,
-                         double alpha, const py::object& dangling, int max_iter, double tol,
-                         const std::string& device_spec, const std::string& precision, const std::string& kernel) {
+using ResidentGraph = Resident<PageRankGraph>;
+
+std::unique_ptr<ResidentGraph> make_graph(std::int32_t n_nodes, const py::array& src, const py::array& dst,
+                                          const py::object& weights, double alpha, const py::object& dangling,
+                                          int max_iter, double tol, const std::string& device_spec,
+                                          const std::string& precision, const std::string& kernel) {
   const PageRankParams p = pagerank_params(n_nodes, alpha, dangling, max_iter, tol, precision, kernel);
   const EdgeArrays edges = edge_list(n_nodes, src, dst, weights);
   PythonCancel cancel;
-  return cancel.run([&] { return PageRankGraph(Device::select(device_spec), edges.view, LinkOptions{}, p); });
+  return std::make_unique<ResidentGraph>(
+      cancel.run([&] { return PageRankGraph(Device::select(device_spec), edges.view, LinkOptions{}, p); }),
+      "PageRankGraph");
 }
 
-py::dict run_graph(PageRankGraph& graph, const py::object& personalization, const py::object& nstart,
+py::dict run_graph(ResidentGraph& resident, const py::object& personalization, const py::object& nstart,
                    const py::object& callback) {
   const std::vector<double> pv = to_vector(personalization, "personalization"), x0 = to_vector(nstart, "nstart");
-  PythonCancel cancel(callback);
-  const ProgressForCall<PageRankGraph> progress(graph, cancel);
-  return result_dict(cancel.run([&] { return graph.run(pv, x0); }));
+  return resident.use(
+      [&](PageRankGraph& graph) {
+        PythonCancel cancel(callback);
+        const ProgressForCall<PageRankGraph> progress(graph, cancel);
+        return result_dict(cancel.run([&] { return graph.run(pv, x0); }));
+      },
+      false, true);
 }
 
 }  // namespace
@@ -105,7 +116,7 @@ void bind_pagerank(py::module_& m) {
         py::arg("personalization"), py::arg("dangling"), py::arg("max_iter"), py::arg("tol"), py::arg("device"),
         py::arg("precision"), py::arg("kernel"), py::arg("nstart") = py::none(), py::arg("callback") = py::none(),
         py::arg("comm") = py::none());
-  py::class_<PageRankGraph>(m, "PageRankGraph")
+  py::class_<ResidentGraph>(m, "PageRankGraph")
       .def(py::init(&make_graph), py::arg("n_nodes"), py::arg("src"), py::arg("dst"), py::arg("weights"),
            py::arg("alpha"), py::arg("dangling"), py::arg("max_iter"), py::arg("tol"), py::arg("device"),
            py::arg("precision"), py::arg("kernel"))
@@ -113,16 +124,23 @@ void bind_pagerank(py::module_& m) {
            py::arg("callback") = py::none())
       .def(
           "start",
-          [](PageRankGraph& g, const py::object& personalization, const py::object& nstart) {
+          [](ResidentGraph& r, const py::object& personalization, const py::object& nstart) {
             const std::vector<double> pv = to_vector(personalization, "personalization");
             const std::vector<double> x0 = to_vector(nstart, "nstart");
-            PythonCancel().run([&] { g.start(pv, x0); });
+            r.use([&](PageRankGraph& g) { PythonCancel().run([&] { g.start(pv, x0); }); }, false, true);
           },
           py::arg("personalization") = py::none(), py::arg("nstart") = py::none())
-      .def("step", [](PageRankGraph& g) { return PythonCancel().run([&] { return g.step().residual; }); })
-      .def("ranks", [](const PageRankGraph& g) { return to_numpy(PythonCancel().run([&] { return g.ranks(); })); })
-      .def_property_readonly("n_nodes", &PageRankGraph::n_nodes)
-      .def_property_readonly("kernel", [](const PageRankGraph& g) { return kernel_to_json(g.kernel()); });
+      .def("step",
+           [](ResidentGraph& r) {
+             return r.use([](PageRankGraph& g) { return PythonCancel().run([&] { return g.step().residual; }); }, true);
+           })
+      .def("ranks",
+           [](ResidentGraph& r) {
+             return r.use([](PageRankGraph& g) { return to_numpy(PythonCancel().run([&] { return g.ranks(); })); },
+                          true);
+           })
+      .def_property_readonly("n_nodes", [](const ResidentGraph& r) { return r.object().n_nodes(); })
+      .def_property_readonly("kernel", [](const ResidentGraph& r) { return kernel_to_json(r.object().kernel()); });
 }
 
 }  // namespace itercl::python

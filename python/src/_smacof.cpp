@@ -3,11 +3,13 @@
 // (itercl::SmacofDissimilarities).
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <optional>
 
 #include "cancel.hpp"
 #include "convert.hpp"
 #include "itercl/smacof.hpp"
+#include "resident.hpp"
 
 namespace itercl::python {
 namespace {
@@ -95,26 +97,32 @@ py::dict smacof_fit(const py::array& data, bool vectors, const std::string& metr
 
 // The dissimilarities (or the vectors they are computed from) on the device, once; init "random" or
 // "classical" for fit() without a start of the caller's.
-SmacofDissimilarities make_dissimilarities(const py::array& data, bool vectors, const std::string& metric,
-                                           const py::object& weights, int n_components, int max_iter, double eps,
-                                           const std::string& init, int n_init, std::uint64_t random_state,
-                                           const std::string& device_spec, const std::string& precision,
-                                           const std::string& kernel) {
+using ResidentDissimilarities = Resident<SmacofDissimilarities>;
+
+std::unique_ptr<ResidentDissimilarities> make_dissimilarities(
+    const py::array& data, bool vectors, const std::string& metric, const py::object& weights, int n_components,
+    int max_iter, double eps, const std::string& init, int n_init, std::uint64_t random_state,
+    const std::string& device_spec, const std::string& precision, const std::string& kernel) {
   const SmacofParams p =
       smacof_params(n_components, max_iter, eps, init, py::none(), n_init, random_state, precision, kernel);
   const SmacofInput in = smacof_input(data, vectors, metric, weights);
-  return PythonCancel().run([&] {
+  return std::make_unique<ResidentDissimilarities>(PythonCancel().run([&] {
     const Device device = Device::select(device_spec);
     return vectors ? SmacofDissimilarities::from_vectors(device, in.vectors, parse_metric(metric), in.weights, p)
                    : SmacofDissimilarities(device, in.dissimilarities, in.weights, p);
-  });
+  }),
+                                                   "SmacofDissimilarities");
 }
 
-py::dict fit_resident(SmacofDissimilarities& resident, const py::object& init, const py::object& callback) {
+py::dict fit_resident(ResidentDissimilarities& resident, const py::object& init, const py::object& callback) {
   const Matrix x0 = init.is_none() ? Matrix() : to_matrix(py::cast<py::array>(init), "init");
-  PythonCancel cancel(callback);
-  const ProgressForCall<SmacofDissimilarities> progress(resident, cancel);
-  return result_dict(cancel.run([&] { return init.is_none() ? resident.fit() : resident.fit(x0); }));
+  return resident.use(
+      [&](SmacofDissimilarities& s) {
+        PythonCancel cancel(callback);
+        const ProgressForCall<SmacofDissimilarities> progress(s, cancel);
+        return result_dict(cancel.run([&] { return init.is_none() ? s.fit() : s.fit(x0); }));
+      },
+      false, true);
 }
 
 }  // namespace
@@ -124,27 +132,33 @@ void bind_smacof(py::module_& m) {
         py::arg("n_components"), py::arg("max_iter"), py::arg("eps"), py::arg("init"), py::arg("init_embedding"),
         py::arg("n_init"), py::arg("random_state"), py::arg("device"), py::arg("precision"), py::arg("kernel"),
         py::arg("callback") = py::none(), py::arg("comm") = py::none());
-  py::class_<SmacofDissimilarities>(m, "SmacofDissimilarities")
+  py::class_<ResidentDissimilarities>(m, "SmacofDissimilarities")
       .def(py::init(&make_dissimilarities), py::arg("data"), py::arg("vectors"), py::arg("metric"), py::arg("weights"),
            py::arg("n_components"), py::arg("max_iter"), py::arg("eps"), py::arg("init"), py::arg("n_init"),
            py::arg("random_state"), py::arg("device"), py::arg("precision"), py::arg("kernel"))
       .def("fit", &fit_resident, py::arg("init") = py::none(), py::arg("callback") = py::none())
       .def(
           "start",
-          [](SmacofDissimilarities& s, const py::array& init) {
+          [](ResidentDissimilarities& r, const py::array& init) {
             const Matrix x0 = to_matrix(init, "init");
-            PythonCancel().run([&] { s.start(x0); });
+            r.use([&](SmacofDissimilarities& s) { PythonCancel().run([&] { s.start(x0); }); }, false, true);
           },
           py::arg("init"))
       .def("step",
-           [](SmacofDissimilarities& s) {
-             const SmacofIteration it = PythonCancel().run([&] { return s.step(); });
+           [](ResidentDissimilarities& r) {
+             const SmacofIteration it =
+                 r.use([](SmacofDissimilarities& s) { return PythonCancel().run([&] { return s.step(); }); }, true);
              return py::make_tuple(it.stress, it.squared_distances);
            })
       .def("embedding",
-           [](const SmacofDissimilarities& s) { return to_numpy(PythonCancel().run([&] { return s.embedding(); })); })
-      .def_property_readonly("n_points", &SmacofDissimilarities::n_points)
-      .def_property_readonly("kernel", [](const SmacofDissimilarities& s) { return kernel_to_json(s.kernel()); });
+           [](ResidentDissimilarities& r) {
+             return r.use(
+                 [](SmacofDissimilarities& s) { return to_numpy(PythonCancel().run([&] { return s.embedding(); })); },
+                 true);
+           })
+      .def_property_readonly("n_points", [](const ResidentDissimilarities& r) { return r.object().n_points(); })
+      .def_property_readonly("kernel",
+                             [](const ResidentDissimilarities& r) { return kernel_to_json(r.object().kernel()); });
 }
 
 }  // namespace itercl::python

@@ -2,11 +2,15 @@
 // under temporary names, renamed together on commit, removed on failure, and stale temporaries of killed
 // runs removed by the next run.
 #include <doctest/doctest.h>
+#include <poll.h>
+#include <sys/inotify.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -29,9 +33,13 @@ using test::slurp;
 using test::TempDir;
 using test::write_file;
 
-std::vector<std::string> names_in(const fs::path& folder) {
+// The files in `folder`, with (`locks`) or without a run's output locks (.<name>.itercl-lock).
+std::vector<std::string> names_in(const fs::path& folder, bool locks = false) {
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(folder)) names.push_back(entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (locks || name.find(".itercl-lock") == std::string::npos) names.push_back(name);
+  }
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -134,6 +142,117 @@ TEST_CASE("output sets: paths refused before the computation") {
     refused(dir.path / "out.json", "also results");
   }
   SUBCASE("a folder that cannot be created") { refused("/dev/null/x/results.json", "cannot create its folder"); }
+  SUBCASE("the kernel's file systems, which a rename cannot replace") {
+    if (::geteuid() == 0) {  // for others, the folders are not writable, which says so first
+      refused("/proc/itercl-results.json", "is on /proc's file system");
+      refused("/sys/itercl-results.json", "is on /sys's file system");
+    } else {
+      refused("/proc/itercl-results.json", "is not writable");
+    }
+  }
+  SUBCASE("a name that the temporary suffix would push past NAME_MAX") {
+    refused(dir.path / (std::string(240, 'r') + ".json"),
+            "its name has 245 bytes; with the temporary suffix (25 more) it passes the folder's limit of 255");
+    CHECK_NOTHROW(run.claim(dir.path / (std::string(225, 'r') + ".json"), "results"));
+  }
+}
+
+TEST_CASE("output sets: a second run claiming an output another holds is refused, naming its pid") {
+  TempDir dir;
+  const fs::path results = dir.path / "results.json";
+  {
+    OutputSet first;
+    first.claim(results, "results");
+    OutputSet second;  // another open of the lock: flock excludes it as it would another process
+    CHECK_THROWS_WITH_AS(
+        second.claim(results, "cfg.json: output.path"),
+        doctest::Contains(("cfg.json: output.path: " + results.string() + ": another itercl run (pid " +
+                           std::to_string(::getpid()) + ") is writing it now")
+                              .c_str()),
+        InputError);
+  }
+  CHECK(names_in(dir.path, true).empty());  // the lock goes with its run
+  OutputSet later;
+  CHECK_NOTHROW(later.claim(results, "results"));
+  SUBCASE("a folder made for the lock goes too when nothing was committed") {
+    {
+      OutputSet run;
+      run.claim(dir.path / "new" / "deeper" / "labels.txt", "labels");
+    }
+    CHECK(!fs::exists(dir.path / "new"));
+  }
+}
+
+// A child process writes `outputs` files over their old contents through one OutputSet and commits; the
+// parent watches the folder (inotify) and sends `signal_number` the moment the `at`-th temporary file
+// appears (at = 0: the moment the first output is renamed over its target, inside the commit). Returns
+// how many targets hold new contents, after checking that no temporary file is left.
+int new_after_signal(int outputs, int at, int signal_number) {
+  TempDir dir;
+  std::vector<fs::path> targets;
+  for (int i = 0; i < outputs; ++i) targets.push_back(write_file(dir, "out" + std::to_string(i) + ".txt", "old"));
+  const int watch = ::inotify_init1(IN_CLOEXEC);
+  REQUIRE(watch >= 0);
+  REQUIRE(::inotify_add_watch(watch, dir.path.c_str(), IN_CREATE | IN_MOVED_TO) >= 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    const struct rlimit no_core {};
+    ::setrlimit(RLIMIT_CORE, &no_core);                                                 // SIGQUIT's default dumps core
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1}) std::signal(s, SIG_DFL);  // not doctest's
+    itercl::remove_temporaries_on_signals();
+    {
+      OutputSet run;
+      for (const fs::path& t : targets) run.claim(t, t.filename().string());
+      for (const fs::path& t : targets) itercl::write_file_atomically(t, "new");
+      run.commit();
+    }
+    ::_exit(0);
+  }
+  int temporaries = 0;
+  bool sent = false;
+  alignas(inotify_event) char buffer[64 * 1024];
+  while (!sent) {
+    pollfd ready{watch, POLLIN, 0};
+    if (::poll(&ready, 1, 20000) != 1) break;  // the child ended (or stalled) before the event: signal it now
+    const ssize_t got = ::read(watch, buffer, sizeof buffer);
+    if (got <= 0) break;
+    for (char* p = buffer; p < buffer + got && !sent;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(p);
+      const std::string name = event->len ? event->name : "";
+      const bool temporary = name.find(".tmp-") != std::string::npos;
+      if ((event->mask & IN_CREATE) && temporary && ++temporaries == at) sent = true;
+      if ((event->mask & IN_MOVED_TO) && !temporary && at == 0) sent = true;
+      p += sizeof(inotify_event) + event->len;
+    }
+  }
+  ::kill(child, signal_number);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(watch);
+  int fresh = 0;
+  for (const std::string& name : names_in(dir.path, true)) {
+    CHECK_MESSAGE(name.find(".tmp-") == std::string::npos, "left behind: " << name);
+    // A signal removes the locks with the temporaries, as many as its fixed table holds (64).
+    if (outputs <= 32) CHECK_MESSAGE(name.find("itercl-lock") == std::string::npos, "left behind: " << name);
+  }
+  for (const fs::path& t : targets) fresh += contents(t) == "new";
+  return fresh;
+}
+
+TEST_CASE("output sets: a signal the moment each temporary appears, or inside the commit, leaves all old or all new") {
+  constexpr int kOutputs = 6;
+  for (int at = 1; at <= kOutputs; ++at) {
+    CAPTURE(at);
+    const int fresh = new_after_signal(kOutputs, at, SIGTERM);
+    CHECK((fresh == 0 || fresh == kOutputs));
+  }
+  // Inside the commit: with many outputs the renames take long enough for the signal to land among them,
+  // where it once removed the temporaries not yet renamed and left old files beside new ones.
+  constexpr int kMany = 600;
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1}) {
+    CAPTURE(signal_number);
+    CHECK(new_after_signal(kMany, 0, signal_number) == kMany);
+  }
 }
 
 TEST_CASE("output sets: stale temporaries of processes that no longer run are removed, others kept") {
@@ -146,9 +265,9 @@ TEST_CASE("output sets: stale temporaries of processes that no longer run are re
   for (const auto& name : {dead, live, foreign, other}) write_file(dir, name, "x");
   OutputSet run;
   run.claim(target, "labels");
-  std::vector<std::string> expected = {foreign, live, other};
+  std::vector<std::string> expected = {".labels.txt.itercl-lock", foreign, live, other};
   std::sort(expected.begin(), expected.end());
-  CHECK(names_in(dir.path) == expected);
+  CHECK(names_in(dir.path, true) == expected);
 }
 
 TEST_CASE("output sets: a file larger than the free space is refused, naming both sizes") {

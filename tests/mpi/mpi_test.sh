@@ -171,6 +171,11 @@ expect_error "device list, rank 1 wrong" "rank 1: error: $blobs: device 'no-such
   2 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" --device cpu,no-such-device
 expect_error "device list, wrong length" "a list gives one spec per rank: 2 specs" \
   3 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" --device cpu,cpu
+# Ranks started with different configs (mpirun A : B): float against double hung, other data gave wrong
+# labels; every rank now ends with exit 2, naming the rank.
+expect_error "ranks with different configs" "config: rank 1 of 2 started with another config than rank 0's" \
+  1 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" : -np 1 "$itercl" run "$blobs" --quiet --out "$tmp/error.json" \
+  --precision double
 expect_error "a bad parameter on every rank" "n_clusters" \
   2 "$itercl" run "$tmp/configs/bad_params.json.txt" --quiet --out "$tmp/error.json"
 expect_error "PageRank, ell over two ranks" "params.format: ell pads every row" \

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ struct RunOverrides {
   // file, the caller prints ExperimentOutcome::results (extra files resolve against the config's folder)
   std::filesystem::path output;
   ProgressCallback progress;  // empty: silent
+  // --out -: hands the results to the caller (the CLI prints them) before the run's other outputs are
+  // committed; when it throws (standard output unwritable: /dev/full, closed) nothing is committed.
+  std::function<void(const nlohmann::json& results)> deliver;
 };
 
 struct ExperimentOutcome {

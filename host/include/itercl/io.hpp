@@ -53,8 +53,11 @@ std::string read_file(const std::filesystem::path& path);
 // a run (run_experiment) a path the run writes is renamed only when the whole run has succeeded.
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
 
-// For programs (the CLI): SIGINT and SIGTERM remove the temporary files of the outputs being written, then
-// end the process as the signal would have. A signal that already has a handler keeps it.
+// For programs (the CLI): SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and the other signals that end a
+// process remove the temporary files of the outputs being written, then end the process as the signal
+// would have. A signal that already has a handler at the first call keeps it. Call it again once the
+// OpenCL platform has started (list_devices): PoCL's LLVM installs handlers of its own that swallow
+// SIGQUIT and SIGUSR1, and the second call puts ours back in front of them.
 void remove_temporaries_on_signals();
 
 // NumPy .npy files (format 1.0, little-endian, C order), written atomically.

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "core/json_text.hpp"
+#include "core/replace_file.hpp"
 #include "io/config.hpp"
 #include "io/output_set.hpp"
 #include "itercl/device.hpp"
@@ -334,10 +335,13 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
 
   const auto tmp = std::filesystem::temp_directory_path() / ("itercl-bench-" + std::to_string(std::random_device{}()));
   std::filesystem::create_directories(tmp);
-  // Removed however the run ends: a progress callback's Cancelled (or a bad case) leaves nothing behind.
+  // Removed however the run ends: a progress callback's Cancelled (or a bad case) leaves nothing behind,
+  // and neither does a signal (SIGINT, SIGTERM, SIGHUP, ...: remove_temporaries_on_signals).
+  core::remove_folder_on_signals(tmp);
   struct RemoveWhenDone {
     std::filesystem::path dir;
     ~RemoveWhenDone() {
+      core::forget_folder_on_signals();
       std::error_code ignored;
       std::filesystem::remove_all(dir, ignored);
     }

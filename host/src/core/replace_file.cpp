@@ -1,6 +1,7 @@
 #include "core/replace_file.hpp"
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -43,14 +44,67 @@ void remember_temporary(const fs::path& temporary) {
 
 bool process_running(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
 
-}  // namespace
+// A work folder a signal removes whole (bench's), by "rm -rf" in a child: fork, exec and waitpid are
+// async-signal-safe where a walk of the folder is not.
+char g_folder[kNameBytes];
+std::atomic<bool> g_folder_set{false};
 
-void remove_temporaries_and_reraise(int signal_number) {
-  for (int i = 0; i < kSlots; ++i)
-    if (g_in_use[i].load(std::memory_order_acquire)) ::unlink(g_names[i]);  // async-signal-safe
+// A commit's renames and a signal's removals exclude each other, so that a signal during a commit
+// leaves every output new (the commit finishes, then the process ends as signalled) and one before it
+// every output old: idle, committing, or ending (a handler removes the temporaries).
+enum CommitState : int { kIdle, kCommitting, kEnding };
+std::atomic<int> g_commit_state{kIdle};
+std::atomic<int> g_pending_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler needs a lock-free atomic");
+
+void end_as_signalled(int signal_number) {
   std::signal(signal_number, SIG_DFL);
   std::raise(signal_number);  // the default action: the process ends as signalled
 }
+
+}  // namespace
+
+void remove_temporaries_and_reraise(int signal_number) {
+  int idle = kIdle;
+  if (!g_commit_state.compare_exchange_strong(idle, kEnding)) {
+    if (idle == kCommitting) {  // the renames finish first; end_commit() then ends the process
+      g_pending_signal.store(signal_number);
+      return;
+    }
+    end_as_signalled(signal_number);  // another thread's handler is removing them already
+  }
+  for (int i = 0; i < kSlots; ++i)
+    if (g_in_use[i].load(std::memory_order_acquire)) ::unlink(g_names[i]);  // async-signal-safe
+  if (g_folder_set.load(std::memory_order_acquire)) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      ::execl("/bin/rm", "rm", "-rf", "--", g_folder, static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    int status = 0;
+    if (child > 0) ::waitpid(child, &status, 0);
+  }
+  end_as_signalled(signal_number);
+}
+
+bool begin_commit() {
+  int idle = kIdle;
+  return g_commit_state.compare_exchange_strong(idle, kCommitting);
+}
+
+void end_commit() {
+  g_commit_state.store(kIdle);
+  if (const int signal_number = g_pending_signal.exchange(0)) remove_temporaries_and_reraise(signal_number);
+}
+
+void remove_folder_on_signals(const fs::path& folder) {
+  const std::string& name = folder.native();
+  if (name.size() >= kNameBytes) return;
+  std::memcpy(g_folder, name.c_str(), name.size() + 1);
+  g_folder_set.store(true, std::memory_order_release);
+}
+
+void forget_folder_on_signals() { g_folder_set.store(false, std::memory_order_release); }
 
 fs::path temporary_name(const fs::path& path) {
   static thread_local std::mt19937_64 random{std::random_device{}()};

@@ -16,9 +16,18 @@ std::filesystem::path temporary_name(const std::filesystem::path& path);
 void forget_temporary(const std::filesystem::path& temporary);
 // Removes "<path>.tmp-<pid>-*" files whose process is no longer running.
 void remove_stale_temporaries(const std::filesystem::path& path);
-// A signal handler: unlinks every registered temporary (async-signal-safe), then ends the process as the
-// signal would have.
+// A signal handler: unlinks every registered temporary and the work folder (async-signal-safe), then ends
+// the process as the signal would have. During a commit it only notes the signal: end_commit acts on it.
 void remove_temporaries_and_reraise(int signal_number);
+// A commit's renames, between these two, are never cut by a signal: begin_commit is false when a signal's
+// handler is already ending the process (nothing may be renamed then); end_commit ends the process as a
+// signal that came during the renames would have.
+bool begin_commit();
+void end_commit();
+// `folder` (bench's /tmp/itercl-bench-*) is removed whole by the signals that remove the temporaries,
+// until forgotten (one folder at a time).
+void remove_folder_on_signals(const std::filesystem::path& folder);
+void forget_folder_on_signals();
 
 // Writes `contents` to `temporary`, the new contents of `path`; on a failed write removes it and throws a
 // RuntimeError naming `path`.

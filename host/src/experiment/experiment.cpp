@@ -120,6 +120,7 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   const Precision precision = with_field_prefix(config_name, "", [&] { return parse_precision(precision_text); });
   as_run["precision"] = precision_text;
   if (repeat < 1) top.fail("repeat", "expected an integer >= 1, got " + std::to_string(repeat));
+  check_same_config(as_run);
 
   // "output": a results path, or an object with "path" and the algorithm's extra files.
   nlohmann::json output_json = nlohmann::json::object();
@@ -165,6 +166,7 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   const nlohmann::json ranks = ranks_json(device.info());  // waits for every rank to finish its share
   if (!ranks.is_null()) results["mpi"] = ranks;
   if (writes_results() && !results_to_caller) write_file_atomically(results_path, results.dump(2) + "\n");
+  if (writes_results() && results_to_caller && overrides.deliver) overrides.deliver(results);
   outputs.commit();  // the run has succeeded: every output replaces its old file now, together
 
   std::ostringstream summary;

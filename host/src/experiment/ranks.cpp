@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "core/comm.hpp"
@@ -32,6 +34,27 @@ void check_ranks(const std::string& algorithm) {
         "algorithm \"" + algorithm +
         "\" runs on one rank for now; K-Means, SMACOF, PageRank and the pairwise statistics run over several (" +
         std::to_string(comm.size()) + " ranks were started: run it without mpirun, or -np 1)");
+}
+
+void check_same_config(const nlohmann::json& as_run) {
+  core::Comm& comm = core::world();
+  if (!comm.several()) return;
+  // The device may differ per rank (--device on each side of mpirun's ':'); nothing else may.
+  nlohmann::json shared = as_run;
+  shared.erase("device");
+  // FNV-1a over the config as run, its keys sorted by nlohmann::json: the same bytes on every host.
+  std::uint64_t digest = 14695981039346656037ULL;
+  for (const unsigned char c : shared.dump()) digest = (digest ^ c) * 1099511628211ULL;
+  const std::vector<std::uint64_t> all = comm.allgatherv<std::uint64_t>(std::span<const std::uint64_t>(&digest, 1));
+  std::string differing;
+  for (std::size_t r = 1; r < all.size(); ++r)
+    if (all[r] != all[0]) differing += (differing.empty() ? "" : ", ") + std::to_string(r);
+  if (!differing.empty())
+    throw InputError("config: rank" + std::string(differing.find(',') == std::string::npos ? " " : "s ") + differing +
+                     " of " + std::to_string(comm.size()) +
+                     " started with another config than rank 0's (algorithm, precision, data, params or output "
+                     "differ, after the command line's overrides); every rank must run the same one (mpirun A : B "
+                     "gives each its own)");
 }
 
 std::string rank_device_spec(const std::string& spec) {

@@ -19,6 +19,11 @@ std::string read_device_field(ConfigObject& top);
 // Refuses, with several ranks, an algorithm that runs on one rank only (InputError).
 void check_ranks(const std::string& algorithm);
 
+// Ends every rank with an InputError (exit 2) naming the ranks whose config as run (overrides applied; the
+// device aside) differs from rank 0's: each rank's digest gathered on all (a collective; nothing with one
+// rank). Ranks started with different configs had hung (float against double) or answered wrongly.
+void check_same_config(const nlohmann::json& as_run);
+
 // This rank's spec of `spec`: a comma-separated list gives one spec per rank (exactly one per rank);
 // with several ranks, "gpu" means this rank's own GPU (its local rank modulo the GPUs of its host).
 std::string rank_device_spec(const std::string& spec);

@@ -1,13 +1,19 @@
 #include "io/output_set.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <random>
+#include <vector>
 
 #include "core/replace_file.hpp"
 #include "io/config.hpp"
@@ -45,6 +51,63 @@ void check_free_space(const fs::path& path, std::uint64_t bytes, const std::stri
                      " bytes (" + bytes_text(static_cast<double>(available)) + ") free");
 }
 
+namespace {
+
+// The longest suffix temporary_name adds: ".tmp-" + a pid (at most 10 digits) + "-" + 9 random digits.
+constexpr std::size_t kTemporarySuffix = 5 + 10 + 1 + 9;
+
+// /proc and /sys hold the kernel's files, which a rename cannot replace.
+void check_file_system(const fs::path& folder, const std::string& named) {
+  struct statfs fs_info {};
+  if (::statfs(folder.c_str(), &fs_info) != 0) return;  // the folder's own check says what is wrong
+  constexpr long kProc = 0x9fa0, kSys = 0x62656572;     // PROC_SUPER_MAGIC, SYSFS_MAGIC
+  if (fs_info.f_type == kProc || fs_info.f_type == kSys)
+    throw InputError(named + ": is on " + std::string(fs_info.f_type == kProc ? "/proc" : "/sys") +
+                     "'s file system, the kernel's files; outputs go to regular files");
+}
+
+void check_name_length(const fs::path& target, const fs::path& folder, const std::string& named) {
+  const long max = ::pathconf(folder.c_str(), _PC_NAME_MAX);
+  const std::size_t limit = max > 0 ? static_cast<std::size_t>(max) : 255;
+  const std::size_t length = target.filename().native().size();
+  if (length + kTemporarySuffix > limit)
+    throw InputError(named + ": its name has " + std::to_string(length) + " bytes; with the temporary suffix (" +
+                     std::to_string(kTemporarySuffix) + " more) it passes the folder's limit of " +
+                     std::to_string(limit) + "; choose a shorter name");
+}
+
+// Opens and holds "<folder>/.<name>.itercl-lock", writing this pid in it; throws InputError naming the
+// holder's pid when another process holds it.
+int lock_output(const fs::path& target, const std::string& named) {
+  const fs::path file = target.parent_path() / ("." + target.filename().string() + ".itercl-lock");
+  for (;;) {
+    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw InputError(named + ": cannot create its lock " + file.string() + ": " + std::strerror(errno));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      char text[32] = {};
+      const ssize_t got = ::pread(fd, text, sizeof text - 1, 0);
+      ::close(fd);
+      const std::string holder = got > 0 ? std::string(text, static_cast<std::size_t>(got)) : "unknown";
+      throw InputError(named + ": another itercl run (pid " + holder +
+                       ") is writing it now; wait for it to end, or give this run another output");
+    }
+    struct stat held {};
+    struct stat named_now {};
+    if (::fstat(fd, &held) == 0 && ::stat(file.c_str(), &named_now) == 0 && held.st_dev == named_now.st_dev &&
+        held.st_ino == named_now.st_ino) {
+      const std::string pid = std::to_string(::getpid());
+      if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
+        // The pid is only for the other run's message: the lock holds without it.
+      }
+      remember_temporary(file);  // a signal removes it with the temporaries
+      return fd;
+    }
+    ::close(fd);  // the holder removed it as it ended: lock the file now under that name
+  }
+}
+
+}  // namespace
+
 OutputSet::OutputSet() : previous_(g_active.exchange(this)) {}
 
 OutputSet::~OutputSet() {
@@ -52,6 +115,14 @@ OutputSet::~OutputSet() {
     ::unlink(temporary.c_str());
     core::forget_temporary(temporary);
   }
+  // Unlinked while still held: a run that opened it meanwhile finds, once it holds it, that the name is
+  // no longer that file, and takes a new one (lock_output).
+  for (const auto& [descriptor, file] : locks_) {
+    core::forget_temporary(file);
+    ::unlink(file.c_str());
+    ::close(descriptor);
+  }
+  for (auto folder = created_.rbegin(); folder != created_.rend(); ++folder) ::rmdir(folder->c_str());  // if empty
   g_active.store(previous_);
 }
 
@@ -87,6 +158,17 @@ void OutputSet::claim(const fs::path& path, const std::string& what) {
     throw InputError(named + ": cannot create its folder: " + folder.string() + " is not a directory");
   if (::access(folder.c_str(), W_OK | X_OK) != 0)
     throw InputError(named + ": its folder " + folder.string() + " is not writable: " + std::strerror(errno));
+  check_file_system(folder, named);
+  check_name_length(target, folder, named);
+  // The lock sits in the target's folder: one that does not exist yet is made now, and removed again
+  // (when still empty) by a run that ends without committing, so a refused run leaves no folder behind.
+  for (fs::path missing = target.parent_path(); missing != folder; missing = missing.parent_path())
+    created_.insert(created_.begin(), missing);
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  if (ec) throw InputError(named + ": cannot create its folder " + target.parent_path().string() + ": " + ec.message());
+  const int held = lock_output(target, named);
+  locks_.emplace_back(held, target.parent_path() / ("." + target.filename().string() + ".itercl-lock"));
   core::remove_stale_temporaries(target);
   claimed_.emplace_back(target, what);
 }
@@ -130,17 +212,26 @@ fs::path OutputSet::stage(const fs::path& path) {
 
 void OutputSet::commit() {
   const std::lock_guard lock(mutex_);
+  // A signal's handler is removing the temporaries: nothing is renamed, the process is ending.
+  if (!core::begin_commit()) throw RuntimeError("the run was interrupted before its outputs were written");
   // Renames cannot fail together: one that fails leaves the files before it renamed and those after it
-  // removed (by the destructor), which the error names.
+  // removed (by the destructor), which the error names. The results file is staged last, so it is renamed
+  // last: a new results file means every output beside it is new.
+  std::string failed;
   while (!staged_.empty()) {
     const auto [temporary, target] = staged_.front();
     std::error_code ec;
     fs::rename(temporary, target, ec);
-    if (ec) throw RuntimeError(target.string() + ": cannot replace: " + ec.message());
+    if (ec) {
+      failed = target.string() + ": cannot replace: " + ec.message();
+      break;
+    }
     core::forget_temporary(temporary);
     written_.push_back(target);
     staged_.erase(staged_.begin());
   }
+  core::end_commit();
+  if (!failed.empty()) throw RuntimeError(failed);
 }
 
 std::vector<fs::path> OutputSet::written() const {
@@ -153,11 +244,23 @@ std::vector<fs::path> OutputSet::written() const {
 namespace itercl {
 
 void remove_temporaries_on_signals() {
-  for (int signal_number : {SIGINT, SIGTERM}) {
-    struct sigaction now {};
-    // A handler someone else installed (an embedding program's) stays: the run's destructors still
-    // remove the temporary files when that handler ends the run by an exception.
-    if (::sigaction(signal_number, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
+  // The signals found at their default by the first call: ours from then on. A later call puts ours back
+  // in front of handlers installed since by a library for itself: PoCL's LLVM installs its own when the
+  // OpenCL platform starts, swallows SIGQUIT, SIGXCPU and SIGXFSZ as crashes and keeps SIGUSR1 as its
+  // "info" signal, so those never reached ours.
+  static std::vector<int> ours;
+  static bool first = true;
+  if (first) {
+    first = false;
+    // Every signal whose default ends the process and that a user or a job system sends to stop one.
+    for (int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGXCPU, SIGXFSZ}) {
+      struct sigaction now {};
+      // A handler someone else installed (an embedding program's) stays: the run's destructors still
+      // remove the temporary files when that handler ends the run by an exception.
+      if (::sigaction(signal_number, nullptr, &now) == 0 && now.sa_handler == SIG_DFL) ours.push_back(signal_number);
+    }
+  }
+  for (const int signal_number : ours) {
     struct sigaction handler {};
     handler.sa_handler = core::remove_temporaries_and_reraise;
     sigemptyset(&handler.sa_mask);

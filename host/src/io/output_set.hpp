@@ -27,11 +27,15 @@ class OutputSet {
   static OutputSet* active();
 
   // `path` will be written by this run: checked now, before any computation, and from now on written
-  // through the set (write_file_atomically and NpyStream stage it; core/replace_file.hpp names the temporaries). Throws
-  // an InputError starting with `what` (the config file and field) when the path is a directory, a device or any other
-  // non-regular file, one of the run's own inputs, or in a folder that cannot be created or written (it is created by
-  // the first write, so that a run refused later leaves no folder behind). Temporary files of this path left by
-  // processes that no longer run are removed.
+  // through the set (write_file_atomically and NpyStream stage it;
+  // core/replace_file.hpp names the temporaries). Throws an InputError starting with
+  // `what` (the config file and field) when the path is a directory, a device or any other non-regular
+  // file, one of the run's own inputs, or in a folder that cannot be created or written (created now for
+  // the lock, and removed by the destructor while empty, so that a run refused later leaves none), on /proc or /sys, or
+  // with a name that its temporary's suffix would push past the folder's NAME_MAX. The path is then locked
+  // (".<name>.itercl-lock" beside it, flock) until the set ends: a second run claiming it is refused,
+  // naming the first's pid, so that two runs never interleave their outputs. Temporary files of this path
+  // left by processes that no longer run are removed.
   void claim(const std::filesystem::path& path, const std::string& what);
   // The run reads `path` (data, config): no output may be the same file, whatever the name or link.
   void note_input(const std::filesystem::path& path);
@@ -56,6 +60,8 @@ class OutputSet {
   std::vector<Identity> inputs_, outputs_;
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;  // temporary, target
   std::vector<std::filesystem::path> written_;                                   // committed targets
+  std::vector<std::pair<int, std::filesystem::path>> locks_;  // each claimed output's lock: descriptor, file
+  std::vector<std::filesystem::path> created_;                // folders claim() made, outermost first
   OutputSet* previous_;
 };
 

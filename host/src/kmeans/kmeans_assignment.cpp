@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/centring.hpp"
 #include "core/device_data.hpp"
 #include "core/device_rows_pack.hpp"
 #include "core/host_memory.hpp"
@@ -50,7 +51,13 @@ KMeansAssignment::KMeansAssignment(const Device& device, const RowsView& points,
   const Eigen::Index n = points.rows(), dim = points.cols();
   kmeans::check_points_shape(device, n, dim, precision, /*may_stream=*/true);
   core::enter_phase("centring");
-  const Eigen::RowVectorXd mean = origin ? *origin : points.column_mean();
+  Eigen::RowVectorXd mean;
+  if (origin) {
+    mean = *origin;
+  } else {
+    const Eigen::RowVectorXd column_mean = points.column_mean();
+    mean = core::centring_origin(column_mean, points.largest_per_column(column_mean));
+  }
   const Eigen::RowVectorXd largest = points.largest_per_column(mean);
   kmeans::check_points_range(largest.maxCoeff(), dim, precision);
   core::enter_phase("upload");  // the buffers, the pinned labels and the points (the program builds apart)

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "core/centring.hpp"
 #include "itercl/error.hpp"
 #include "tuning/kernel_checks.hpp"
 #include "tuning/tuned_kernel.hpp"
@@ -383,6 +384,7 @@ void check_points_range(double largest, Eigen::Index dim, Precision precision) {
       std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) /
                 static_cast<double>(dim)) /
       2;
+  core::check_resolved(largest, precision, "data", "the largest |value - centre|");
   if (largest >= limit)
     throw InputError("data: values up to " + std::to_string(largest) + " overflow squared distances in " +
                      std::string(precision_name(precision)) + "; rescale the data or use precision double");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/centring.hpp"
 #include "core/host_memory.hpp"
 #include "core/number_text.hpp"
 #include "core/phase_clock.hpp"
@@ -128,7 +129,9 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
     ClusterSums s;
     if (on_device) {
       KMeansSums d = assignment->assign_and_sum(centroids, &t);
-      s = {std::move(d.sums), std::move(d.weights), d.inertia, d.n_changed};
+      // The device's sums are of w x: about the centroids as the host's are.
+      d.sums -= d.weights.asDiagonal() * centroids;
+      s = {std::move(d.sums), centroids, std::move(d.weights), d.inertia, d.n_changed};
     } else {
       labels = assign(t);
     }
@@ -199,6 +202,29 @@ RankRun lloyd_over_ranks(core::Comm& comm, std::optional<KMeansAssignment>& assi
 
 void check_rows(core::Comm& comm, const KMeansParams& p, const LocalRows& mine) {
   p.validate();
+  // Each rank's columns, stored type and total count against rank 0's (per-rank counts may differ): ranks
+  // that read different files of one name would otherwise label with another shape.
+  if (comm.several()) {
+    // A rank without rows has no columns or type to compare (-1).
+    const bool rows = mine.X.rows() > 0;
+    const std::int64_t shape[3] = {rows ? mine.X.cols() : -1, rows ? static_cast<std::int64_t>(mine.X.precision()) : -1,
+                                   mine.n};
+    const std::vector<std::int64_t> all = comm.allgatherv<std::int64_t>(std::span<const std::int64_t>(shape, 3));
+    auto differs = [&](std::size_t r, std::size_t k) {
+      return all[3 * r + k] >= 0 && all[k] >= 0 && all[3 * r + k] != all[k];
+    };
+    auto described = [&](std::size_t r) {
+      const std::int64_t* v = all.data() + 3 * r;
+      return std::to_string(v[2]) + " points" +
+             (v[0] < 0 ? std::string()
+                       : " of " + std::to_string(v[0]) + " " +
+                             std::string(precision_name(static_cast<Precision>(v[1]))) + " values");
+    };
+    for (std::size_t r = 1; r < all.size() / 3; ++r)
+      if (differs(r, 0) || differs(r, 1) || all[3 * r + 2] != all[2])
+        throw InputError("data: rank " + std::to_string(r) + " reads " + described(r) + ", rank 0 " + described(0) +
+                         "; every rank must read the same data");
+  }
   if (!mine.X.all_finite()) throw InputError("data: contains NaN or infinity");
   std::int64_t usable = mine.X.rows();
   if (!mine.w.empty()) {
@@ -241,7 +267,12 @@ Eigen::RowVectorXd sample_mean(core::Comm& comm, const LocalRows& mine) {
   Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(d);
   for (std::size_t at = 0; at < all.size(); at += static_cast<std::size_t>(d))
     sum += Eigen::Map<const Eigen::RowVectorXd>(all.data() + at, d);
-  return sum / static_cast<double>(std::max<Eigen::Index>(s, 1));
+  const Eigen::RowVectorXd mean = sum / static_cast<double>(std::max<Eigen::Index>(s, 1));
+  // The sample's spread sets the origin's grid (core/centring.hpp): the same on every rank.
+  Eigen::RowVectorXd spread = Eigen::RowVectorXd::Zero(d);
+  for (std::size_t at = 0; at < all.size(); at += static_cast<std::size_t>(d))
+    spread = spread.cwiseMax((Eigen::Map<const Eigen::RowVectorXd>(all.data() + at, d) - mean).cwiseAbs());
+  return core::centring_origin(mean, spread);
 }
 
 double scaled_tol(core::Comm& comm, const LocalRows& mine, const Eigen::RowVectorXd& origin, double tol) {

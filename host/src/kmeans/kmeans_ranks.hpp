@@ -56,8 +56,9 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
 //   finite, weights finite and non-negative, named by their index among all points), then the counts
 //   of all (n_clusters at most the samples of positive weight).
 // - sample_mean: the mean of 1,024 rows spread evenly over all the points (all of them below that), the
-//   origin the rows are centred on before the device's precision rounds them: the same on every number
-//   of ranks, so that each point is rounded as in one process.
+//   origin the rows are centred on before the device's precision rounds them, moved to a grid of 2^-10
+//   of the sample's spread (core/centring.hpp: integers stay exact): the same on every number of ranks,
+//   so that each point is rounded as in one process.
 // - scaled_tol: scikit-learn's tolerance, tol times the mean of the columns' variances, from the ranks'
 //   sums about `origin` added in rank order.
 // - init_kmeans_plus_plus, init_random: the initial centroids (kmeans_init.cpp), as one process draws

@@ -61,7 +61,8 @@ ClusterSums cluster_sums(const RowsView& X, std::span<const double> w, std::span
         const auto* x = values + i * ud;
         p.inertia += wi * squared_distance(x, centroids.data() + l * ud, d);
         double* sum = p.sums.data() + l * ud;
-        for (std::size_t j = 0; j < ud; ++j) sum[j] += wi * x[j];
+        const double* origin = centroids.data() + l * ud;
+        for (std::size_t j = 0; j < ud; ++j) sum[j] += wi * (x[j] - origin[j]);
         p.weights[l] += wi;
         p.changed += previous[i] != labels[i];
         previous[i] = labels[i];
@@ -71,6 +72,7 @@ ClusterSums cluster_sums(const RowsView& X, std::span<const double> w, std::span
 
   ClusterSums out;
   out.sums = Matrix::Zero(k, d);
+  out.origin = centroids;
   out.weights = Vector::Zero(k);
   for (const Partial& p : parts) {
     out.sums += Eigen::Map<const Matrix>(p.sums.data(), k, d);
@@ -138,9 +140,10 @@ UpdateOutcome finish_update(ClusterSums& s, const std::vector<Eigen::Index>& emp
   for (std::size_t e = 0; e < take; ++e) {
     const Eigen::Index j = empty[e];
     const FarPoint& far = farthest[e];
-    s.sums.row(far.label) -= far.weight * far.x;
+    s.sums.row(far.label) -= far.weight * (far.x - s.origin.row(far.label));
     s.weights[far.label] -= far.weight;
-    s.sums.row(j) = far.weight * far.x;
+    s.origin.row(j) = far.x;  // the centroid becomes the point exactly
+    s.sums.row(j).setZero();
     s.weights[j] = far.weight;
     ++out.n_relocated;
   }
@@ -148,8 +151,8 @@ UpdateOutcome finish_update(ClusterSums& s, const std::vector<Eigen::Index>& emp
   next.resize(k, centroids.cols());
   for (Eigen::Index j = 0; j < k; ++j) {
     // A cluster that lost its only point to a relocation keeps its centroid rather than becoming NaN.
-    next.row(j) =
-        s.weights[j] > 0 ? Eigen::RowVectorXd(s.sums.row(j) / s.weights[j]) : Eigen::RowVectorXd(centroids.row(j));
+    next.row(j) = s.weights[j] > 0 ? Eigen::RowVectorXd(s.origin.row(j) + s.sums.row(j) / s.weights[j])
+                                   : Eigen::RowVectorXd(centroids.row(j));
     out.shift_sq += (next.row(j) - centroids.row(j)).squaredNorm();
   }
   return out;

@@ -8,6 +8,7 @@
 #include <map>
 #include <numeric>
 
+#include "core/centring.hpp"
 #include "core/comm.hpp"
 #include "core/device_data.hpp"
 #include "core/host_memory.hpp"
@@ -91,8 +92,11 @@ PairHistogram::PairHistogram(const std::vector<Device>& devices, const Matrix& p
   s->buckets = b.buckets();
 
   // Centred before rounding: differences (and minimum images) do not change, their rounding shrinks.
-  const Eigen::RowVectorXd shift = points.colwise().mean();
+  const Eigen::RowVectorXd mean = points.colwise().mean();
+  const Eigen::RowVectorXd shift =
+      core::centring_origin(mean, (points.rowwise() - mean).cwiseAbs().colwise().maxCoeff());
   const double largest = (points.rowwise() - shift).cwiseAbs().maxCoeff();
+  core::check_resolved(largest, precision, "data", "the largest |coordinate - centre|");
   const double limit =
       std::sqrt((precision == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) /
                 static_cast<double>(s->dim)) /

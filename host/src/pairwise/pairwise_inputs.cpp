@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "core/centring.hpp"
 #include "core/device_data.hpp"
 #include "core/host_memory.hpp"
 #include "core/kernel_args.hpp"
@@ -30,6 +31,9 @@ void check_range(double largest, Eigen::Index dim, const char* name, Metric metr
   double power = 2;  // squared differences and products
   if (metric == Metric::cityblock || metric == Metric::chebyshev) power = 1;
   if (metric == Metric::minkowski) power = p;
+  core::check_resolved(
+      largest, precision, name,
+      metric == Metric::cosine || metric == Metric::dot ? "the largest |value|" : "the largest |value - centre|");
   // log-space, so that the check itself cannot overflow
   if (std::log(terms) + power * std::log(2 * largest) >= std::log(max))
     throw InputError(std::string(name) + ": values up to " + std::to_string(largest) + " overflow the " +
@@ -63,12 +67,23 @@ std::vector<unsigned char> pack_input(const RowsView& m, const Eigen::RowVectorX
 
 Inputs pack_inputs(const RowsView& X, const RowsView* Y, Metric metric, double p, Precision precision) {
   Eigen::RowVectorXd shift = Eigen::RowVectorXd::Zero(X.cols());
-  if (translation_invariant(metric)) shift = X.column_mean();
+  if (translation_invariant(metric)) {
+    const Eigen::RowVectorXd mean = X.column_mean();
+    shift = core::centring_origin(mean, X.largest_per_column(mean));
+  }
   Inputs in;
   in.x = pack_input(X, shift, "data", metric, p, precision);
   if (Y) in.y = pack_input(*Y, shift, "second input", metric, p, precision);
   return in;
 }
+
+// A cosine's row whose norm the device's products cannot resolve (its dot products with rows like it
+// underflow: parallel rows came out at distance 1).
+namespace {
+void check_row_norm(double norm, Eigen::Index row, const char* name, Precision precision) {
+  core::check_resolved(norm, precision, std::string(name) + ": row " + std::to_string(row), "its norm");
+}
+}  // namespace
 
 // Per-vector values for the inner-product forms, from the values as the device holds them.
 std::vector<unsigned char> aux_values(const std::vector<unsigned char>& packed, Eigen::Index n, Eigen::Index dim,
@@ -86,6 +101,7 @@ std::vector<unsigned char> aux_values(const std::vector<unsigned char>& packed, 
         if (sq == 0)
           throw InputError(std::string(name) + ": row " + std::to_string(i) +
                            " is all zeros; the cosine distance is undefined for it");
+        check_row_norm(std::sqrt(sq), i, name, precision);
         o[i] = static_cast<T>(1 / std::sqrt(sq));
       } else {
         o[i] = static_cast<T>(sq);
@@ -124,6 +140,7 @@ cl::Buffer device_aux_values(const Device& device, const cl::Buffer& columns, Ei
         if (v[i] == 0)
           throw InputError(std::string(name) + ": row " + std::to_string(i) +
                            " is all zeros; the cosine distance is undefined for it");
+        check_row_norm(std::sqrt(static_cast<double>(v[i])), i, name, precision);
         v[i] = static_cast<T>(1 / std::sqrt(static_cast<double>(v[i])));
       }
     });

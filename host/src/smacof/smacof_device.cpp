@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/centring.hpp"
 #include "core/device_data.hpp"
 #include "core/kernel_args.hpp"
 #include "itercl/error.hpp"
@@ -194,7 +195,9 @@ void SmacofDevice::build_dissimilarities(const RowsView& vectors) {
     const std::size_t bytes = static_cast<std::size_t>(vectors.rows() * vectors.cols()) * s.real();
     std::vector<unsigned char> values = staging("the vectors' staging copy", bytes);
     // Centred before rounding to the device's precision: distances do not change, rounding shrinks.
-    pack_column_major(vectors, s.problem.precision, values.data(), vectors.column_mean());
+    const Eigen::RowVectorXd mean = vectors.column_mean();
+    pack_column_major(vectors, s.problem.precision, values.data(),
+                      core::centring_origin(mean, vectors.largest_per_column(mean)));
     cl::Buffer v(s.device.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(bytes, 1));
     cl::Event write;
     s.device.queue().enqueueWriteBuffer(v, CL_TRUE, 0, bytes, values.data(), nullptr, &write);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/centring.hpp"
 #include "core/device_rows_pack.hpp"
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
@@ -19,6 +20,7 @@ namespace smacof {
 // finite.
 void check_range(double largest, Eigen::Index n, Precision p, const char* what) {
   const double max = p == Precision::f32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+  core::check_resolved(largest, p, what, "the largest dissimilarity");
   if (largest >= std::sqrt(max / (4.0 * static_cast<double>(n))))
     throw InputError(std::string(what) + ": values up to " + number_text(largest) + " overflow the stress in " +
                      std::string(precision_name(p)) + "; rescale the data or use precision double");
