@@ -30,18 +30,6 @@ char g_names[kSlots][kNameBytes];
 std::atomic<bool> g_in_use[kSlots];
 std::mutex g_registry;
 
-void remember_temporary(const fs::path& temporary) {
-  const std::string& name = temporary.native();
-  if (name.size() >= kNameBytes) return;
-  const std::lock_guard lock(g_registry);
-  for (int i = 0; i < kSlots; ++i)
-    if (!g_in_use[i].load(std::memory_order_acquire)) {
-      std::memcpy(g_names[i], name.c_str(), name.size() + 1);
-      g_in_use[i].store(true, std::memory_order_release);
-      return;
-    }
-}
-
 bool process_running(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
 
 // A work folder a signal removes whole (bench's), by "rm -rf" in a child: fork, exec and waitpid are
@@ -63,6 +51,18 @@ void end_as_signalled(int signal_number) {
 }
 
 }  // namespace
+
+void remember_temporary(const fs::path& temporary) {
+  const std::string& name = temporary.native();
+  if (name.size() >= kNameBytes) return;
+  const std::lock_guard lock(g_registry);
+  for (int i = 0; i < kSlots; ++i)
+    if (!g_in_use[i].load(std::memory_order_acquire)) {
+      std::memcpy(g_names[i], name.c_str(), name.size() + 1);
+      g_in_use[i].store(true, std::memory_order_release);
+      return;
+    }
+}
 
 void remove_temporaries_and_reraise(int signal_number) {
   int idle = kIdle;

@@ -12,6 +12,9 @@ namespace itercl::core {
 // "<path>.tmp-<pid>-<random>", in path's folder, registered for removal on SIGINT / SIGTERM; the pid lets a
 // later run tell a file of a killed process from one being written now.
 std::filesystem::path temporary_name(const std::filesystem::path& path);
+// `file` (a temporary, or an output's lock) is removed by the signals that remove the temporaries, until
+// forgotten (forget_temporary).
+void remember_temporary(const std::filesystem::path& file);
 // The temporary file is gone (renamed or removed): no signal handler may unlink its name any more.
 void forget_temporary(const std::filesystem::path& temporary);
 // Removes "<path>.tmp-<pid>-*" files whose process is no longer running.

@@ -99,7 +99,7 @@ int lock_output(const fs::path& target, const std::string& named) {
       if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
         // The pid is only for the other run's message: the lock holds without it.
       }
-      remember_temporary(file);  // a signal removes it with the temporaries
+      core::remember_temporary(file);  // a signal removes it with the temporaries
       return fd;
     }
     ::close(fd);  // the holder removed it as it ended: lock the file now under that name
