@@ -2,7 +2,8 @@
 # What runs on the GPU machine (through the device tool), in one call or several: registers NVIDIA's
 # OpenCL driver, then runs the steps of $WHAT in order, and packs what they wrote into $OUT/results.tgz
 # (unpacked here into benchmarks/results/: gpu/ -> nvidia-h200/, cpu/ -> pocl-xeon-16-cores/,
-# core/ -> pocl-xeon-1-core/, tuning/ -> the tuning database entries).
+# core/ -> pocl-xeon-1-core/, tuning/ -> the tuning database entries). A suite's run goes to
+# <card>/suites/<suite>.json, replacing the card's last: the report (benchmarks/report.py) is made from those.
 #
 #   BIN   the itercl and itercl_device_tests binaries built here (default .gpu), and the ViennaCL peer
 #         viennacl_pagerank where ViennaCL was found (the PageRank suite finds it through ITERCL_BIN)
@@ -21,7 +22,7 @@ export ITERCL_BIN=${ITERCL_BIN:-$PWD/$BIN}
 REPEAT=${REPEAT:-2}
 OUT=${OUT:-/tmp/itercl-out}
 res=$(mktemp -d)
-mkdir -p "$OUT" /etc/OpenCL/vendors "$res/gpu" "$res/cpu" "$res/core" "$res/tuning"
+mkdir -p "$OUT" /etc/OpenCL/vendors "$res/gpu/suites" "$res/cpu/suites" "$res/core/suites" "$res/tuning"
 exec > >(tee -a "$res/log.txt") 2>&1  # the log travels with the results, even from a call cut short
 [[ -f /usr/lib/libnvidia-opencl.so.1 ]] && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 # The tests look for ../shared/datasets beside the checkout, as in CI.
@@ -60,12 +61,12 @@ for step in ${WHAT:-tests}; do
            tail -3 "$res/gpu/device-tests.txt" ;;
     # A suite with failed cases exits 1 but has recorded them: the next steps still run.
     gpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device gpu --repeat "$REPEAT" \
-             ${GPU_GROUPS:+--groups "$GPU_GROUPS"} --out "$res/gpu/$name.json" 2>&1 | tail -2 || true ;;
+             ${GPU_GROUPS:+--groups "$GPU_GROUPS"} --out "$res/gpu/suites/$name.json" 2>&1 | tail -2 || true ;;
     cpu)   "$BIN/itercl" bench "benchmarks/$name/suite.json" --device cpu --repeat "${CPU_REPEAT:-$REPEAT}" --no-peers \
-             $(cpu_limits "$name") ${CPU_GROUPS:+--groups "$CPU_GROUPS"} --out "$res/cpu/$name.json" 2>&1 | tail -2 || true ;;
+             $(cpu_limits "$name") ${CPU_GROUPS:+--groups "$CPU_GROUPS"} --out "$res/cpu/suites/$name.json" 2>&1 | tail -2 || true ;;
     core)  POCL_CPU_MAX_CU_COUNT=1 POCL_MAX_PTHREAD_COUNT=1 "$BIN/itercl" bench "benchmarks/$name/suite.json" \
              --device cpu --repeat "${CPU_REPEAT:-$REPEAT}" --no-peers --groups "$(baseline_groups "$name")" \
-             --out "$res/core/$name.json" 2>&1 | tail -2 || true ;;
+             --out "$res/core/suites/$name.json" 2>&1 | tail -2 || true ;;
     tune)  "$BIN/itercl" tune "$name" --device "$device" --problem "$(tune_problem "$name" "$device")" --repeat 5 --out "$res/tuning" \
              > "$res/tuning/$name-$device.txt" 2>&1 || true
            tail -3 "$res/tuning/$name-$device.txt" ;;

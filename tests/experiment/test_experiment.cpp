@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "itercl/error.hpp"
@@ -32,6 +33,8 @@ TEST_CASE("a K-Means config runs, writes its results and labels, and agrees with
   CHECK(json::parse(test::slurp(outcome.results_path)) == r);
   for (const char* key : {"config", "device", "data", "kernel", "result", "timings", "gflops", "started_at"})
     CHECK(r.contains(key));
+  // The commit the binary was built from (cmake/commit.cmake): git's full hash, marked when the tree differed.
+  CHECK(std::regex_match(r["commit"].get<std::string>(), std::regex("[0-9a-f]{40}(-dirty)?|unknown")));
   CHECK(r["data"]["n_samples"] == 5000);
   CHECK(r["device"]["name"] == test::device().info().name);
 

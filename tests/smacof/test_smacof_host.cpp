@@ -393,9 +393,13 @@ TEST_CASE("auto storage: packed from the device's packed_from on, unless asked o
   const itercl::SmacofKernel naive = resolved({.variant = "naive", .packed_from = 100}, 65536);
   CHECK(naive.packed == true);
   CHECK(naive.rows_per_item == 0);
-  // Devices without a measurement keep full storage.
+  // A GPU without an entry of its own takes the GPU type's threshold (measured on the H200 and an H100);
+  // a CPU keeps full storage.
   itercl::DeviceInfo other = info;
   other.name = "Some GPU";
+  CHECK(smacof::resolve({}, other, {.n = 65536, .dim = 2}, sources).packed == true);
+  CHECK(smacof::resolve({}, other, {.n = 16384, .dim = 2}, sources).packed == false);
+  other.type = "cpu";
   CHECK(smacof::resolve({}, other, {.n = 65536, .dim = 2}, sources).packed == false);
 }
 

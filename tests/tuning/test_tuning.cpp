@@ -49,8 +49,10 @@ TEST_CASE("tuned parameters merge default, type, vendor and device entries") {
 
   const auto gpu = itercl::tuned_parameters("kmeans", fake("gpu", "Some GPU"));
   CHECK(gpu.sources == std::vector<std::string>{"default", "types/gpu"});
-  CHECK(gpu.values["work_group_size"] == 128);  // the type's value wins
-  CHECK(gpu.values["variant"] == "expanded");   // the default's stays where the type is silent
+  CHECK(gpu.values["work_group_size"] == 128);       // the type's value wins
+  CHECK(gpu.values["variant"] == "tiled");           // the type's, measured on an H200 and an H100
+  CHECK(gpu.values["local_memory_bytes"] == 16384);  // the default's stays where the type is silent
+  CHECK_FALSE(gpu.values.contains("measured_on"));   // a note about the entry, not a parameter
 
   CHECK(itercl::tuned_parameters("no-such-kernel", fake("cpu", "x")).values.empty());
 }
@@ -68,7 +70,7 @@ TEST_CASE("stored entries are found for their device only, and override the buil
   CHECK(tuned.values["work_group_size"] == 256);
   CHECK(tuned.values["register_values"] == 32);  // from types/gpu
   CHECK_FALSE(tuned.values.contains("tuned"));   // metadata, not a parameter
-  CHECK(itercl::tuned_parameters("kmeans", fake("gpu", "Another GPU")).values["variant"] == "expanded");
+  CHECK(itercl::tuned_parameters("kmeans", fake("gpu", "Another GPU")).values["variant"] == "tiled");
 
   // The stored file keeps the built-in entries it started from.
   std::ifstream in(dir.path / "kmeans.json");
@@ -114,9 +116,11 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
                                                                         .symmetric = false}));
     const auto on_gpu = itercl::smacof::resolve({}, gpu, {.n = 4096}, sources);
     CHECK(sources == std::vector<std::string>{"default", "types/gpu"});
-    // 132 units x 8 groups over 16 row groups: 66 slices, capped at 4096 / 64 columns.
+    // 132 units x 8 groups over 16 row groups: 66 slices, capped at 4096 / 64 columns. Packed storage from
+    // N = 32,768 (the GPU type's, measured on an H200 and an H100).
     CHECK(nlohmann::json(on_gpu) == nlohmann::json(itercl::SmacofKernel{.variant = "fused",
                                                                         .packed = false,
+                                                                        .packed_from = 32768,
                                                                         .work_group_size = 256,
                                                                         .slices = 64,
                                                                         .groups_per_unit = 8,
@@ -335,4 +339,27 @@ TEST_CASE("every family's int kernel fields refuse values beyond int instead of 
   CHECK(k.points_per_item == 2147483647);
   CHECK_THROWS_WITH_AS(k.validate(), doctest::Contains("kernel.points_per_item: expected an integer from 1 to"),
                        itercl::ParamError);
+}
+
+TEST_CASE("every entry of the tuning database names the card it was measured on") {
+  // A type's or vendor's entry holds for GPUs never measured, so it must say which cards it stands for; a
+  // device's entry was measured on that device. The files as committed (tuning/), read as JSON.
+  int entries = 0;
+  for (const auto& file : std::filesystem::directory_iterator(test::source_dir() / "tuning")) {
+    const nlohmann::json db = nlohmann::json::parse(test::slurp(file.path()));
+    CAPTURE(file.path().filename().string());
+    std::vector<std::pair<std::string, const nlohmann::json*>> found;
+    if (!db["default"].empty()) found.emplace_back("default", &db["default"]);
+    for (const char* section : {"types", "vendors", "devices"})
+      for (const auto& [key, entry] : db[section].items()) found.emplace_back(std::string(section) + "/" + key, &entry);
+    for (const auto& [where, entry] : found) {
+      CAPTURE(where);
+      REQUIRE(entry->contains("measured_on"));
+      const std::string card = (*entry)["measured_on"];
+      CHECK(!card.empty());
+      if (where.starts_with("devices/")) CHECK(card.starts_with(where.substr(8)));
+      ++entries;
+    }
+  }
+  CHECK(entries >= 20);
 }

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/build_commit.hpp"
 #include "core/json_text.hpp"
 #include "core/replace_file.hpp"
 #include "io/config.hpp"
@@ -350,6 +351,7 @@ BenchOutcome run_bench_file(const std::filesystem::path& suite_path, const Bench
   json results = {{"suite", name},
                   {"description", suite.value("description", "")},
                   {"itercl_version", ITERCL_VERSION},
+                  {"commit", core::build_commit()},
                   {"started_at", utc_timestamp()},
                   {"warmup", warmup},
                   {"repeat", repeat},

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/build_commit.hpp"
 #include "core/json_text.hpp"
 #include "experiment/algorithms.hpp"
 #include "experiment/ranks.hpp"
@@ -151,6 +152,7 @@ ExperimentOutcome run_checked(const nlohmann::json& config, const std::string& c
   const Device& device = context.device();
 
   nlohmann::json results = {{"itercl_version", ITERCL_VERSION},
+                            {"commit", core::build_commit()},
                             {"name", name},
                             {"algorithm", algorithm},
                             {"started_at", started},

@@ -120,6 +120,7 @@ void conclude_tuning(TuneReport& report, const DeviceInfo& device, Precision pre
   const TuneCandidate& before = report.candidates[report.baseline];
   report.worth_storing = !before.rejected.empty() || gain_beyond_noise(before, best);
   report.entry = best.parameters;
+  report.entry["measured_on"] = device.name + " (" + device.platform + ", driver " + device.driver_version + ")";
   report.entry["tuned"] = {{"date", utc_timestamp("%Y-%m-%d")},
                            {"platform", device.platform},
                            {"driver_version", device.driver_version},

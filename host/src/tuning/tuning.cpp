@@ -38,6 +38,10 @@ nlohmann::json user_file(const std::filesystem::path& path) {
   return parse(text.str(), path.string());
 }
 
+// What an entry says about itself rather than a kernel field: why it holds, which card(s) it was measured
+// on, what the tuner found.
+bool is_entry_note(std::string_view field) { return field == "why" || field == "measured_on" || field == "tuned"; }
+
 // The entry at `section`/`key` of `db` (or the top-level entry `section` when key is empty).
 const nlohmann::json* entry(const nlohmann::json& db, const std::string& section, const std::string& key) {
   auto s = db.find(section);
@@ -80,7 +84,7 @@ TunedParameters tuned_parameters(std::string_view kernel, const DeviceInfo& info
       const nlohmann::json* e = tuning::entry(db, section, key);
       if (!e) continue;
       for (const auto& [field, value] : e->items())
-        if (field != "tuned" && field != "why") tuned.values[field] = value;
+        if (!tuning::is_entry_note(field)) tuned.values[field] = value;
       tuned.sources.push_back(prefix + (key.empty() ? section : section + "/" + key));
     }
   }
