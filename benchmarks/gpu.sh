@@ -19,6 +19,9 @@
 set -euo pipefail
 BIN=${BIN:-.gpu}
 export ITERCL_BIN=${ITERCL_BIN:-$PWD/$BIN}
+# The peers need NumPy, PyTorch, SciPy: the GPU machine has them in the python3 on its PATH, not in the
+# /usr/bin/python3 the binary was configured with here.
+export ITERCL_PYTHON=${ITERCL_PYTHON:-$(command -v python3)}
 REPEAT=${REPEAT:-2}
 OUT=${OUT:-/tmp/itercl-out}
 res=$(mktemp -d)
