@@ -6,7 +6,9 @@
 //
 // Layout
 //   s, x, x_new      n reals; z: n + 1 reals (z[n] stays 0). The update writes x_new and z of nodes
-//                    [first, last) and sums over them only; over ranks the host gathers the rest.
+//                    [first, last) and sums over them only. In one process z is in node order; over
+//                    ranks it is [halo below | rows | halo above] (pagerank_halo.hpp): node i's z at
+//                    i + z_shift for the rows, the halo written by the host.
 //   p, d             n reals each, or unused when uniform / equal to p (flags below).
 //   outdeg           n ints, loop-invariant; with -D WEIGHTED the out-weights, n reals (pagerank_links.clh).
 //   totals           2 reals: [0] the L1 change, [1] the dangling mass D of the current iterate. The
@@ -24,6 +26,7 @@
 //                  took 30 ms on R-MAT 20 (PoCL runs a work-item's nodes in a row: one page each, the
 //                  TLB thrashes), blocks per group 6 ms.
 //   reduce_totals  one work-group adds up all groups' sums into totals.
+//   pack           over ranks: the entries of z the other ranks read, gathered into one buffer to send.
 //
 // Parameters
 //   -D REAL=float|double  (required, see common.clh)
@@ -44,10 +47,12 @@ inline void reduce_pair(__local real* a, __local real* b) {
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// The start of a run: x = x0 where given (uploaded into x), else `uniform` (1/n in real); z = x / outdeg,
-// 0 for dangling nodes, and z[n] = 0. Computed here rather than uploaded: the vectors never cross the bus.
-__kernel void start(const int n, const int given, const real uniform, __global const out_weight_t* restrict outdeg,
-                    __global real* restrict x, __global real* restrict z) {
+// The start of a run: x = x0 where given (uploaded into x), else `uniform` (1/n in real); z = x / outdeg
+// of rows [first, last) at i + z_shift, 0 for dangling nodes, and z[n] = 0. Computed here rather than
+// uploaded: the vectors never cross the bus.
+__kernel void start(const int n, const int first, const int last, const int z_shift, const int given,
+                    const real uniform, __global const out_weight_t* restrict outdeg, __global real* restrict x,
+                    __global real* restrict z) {
   const int i = get_global_id(0);
   if (i > n) return;
   if (i == n) {
@@ -56,12 +61,12 @@ __kernel void start(const int n, const int given, const real uniform, __global c
   }
   const real xi = given ? x[i] : uniform;
   x[i] = xi;
-  z[i] = outdeg[i] > 0 ? xi / outdeg[i] : 0;
+  if (i >= first && i < last) z[i + z_shift] = outdeg[i] > 0 ? xi / outdeg[i] : 0;
 }
 
 // The work-group size must be a power of two; `block` nodes per group, a multiple of it.
 // Nodes [first, last): all of them in one process, a rank's block of rows over MPI ranks.
-__kernel void update(const int first, const int last, const int block, const real alpha, const real uniform,
+__kernel void update(const int first, const int last, const int z_shift, const int block, const real alpha, const real uniform,
                      const int personalized, const int dangling_given, __global const real* restrict s,
                      __global const real* restrict x, __global const real* restrict p, __global const real* restrict d,
                      __global const out_weight_t* restrict outdeg, __global const real* restrict totals,
@@ -79,7 +84,7 @@ __kernel void update(const int first, const int last, const int block, const rea
     delta += fabs(xi - x[i]);
     if (degree == 0) mass += xi;
     x_new[i] = xi;
-    z[i] = degree == 0 ? 0 : xi / degree;
+    z[i + z_shift] = degree == 0 ? 0 : xi / degree;
   }
   change[lid] = delta;
   dangling[lid] = mass;
@@ -106,4 +111,11 @@ __kernel void reduce_totals(const int groups, __global const real* restrict grou
     totals[0] = change[0];
     totals[1] = dangling[0];
   }
+}
+
+// Over ranks: out[k] = z[positions[k]], the entries the other ranks read, grouped by rank (pagerank_halo.hpp).
+__kernel void pack(const int count, __global const int* restrict positions, __global const real* restrict z,
+                   __global real* restrict out) {
+  const int k = get_global_id(0);
+  if (k < count) out[k] = z[positions[k]];
 }

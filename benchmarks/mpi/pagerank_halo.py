@@ -92,7 +92,7 @@ def main():
             ex = measured[p]
             remote = max(ex["remote_entries_per_rank"])
             print(f"| {p}, measured by itercl (its own draw) | {remote:,} ({remote / n:.1%}) | {size(remote * vb)} | "
-                  f"{size(max(ex['halo_bytes_per_rank']))}, {size(max(ex['bytes_sent_per_rank']))} |")
+                  f"{size(max(ex['bytes_sent_per_rank']))}, {size(max(ex['allgather_bytes_per_rank']))} |")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ k nearest, pairs within a threshold identical; row sums within ranks_objective.
 PageRank: iterations and the graph's counts (links, self-loops, repeats, dropped, zero weights, dangling) identical, an
 R-MAT graph drawn in P parts; ranks within tolerance::ranks_pagerank (32 eps of the precision) in L1,
 the L1 changes within 3 times that; and, for an edge-list file, the ranks over P ranks within
-tolerance::ranks_l1 of networkx's iteration (written here with scipy.sparse) run as many times.
+tolerance::ranks_l1 of networkx's iteration (written here with scipy.sparse) run as many times. The halo
+exchange's counts (result.exchange): the bytes sent are the entries received, and for an edge-list file in
+its own node order each rank's entries received and sent are those counted here from the file.
 compare.py RESIDENT.json CHUNKED.json P streamed|kept: a K-Means run over P ranks whose points were in
 chunks on every rank's device (streamed through it, or kept there) answers as the resident run over as
 many ranks did, every value identical.
@@ -95,6 +97,48 @@ def reference_pagerank(path, data, params, n_iter):
     for _ in range(n_iter):
         x = alpha * (m @ x + x[outdeg == 0].sum() * dangling) + (1 - alpha) * jump
     return dict(zip(ids.tolist(), x))
+
+
+def halo_reference(path, data, p):
+    """Per rank, the remote entries its rows' in-links read and the entries it sends, over p ranks in the
+    file's node order: the links kept as reference_pagerank keeps them (a link of weight 0 is none), the rows
+    cut where the in-link row pointer first reaches links r / p (pagerank_split.hpp)."""
+    table = np.loadtxt(path, ndmin=2)
+    edges = table[:, :2].astype(np.int64)
+    w = table[:, 2] if table.shape[1] > 2 else np.ones(len(edges))
+    ids = np.unique(edges)
+    keep = [(u, v, x) for (u, v), x in zip(edges.tolist(), w) if data.get("self_loops", True) or u != v]
+    if not data.get("duplicates", True):
+        keep = [(u, v, x) for (u, v), x in {(u, v): x for u, v, x in keep}.items()]
+    links = [(int(np.searchsorted(ids, u)), int(np.searchsorted(ids, v))) for u, v, x in keep if x != 0]
+    n = len(ids)
+    offsets = np.concatenate([[0], np.cumsum(np.bincount([v for _, v in links], minlength=n))])
+    bounds = [int(np.searchsorted(offsets[:n], len(links) * r // p)) for r in range(p)] + [n]
+    owner = lambda i: int(np.searchsorted(bounds, i, side="right")) - 1
+    reads = [sorted({u for u, v in links if owner(v) == r and owner(u) != r}) for r in range(p)]
+    sent = [sum(1 for q in range(p) for u in reads[q] if owner(u) == r) for r in range(p)]
+    return [len(x) for x in reads], sent
+
+
+def exchange_problems(ex, p, n, value_bytes, data):
+    """result.exchange over p ranks: what is sent is what is received, each rank's rows at most once to each
+    other rank, the allgather's bytes those of n values; with `data` (an edge list in the file's order), the
+    counts of halo_reference."""
+    sent, allgather, remote = (ex.get(k, []) for k in ("bytes_sent_per_rank", "allgather_bytes_per_rank",
+                                                       "remote_entries_per_rank"))
+    if not len(sent) == len(allgather) == len(remote) == p:
+        return [f"exchange: {ex!r} over {p} ranks"]
+    problems = []
+    if sum(sent) != sum(remote) * value_bytes:
+        problems.append(f"exchange: {sum(sent)} bytes sent, {sum(remote)} entries received")
+    if sum(allgather) != (p - 1) * n * value_bytes or any(s > a for s, a in zip(sent, allgather)):
+        problems.append(f"exchange: sent {sent}, allgather {allgather}, n = {n}")
+    if data:
+        expected_remote, expected_sent = halo_reference(data["path"], data, p)
+        if remote != expected_remote or sent != [s * value_bytes for s in expected_sent]:
+            problems.append(f"exchange: received {remote} entries, sent {sent} bytes; expected {expected_remote} "
+                            f"and {expected_sent} entries")
+    return problems
 
 
 def ranks_stress(precision, n):  # tolerance::ranks_stress()
@@ -218,6 +262,10 @@ elif plain["algorithm"] == "pagerank":
             problems.append(f"L1 change {x!r} plain, {y!r} over {p} ranks")
     message = f"{sys.argv[2]}: ranks within {l1:.2g} in L1 (tolerance {tol:.2g})"
     data = ranks["config"]["data"]
+    if p > 1:
+        problems += exchange_problems(b.get("exchange", {}), p, plain["data"]["n_nodes"],
+                                      4 if precision == "float" else 8,
+                                      ranks["kernel"]["tuning"]["reorder"] == "none" and "path" in data and data)
     if "path" in data:
         ref = reference_pagerank(data["path"], data, ranks["config"]["params"], b["n_iter"])
         off = sum(abs(ref[k] - rb.get(k, 0.0)) for k in ref)

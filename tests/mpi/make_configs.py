@@ -324,6 +324,10 @@ with open(os.path.join(out, "weighted.txt"), "w") as f:
     f.write("26 26 3\n26 26 1\n900 901 0\n900 902 0\n")
 with open(os.path.join(out, "weighted_star.txt"), "w") as f:
     f.write("0 1 2\n2 1 0.5\n3 1 1\n4 1 0\n5 1 7\n1 6 3\n")
+# Two islands of 10 nodes and 20 links each (a ring and chords of 3): over 2 ranks each rank's rows are
+# one island's, so no rank reads a remote node or sends one; over 3 the middle rank reads both.
+with open(os.path.join(out, "islands.txt"), "w") as f:
+    f.write("".join(f"{a + i} {a + (i + k) % 10}\n" for a in (0, 10) for i in range(10) for k in (1, 3)))
 weighted = {"path": os.path.join(out, "weighted.txt")}
 graph = {"path": os.path.join(out, "graph.txt")}
 pagerank = {
@@ -350,6 +354,8 @@ pagerank = {
                                                               "kernel": {"hybrid_k": 4}}},
     "pagerank_csr_vector_double": {"precision": "double", "data": graph,
                                    "params": {"format": "csr_vector", "alpha": 0.5}},
+    "pagerank_islands": {"data": {"path": os.path.join(out, "islands.txt")},
+                         "params": {"format": "csr_scalar", "tol": 1e-9, "kernel": {"reorder": "none"}}},
     "pagerank_star_empty_rank": {"precision": "double", "data": {"path": os.path.join(out, "star.txt")},
                                  "params": {"format": "csr_adaptive", "tol": 1e-12}},
     "pagerank_rmat": {"data": {"generator": "rmat", "scale": 10, "edge_factor": 8, "random_state": 2},

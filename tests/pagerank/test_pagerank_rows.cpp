@@ -1,14 +1,17 @@
 // The PageRank engine over row blocks, as MPI ranks run it, emulated here in one process: P engines,
-// each holding only its rows' in-links (pagerank_split.hpp) and updating only those rows, their rows of
-// z copied to every engine's host copy and their dangling masses and L1 changes summed in rank order after every step.
+// each holding only its rows' in-links (pagerank_split.hpp) and updating only those rows, the entries of z
+// the others read packed and copied to their halos (pagerank_halo.hpp), and their dangling masses and L1
+// changes summed in rank order after every step.
 // Against the double-precision reference iteration by iteration, and the whole-graph engine.
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <numeric>
 #include <random>
 
 #include "itercl/pagerank.hpp"
 #include "pagerank/pagerank_engine.hpp"
+#include "pagerank/pagerank_halo.hpp"
 #include "pagerank/pagerank_split.hpp"
 #include "reference/pagerank_reference.hpp"
 #include "test_support.hpp"
@@ -71,35 +74,58 @@ TEST_CASE("PageRank engine over row blocks: every rank's rows gathered equal the
           one->start(personalization, {}, t);
 
           const std::vector<std::int32_t> bounds = pagerank::link_balanced_rows(links, ranks);
+          const auto P = static_cast<std::size_t>(ranks);
           std::vector<itercl::InLinks> blocks;
+          std::vector<pagerank::Halo> halos;
           std::vector<std::unique_ptr<pagerank::Engine>> engines;
-          for (int r = 0; r < ranks; ++r) {
-            const auto ur = static_cast<std::size_t>(r);
-            blocks.push_back(pagerank::row_block(links, bounds[ur], bounds[ur + 1]));
+          for (std::size_t r = 0; r < P; ++r) {
+            blocks.push_back(pagerank::row_block(links, bounds[r], bounds[r + 1]));
+            halos.push_back(pagerank::halo_of_block(blocks.back(), bounds, static_cast<int>(r)));
             engines.push_back(pagerank::make_engine(test::device(), params, pagerank::Problem{blocks.back(), precision},
-                                                    kernel, options, t, {bounds[ur], bounds[ur + 1]}));
+                                                    kernel, options, t, {bounds[r], bounds[r + 1], halos[r].below}));
             engines.back()->start(personalization, {}, t);
           }
+          // What plan_halo's all to all does: each rank learns the ids the others read from it.
+          for (std::size_t r = 0; r < P; ++r) {
+            std::vector<std::int32_t> ids;
+            std::vector<std::size_t> counts(P);
+            for (std::size_t q = 0; q < P; ++q)
+              for (const std::int32_t id : halos[q].needed)
+                if (id >= bounds[r] && id < bounds[r + 1]) ids.push_back(id), ++counts[q];
+            pagerank::set_sends(halos[r], bounds[r], ids, counts);
+          }
+          std::vector<pagerank::Engine::HaloBuffers> buffers;
+          for (std::size_t r = 0; r < P; ++r) buffers.push_back(engines[r]->set_halo(halos[r]));
+          // What the point-to-point exchange does: rank r's piece for q to q's buffer, after the pieces of the
+          // ranks before r.
+          const auto exchange = [&] {
+            for (const auto& e : engines) e->pack(t);
+            for (std::size_t q = 0; q < P; ++q) {
+              std::size_t at = 0;
+              for (std::size_t r = 0; r < P; ++r) {
+                const std::size_t before =
+                    std::accumulate(halos[r].send_counts.begin(), halos[r].send_counts.begin() + q, std::size_t{0});
+                const std::size_t bytes = buffers[r].value_bytes;
+                REQUIRE(halos[r].send_counts[q] == halos[q].receive_counts[r]);
+                if (halos[r].send_counts[q])
+                  std::memcpy(buffers[q].received + at * bytes, buffers[r].send + before * bytes,
+                              halos[r].send_counts[q] * bytes);
+                at += halos[q].receive_counts[r];
+              }
+              engines[q]->write_halo(t);
+            }
+          };
+          exchange();
           for (int it = 0; it < kIterations; ++it) {
             CAPTURE(it);
             const double alone = one->step().residual;
             double change = 0, mass = 0;
             for (const auto& e : engines) {
               change += e->step().residual;
-              mass += e->read_rows(t);
+              mass += e->rows_dangling_mass();
             }
-            // What allgather_in_place does over ranks: each engine's rows to every other engine's copy of z.
-            for (std::size_t from = 0; from < engines.size(); ++from)
-              for (const auto& to : engines) {
-                const auto source = engines[from]->host_z(), target = to->host_z();
-                const std::size_t at = static_cast<std::size_t>(bounds[from]) * source.value_bytes;
-                const std::size_t bytes =
-                    static_cast<std::size_t>(bounds[from + 1] - bounds[from]) * source.value_bytes;
-                if (target.values != source.values)
-                  std::memcpy(static_cast<char*>(target.values) + at, static_cast<const char*>(source.values) + at,
-                              bytes);
-              }
-            for (const auto& e : engines) e->set_z(mass, t);
+            exchange();
+            for (const auto& e : engines) e->set_dangling_mass(mass, t);
             const double bound = precision == Precision::f32 ? 1e-5 : 1e-12;
             CHECK(std::abs(change - ref.residuals[static_cast<std::size_t>(it)]) <= bound);
             CHECK(std::abs(change - alone) <= bound);

@@ -122,11 +122,11 @@ struct PageRankResult {
   // PageRankGraph::run's from its start (the graph already resident).
   Phases phases;
   // Over several MPI ranks, one entry per rank (on rank 0; empty in one process): the bytes of z each rank
-  // sends per iteration (its rows, to every other rank), the bytes an exchange of only what other ranks
-  // read would send (its rows' entries that other ranks' in-links reference, once per such rank: a halo,
-  // PETSc's VecScatter), and the remote entries its own in-links reference (what it would receive).
+  // sends per iteration (the halo exchange: its rows' entries that other ranks' in-links reference, once
+  // per such rank, PETSc's VecScatter), the bytes the allgather it replaced sent (its rows, to every other
+  // rank), and the remote entries its own in-links reference (what it receives per iteration).
   struct Exchange {
-    std::vector<std::int64_t> sent_bytes, halo_bytes, remote_entries;
+    std::vector<std::int64_t> sent_bytes, allgather_bytes, remote_entries;
   } exchange;
 };
 

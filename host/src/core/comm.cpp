@@ -288,6 +288,64 @@ void Comm::alltoall_bytes(const char* send, const std::vector<std::size_t>& coun
 #endif
 }
 
+Comm::Pending Comm::start_exchange(const char* send, const std::vector<std::size_t>& counts, char* received,
+                                   const std::vector<std::size_t>& received_counts) {
+  Pending pending;
+  if (!mpi_ || size_ == 1) {
+    if (!counts.empty() && counts[0]) std::memcpy(received, send, counts[0]);
+    return pending;
+  }
+#ifdef ITERCL_HAVE_MPI
+  CommClock t{*this, {}};
+  // A fixed tag: messages between two ranks arrive in the order they were posted (MPI's non-overtaking
+  // rule), so the pieces of one message and successive exchanges never mix.
+  constexpr int kTag = 33;
+  const std::size_t piece = max_message();
+  const auto post = [&](auto&& call, std::size_t bytes, int rank) {
+    for (std::size_t at = 0; at < bytes; at += piece) {
+      MPI_Request request = MPI_REQUEST_NULL;
+      call(at, static_cast<int>(std::min(piece, bytes - at)), rank, &request);
+      pending.requests.push_back(MPI_Request_c2f(request));
+    }
+  };
+  std::size_t at = 0;
+  for (int q = 0; q < size_; ++q) {
+    const std::size_t bytes = received_counts[static_cast<std::size_t>(q)];
+    post(
+        [&](std::size_t from, int n, int rank, MPI_Request* r) {
+          check(MPI_Irecv(received + at + from, n, MPI_BYTE, rank, kTag, handle(*this), r), "MPI_Irecv");
+        },
+        bytes, q);
+    at += bytes;
+  }
+  at = 0;
+  for (int q = 0; q < size_; ++q) {
+    const std::size_t bytes = counts[static_cast<std::size_t>(q)];
+    post(
+        [&](std::size_t from, int n, int rank, MPI_Request* r) {
+          check(MPI_Isend(send + at + from, n, MPI_BYTE, rank, kTag, handle(*this), r), "MPI_Isend");
+        },
+        bytes, q);
+    at += bytes;
+  }
+#else
+  (void)received_counts;
+#endif
+  return pending;
+}
+
+void Comm::finish_exchange([[maybe_unused]] Pending& pending) {
+#ifdef ITERCL_HAVE_MPI
+  if (pending.requests.empty()) return;
+  CommClock t{*this, {}};
+  std::vector<MPI_Request> requests(pending.requests.size());
+  std::transform(pending.requests.begin(), pending.requests.end(), requests.begin(),
+                 [](int r) { return MPI_Request_f2c(r); });
+  pending.requests.clear();
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+#endif
+}
+
 void Comm::barrier() {
   if (!mpi_ || size_ == 1) return;
 #ifdef ITERCL_HAVE_MPI

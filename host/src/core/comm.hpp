@@ -46,6 +46,17 @@ class Comm {
   std::vector<std::size_t> alltoall_counts(const std::vector<std::size_t>& counts);
   void alltoall_bytes(const char* send, const std::vector<std::size_t>& counts,
                       const std::vector<std::size_t>& received_counts, char* received);
+  // Point to point (a halo exchange, PETSc's VecScatter): `send` holds counts[q] bytes for each rank q and
+  // `received` has room for received_counts[q] from each, both in rank order, the counts agreed beforehand
+  // (the pairs with nothing to move exchange no message). start_exchange posts the receives and sends and
+  // returns at once, so that the caller computes meanwhile; finish_exchange waits for them. Both buffers
+  // must stay untouched in between. Messages past max_message() go in pieces. One exchange at a time.
+  struct Pending {
+    std::vector<int> requests;  // MPI_Request_c2f handles: this header stays free of mpi.h
+  };
+  Pending start_exchange(const char* send, const std::vector<std::size_t>& counts, char* received,
+                         const std::vector<std::size_t>& received_counts);
+  void finish_exchange(Pending& pending);
   void barrier();
   [[noreturn]] void abort(int exit_code);
 

@@ -175,7 +175,7 @@ AlgorithmReport run_pagerank(ExperimentContext& c) {
   res["residual_trace"] = trace;
   if (!r.exchange.sent_bytes.empty())
     res["exchange"] = {{"bytes_sent_per_rank", r.exchange.sent_bytes},
-                       {"halo_bytes_per_rank", r.exchange.halo_bytes},
+                       {"allgather_bytes_per_rank", r.exchange.allgather_bytes},
                        {"remote_entries_per_rank", r.exchange.remote_entries}};
   res["tol_times_n"] = params.tol * g.n_nodes;
   std::vector<std::int32_t> order(r.ranks.size());

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <utility>
 
 #include "core/device_data.hpp"
@@ -56,10 +57,12 @@ class EngineOf final : public Engine {
         n_(problem.links.n_nodes),
         first_(rows.first),
         last_(rows.last < 0 ? problem.links.n_nodes : rows.last),
+        z_shift_(rows.z_first - rows.first),
         out_degree_(host_copy<std::int32_t>(problem.links.out_degree, "the out-degrees")),
         alpha_(p.alpha),
         dangling_given_(!p.dangling.empty()),
-        wg_(static_cast<std::size_t>(kernel.work_group_size)) {
+        wg_(static_cast<std::size_t>(kernel.work_group_size)),
+        options_(options) {
     const auto un = static_cast<std::size_t>(n_);
     const cl::Context& context = device.context();
     format_ = make_spmv_format(device, problem, kernel, options, upload);
@@ -124,7 +127,8 @@ class EngineOf final : public Engine {
     const double dangling_mass = std::accumulate(dangling.begin(), dangling.end(), 0.0);
     current_ = 0;
     if (given) write(x_[0], x0, upload);
-    set_args(start_, static_cast<cl_int>(n_), static_cast<cl_int>(given), static_cast<T>(1.0 / n_), outdeg_, x_[0], z_);
+    set_args(start_, static_cast<cl_int>(n_), static_cast<cl_int>(first_), static_cast<cl_int>(last_),
+             static_cast<cl_int>(z_shift_), static_cast<cl_int>(given), static_cast<T>(1.0 / n_), outdeg_, x_[0], z_);
     device_.queue().enqueueNDRangeKernel(start_, cl::NullRange, cl::NDRange(core::groups_covering(un + 1, wg_)),
                                          cl::NDRange(wg_));
     write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, upload);
@@ -136,10 +140,11 @@ class EngineOf final : public Engine {
     SpmvWork work;
     format_->multiply(z_, s_, work);
     // x and x_new swap roles each iteration.
-    set_args(update_, static_cast<cl_int>(first_), static_cast<cl_int>(last_), static_cast<cl_int>(block_),
-             static_cast<T>(alpha_), static_cast<T>(1.0 / n_), static_cast<cl_int>(personalization_given_),
-             static_cast<cl_int>(dangling_given_), s_, x_[current_], personalization_, dangling_, outdeg_, totals_,
-             x_[1 - current_], z_, group_sums_, cl::Local(wg_ * sizeof(T)), cl::Local(wg_ * sizeof(T)));
+    set_args(update_, static_cast<cl_int>(first_), static_cast<cl_int>(last_), static_cast<cl_int>(z_shift_),
+             static_cast<cl_int>(block_), static_cast<T>(alpha_), static_cast<T>(1.0 / n_),
+             static_cast<cl_int>(personalization_given_), static_cast<cl_int>(dangling_given_), s_, x_[current_],
+             personalization_, dangling_, outdeg_, totals_, x_[1 - current_], z_, group_sums_,
+             cl::Local(wg_ * sizeof(T)), cl::Local(wg_ * sizeof(T)));
     cl::Event updated, reduced, read;
     queue.enqueueNDRangeKernel(update_, cl::NullRange, cl::NDRange(groups_ * wg_), cl::NDRange(wg_), nullptr, &updated);
     queue.enqueueNDRangeKernel(reduce_, cl::NullRange, cl::NDRange(reduce_wg_), cl::NDRange(reduce_wg_), nullptr,
@@ -175,35 +180,51 @@ class EngineOf final : public Engine {
     return out;
   }
 
-  HostZ host_z() override {
-    if (!host_z_) host_z_ = std::make_unique<PinnedHostBuffer>(device_, static_cast<std::size_t>(n_) * sizeof(T));
-    return {host_z_->data(), sizeof(T)};
+  HaloBuffers set_halo(const Halo& halo) override {
+    const cl::Context& context = device_.context();
+    sends_ = static_cast<std::size_t>(halo.send.size());
+    received_ = static_cast<std::size_t>(halo.received());
+    below_ = static_cast<std::size_t>(halo.below);
+    Timings upload;
+    send_positions_ = upload_buffer(device_, halo.send, "the halo's positions to send", upload);
+    packed_ = cl::Buffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(sends_, 1) * sizeof(T));
+    send_host_ = std::make_unique<PinnedHostBuffer>(device_, sends_ * sizeof(T));
+    received_host_ = std::make_unique<PinnedHostBuffer>(device_, received_ * sizeof(T));
+    pack_ = device_.kernel("pagerank.cl", options_, "pack");
+    set_args(pack_, static_cast<cl_int>(sends_), send_positions_, z_, packed_);
+    return {static_cast<char*>(send_host_->data()), static_cast<char*>(received_host_->data()), sizeof(T)};
   }
 
-  double read_rows(Timings& timings) override {
-    const auto rows = static_cast<std::size_t>(last_ - first_);
-    if (rows > 0) {
-      const std::size_t at = static_cast<std::size_t>(first_) * sizeof(T);
-      cl::Event read;
-      device_.queue().enqueueReadBuffer(z_, CL_TRUE, at, rows * sizeof(T), static_cast<char*>(host_z().values) + at,
-                                        nullptr, &read);
-      timings.transfer_s += event_seconds(read);
-    }
-    return static_cast<double>(static_cast<const T*>(totals_host_->data())[1]);
+  void pack(Timings& timings) override {
+    if (sends_ == 0) return;
+    cl::CommandQueue& queue = device_.queue();
+    cl::Event packed, read;
+    queue.enqueueNDRangeKernel(pack_, cl::NullRange, cl::NDRange(core::groups_covering(sends_, wg_)), cl::NDRange(wg_),
+                               nullptr, &packed);
+    queue.enqueueReadBuffer(packed_, CL_TRUE, 0, sends_ * sizeof(T), send_host_->data(), nullptr, &read);
+    timings.kernel_s += event_seconds(packed);
+    timings.transfer_s += event_seconds(read);
   }
 
-  // Only the other ranks' rows go up: this engine's rows of z are on the device already (the update wrote
-  // them), and z[n] stays 0.
-  void set_z(double dangling_mass, Timings& timings) override {
-    const auto* values = static_cast<const char*>(host_z().values);
-    for (const auto& [from, to] : {std::pair{0, first_}, std::pair{last_, n_}}) {
-      if (to <= from) continue;
-      const std::size_t at = static_cast<std::size_t>(from) * sizeof(T);
+  // The halo below the rows at z's start, the halo above right after the rows.
+  void write_halo(Timings& timings) override {
+    const auto* values = static_cast<const char*>(received_host_->data());
+    const std::size_t rows = static_cast<std::size_t>(last_ - first_);
+    for (const auto& [at, from, count] :
+         {std::tuple{std::size_t{0}, std::size_t{0}, below_}, std::tuple{below_ + rows, below_, received_ - below_}}) {
+      if (count == 0) continue;
       cl::Event wrote;
-      device_.queue().enqueueWriteBuffer(z_, CL_TRUE, at, static_cast<std::size_t>(to - from) * sizeof(T), values + at,
+      device_.queue().enqueueWriteBuffer(z_, CL_TRUE, at * sizeof(T), count * sizeof(T), values + from * sizeof(T),
                                          nullptr, &wrote);
       timings.transfer_s += event_seconds(wrote);
     }
+  }
+
+  double rows_dangling_mass() const override {
+    return static_cast<double>(static_cast<const T*>(totals_host_->data())[1]);
+  }
+
+  void set_dangling_mass(double dangling_mass, Timings& timings) override {
     write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, timings);
   }
 
@@ -225,15 +246,21 @@ class EngineOf final : public Engine {
   }
 
   Device device_;
-  std::int32_t n_, first_, last_;
+  std::int32_t n_, first_, last_, z_shift_;
   std::vector<std::int32_t> out_degree_;  // a copy: the caller's links need not outlive the engine
   double alpha_;
   bool dangling_given_, personalization_given_ = false;
   std::size_t wg_, block_ = 0, groups_ = 0, reduce_wg_ = 0;
   std::unique_ptr<SpmvFormat> format_;
   cl::Buffer outdeg_, dangling_, personalization_, s_, x_[2], z_, totals_, group_sums_;
-  std::unique_ptr<PinnedHostBuffer> totals_host_, host_z_;
+  std::unique_ptr<PinnedHostBuffer> totals_host_;
   cl::Kernel start_, update_, reduce_;
+  // The halo (set_halo): entries sent and received, the positions of those sent, their packed copy.
+  std::string options_;
+  std::size_t sends_ = 0, received_ = 0, below_ = 0;
+  cl::Buffer send_positions_, packed_;
+  std::unique_ptr<PinnedHostBuffer> send_host_, received_host_;
+  cl::Kernel pack_;
   int current_ = 0;
 };
 

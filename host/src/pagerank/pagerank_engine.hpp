@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "itercl/pagerank.hpp"
+#include "pagerank/pagerank_halo.hpp"
 #include "pagerank/pagerank_kernel.hpp"
 
 namespace itercl::pagerank {
@@ -16,6 +17,9 @@ namespace itercl::pagerank {
 // holds only those rows' in-links: row_block in pagerank_split.hpp).
 struct Rows {
   std::int32_t first = 0, last = -1;  // last < 0: up to the graph's n
+  // Where row first's z lies in the engine's z: over ranks z is [halo below | rows | halo above]
+  // (pagerank_halo.hpp), row i's entry at i - first + z_first; in one process z is in node order (0).
+  std::int32_t z_first = 0;
 };
 
 class Engine {
@@ -30,20 +34,25 @@ class Engine {
   // The current x, in double; adds the read to `timings`. With `order` (the degree order), node i's value
   // lands at order[i], in the same pass as the widening.
   virtual std::vector<double> ranks(Timings& timings, std::span<const std::int32_t> order = {}) const = 0;
-  // Over ranks, the iterate moves through one page-locked host copy of z (z = x / outdeg, 0 for dangling
-  // nodes; n values of the engine's precision, `value_bytes` each): after step(), read_rows reads this
-  // engine's rows of z to their place in it and returns those rows' dangling mass; the ranks then fill in
-  // every other row (core::Comm::allgather_in_place), and set_z uploads it whole as the next step's input
-  // with the dangling mass summed over the ranks. The update reads x at its own rows only, which the
-  // engine holds, so x moves only at the end (rows_of_ranks). Nothing is allocated or converted per
-  // iteration: at R-MAT 25 z is 134 MB. The transfers add to `timings`.
-  struct HostZ {
-    void* values;
+  // Over ranks, the halo exchange's device side (pagerank_halo.hpp). set_halo keeps the z positions the
+  // other ranks read and allocates, once, the device buffer they are packed into and the page-locked host
+  // copies of what is sent and what is received (nothing is allocated per iteration). After start() or
+  // step(), pack gathers those entries on the device and reads them to the host copy (`send`); the ranks
+  // exchange them; write_halo writes what came (`received`, in Halo::needed's order) into z's halo. The
+  // update reads x at its own rows only, which the engine holds, so x moves only at the end
+  // (rows_of_ranks). The transfers add to `timings`.
+  struct HaloBuffers {
+    char* send;
+    char* received;
     std::size_t value_bytes;
   };
-  virtual HostZ host_z() = 0;
-  virtual double read_rows(Timings& timings) = 0;
-  virtual void set_z(double dangling_mass, Timings& timings) = 0;
+  virtual HaloBuffers set_halo(const Halo& halo) = 0;
+  virtual void pack(Timings& timings) = 0;
+  virtual void write_halo(Timings& timings) = 0;
+  // After step(): this engine's rows' dangling mass; set_dangling_mass gives the next step the mass summed
+  // over the ranks.
+  virtual double rows_dangling_mass() const = 0;
+  virtual void set_dangling_mass(double dangling_mass, Timings& timings) = 0;
   // This engine's rows of the current x, in double.
   virtual std::vector<double> rows_of_ranks(Timings& timings) const = 0;
   const PageRankFormatStats& format_stats() const { return stats_; }

@@ -184,8 +184,8 @@ PageRankResult fit_over_ranks(core::Comm& comm, const Device& device, PageRankPa
     return r;
   }
   check_node_count(n);
-  const RankShare share = share_parts(comm, device, p, part, options, r, counts);
-  return fit_share(comm, device, p, share, std::move(r));
+  RankShare share = share_parts(comm, device, p, part, options, r, counts);
+  return fit_share(comm, device, p, std::move(share), std::move(r));
 }
 
 }  // namespace itercl::pagerank

@@ -1,5 +1,5 @@
 // PageRank over MPI ranks: rank 0's plan (kernel, node order, cut), the scatter of the rows' in-links,
-// and the power iteration with one gather of z per step, in place.
+// and the power iteration with one halo exchange of z per step.
 #include "pagerank/pagerank_ranks.hpp"
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "itercl/error.hpp"
 #include "pagerank/pagerank_engine.hpp"
 #include "pagerank/pagerank_formats.hpp"
+#include "pagerank/pagerank_halo.hpp"
 #include "pagerank/pagerank_kernel.hpp"
 #include "pagerank/pagerank_split.hpp"
 
@@ -93,30 +94,28 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
   return share;
 }
 
-// What the ranks' exchange moves, measured at load (PageRankResult::Exchange): every rank marks the nodes
-// outside its rows that its in-links read; summed over the ranks, a node's count is the ranks that read it
-// from its owner. A dangling node is never among them: it has no out-links.
-PageRankResult::Exchange exchange_volume(core::Comm& comm, const RankShare& share, std::size_t value_bytes) {
-  const auto me = static_cast<std::size_t>(comm.rank());
-  const std::int32_t first = share.bounds[me], last = share.bounds[me + 1];
-  std::vector<std::int32_t> readers =
-      host_array<std::int32_t>(static_cast<std::size_t>(share.block.n_nodes), 0, "the nodes other ranks read");
-  for (const std::int32_t s : share.block.sources)
-    if (s < first || s >= last) readers[static_cast<std::size_t>(s)] = 1;
-  const std::int64_t remote = std::count(readers.begin(), readers.end(), 1);
-  comm.allreduce_sum(std::span<std::int32_t>(readers));
-  std::int64_t halo = 0;
-  for (std::int32_t i = first; i < last; ++i) halo += readers[static_cast<std::size_t>(i)];
+// What the ranks' exchange moves per iteration, on rank 0 (PageRankResult::Exchange): this rank's sends
+// and receives from its halo, beside what the allgather it replaced sent (its rows to every other rank).
+PageRankResult::Exchange exchange_volume(core::Comm& comm, const Halo& halo, std::int32_t rows,
+                                         std::size_t value_bytes) {
   const auto bytes = static_cast<std::int64_t>(value_bytes);
-  const std::array<std::int64_t, 3> mine = {(last - first) * bytes * (comm.size() - 1), halo * bytes, remote};
+  const std::array<std::int64_t, 3> mine = {static_cast<std::int64_t>(halo.send.size()) * bytes,
+                                            std::int64_t{rows} * bytes * (comm.size() - 1), halo.received()};
   const std::vector<std::int64_t> all = comm.gatherv<std::int64_t>(std::span<const std::int64_t>(mine));
   PageRankResult::Exchange e;
   for (std::size_t at = 0; at + 2 < all.size(); at += 3) {
     e.sent_bytes.push_back(all[at]);
-    e.halo_bytes.push_back(all[at + 1]);
+    e.allgather_bytes.push_back(all[at + 1]);
     e.remote_entries.push_back(all[at + 2]);
   }
   return e;
+}
+
+// Bytes of `counts` values of `value_bytes` each.
+std::vector<std::size_t> in_bytes(const std::vector<std::size_t>& counts, std::size_t value_bytes) {
+  std::vector<std::size_t> bytes(counts);
+  for (std::size_t& b : bytes) b *= value_bytes;
+  return bytes;
 }
 
 }  // namespace
@@ -161,41 +160,58 @@ PageRankResult fit_over_ranks(core::Comm& comm, const Device& device, PageRankPa
     return r;
   }
   if (root) check_node_count(n);
-  const RankShare share = share_graph(comm, device, p, all, r);
-  return fit_share(comm, device, p, share, std::move(r));
+  RankShare share = share_graph(comm, device, p, all, r);
+  return fit_share(comm, device, p, std::move(share), std::move(r));
 }
 
-PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankParams& p, const RankShare& share,
+PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankParams& p, RankShare share,
                          PageRankResult r) {
   const bool root = comm.rank() == 0;
   const std::int32_t n = share.block.n_nodes;
   const auto me = static_cast<std::size_t>(comm.rank());
-  const std::unique_ptr<Engine> engine =
-      make_engine(device, p, Problem{share.block, p.precision}, r.kernel, r.build_options, r.upload,
-                  Rows{share.bounds[me], share.bounds[me + 1]});
+  const std::int32_t first = share.bounds[me], last = share.bounds[me + 1];
+  const Stopwatch plan_clock;
+  const double plan_comm = comm.seconds();
+  const Halo halo = plan_halo(comm, share.bounds, share.block);
+  r.upload.comm_s += comm.seconds() - plan_comm;
+  r.upload.wall_s += plan_clock.seconds();
+  const std::unique_ptr<Engine> engine = make_engine(device, p, Problem{share.block, p.precision}, r.kernel,
+                                                     r.build_options, r.upload, Rows{first, last, halo.below});
   const double reorder_s = r.format.reorder_s;
   r.format = engine->format_stats();
   r.format.reorder_s = reorder_s;
   engine->start(p.personalization, p.nstart, r.upload);
+  const Engine::HaloBuffers buffers = engine->set_halo(halo);
+  r.exchange = exchange_volume(comm, halo, last - first, buffers.value_bytes);
+  const std::vector<std::size_t> send_bytes = in_bytes(halo.send_counts, buffers.value_bytes);
+  const std::vector<std::size_t> receive_bytes = in_bytes(halo.receive_counts, buffers.value_bytes);
+  // z's halo from its owners' rows: packed on their devices, sent point to point, written into this one's.
+  const auto exchange = [&](Timings& t) {
+    engine->pack(t);
+    core::Comm::Pending pending = comm.start_exchange(buffers.send, send_bytes, buffers.received, receive_bytes);
+    comm.finish_exchange(pending);
+    engine->write_halo(t);
+  };
+  {
+    const double comm_before = comm.seconds();
+    exchange(r.upload);  // the start's z
+    r.upload.comm_s += comm.seconds() - comm_before;
+  }
 
-  const Engine::HostZ z = engine->host_z();
-  r.exchange = exchange_volume(comm, share, z.value_bytes);
   const Stopwatch fit_clock;
-  std::vector<std::size_t> counts;
-  for (std::size_t q = 0; q + 1 < share.bounds.size(); ++q)
-    counts.push_back(static_cast<std::size_t>(share.bounds[q + 1] - share.bounds[q]));
   for (int it = 0; it < p.max_iter; ++it) {
     const Stopwatch wall;
     const double comm_before = comm.seconds();
     PageRankIteration step = engine->step();
-    const double dangling_mass = engine->read_rows(step.timings);
-    comm.allgather_in_place(z.values, z.value_bytes, counts);
     // The changes and dangling masses are T on the device, exact in double: summed in rank order, the same
     // bits on every rank, so that every rank takes the same decision below.
-    const std::vector<double> sums = comm.sum_in_rank_order(std::array{step.residual, dangling_mass});
+    const std::vector<double> sums = comm.sum_in_rank_order(std::array{step.residual, engine->rows_dangling_mass()});
     step.residual = sums[0];
     // The next step's input, unless this one is the last.
-    if (it + 1 < p.max_iter && std::isfinite(sums[0]) && !(sums[0] < n * p.tol)) engine->set_z(sums[1], step.timings);
+    if (it + 1 < p.max_iter && std::isfinite(sums[0]) && !(sums[0] < n * p.tol)) {
+      exchange(step.timings);
+      engine->set_dangling_mass(sums[1], step.timings);
+    }
     step.timings.comm_s = comm.seconds() - comm_before;
     step.timings.wall_s = wall.seconds();
     if (record_step(r, step, p, n, fit_clock)) break;

@@ -1,10 +1,11 @@
 // PageRank over several MPI ranks (internal): rank 0 holds the graph (or every rank a part of its edges:
 // pagerank_parts.hpp), resolves the kernel for all of it and cuts its destination rows into blocks
 // balanced by links (pagerank_split.hpp); each rank receives only its rows' in-links, with every node's out-degree, and
-// updates its rows on its own device (the engine over Rows{first, last}). Per iteration the ranks gather z = x / outdeg
-// (one MPI_Allgatherv in the device's precision, with each rank's L1 change and dangling mass), which every rank adds
-// in rank order, so that all stop at the same iteration; x comes to rank 0 once, at the end. The degree order is
-// applied before the split and undone on the ranks rank 0 gathers.
+// updates its rows on its own device (the engine over Rows{first, last}). Per iteration the ranks exchange
+// only the entries of z = x / outdeg that other ranks' in-links read (the halo, pagerank_halo.hpp: packed on
+// the device, sent point to point, in the device's precision) and each rank's L1 change and dangling mass,
+// which every rank adds in rank order, so that all stop at the same iteration; x comes to rank 0 once, at
+// the end. The degree order is applied before the split and undone on the ranks rank 0 gathers.
 #pragma once
 
 #include <span>
@@ -40,7 +41,8 @@ void share_node_values(core::Comm& comm, PageRankParams& p, const std::vector<st
 // The power iteration over the ranks' shares; `p`'s vectors in the engine's order on every rank
 // (share_node_values), `r` as the share's builder filled it (kernel, upload, reorder time). Returns the
 // ranks (in the input's ids) on rank 0 only; the timings are this rank's, `format` rank 0's block's.
-PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankParams& p, const RankShare& share,
+// The share's block is renumbered into the halo's layout here (plan_halo), hence taken by value.
+PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankParams& p, RankShare share,
                          PageRankResult r);
 
 // `all`: the whole graph on rank 0 (empty on the others). `p`: the parameters on every rank, their
