@@ -6,7 +6,9 @@
 //
 // Layout
 //   s, x, x_new      n reals; z: n + 1 reals (z[n] stays 0). The update writes x_new and z of nodes
-//                    [first, last) and sums over them only. In one process z is in node order; over
+//                    [first, last) and sums over them only. Over ranks (halo_rows) the sums come in two
+//                    parts, s and s_halo (the rows that read the halo, summed once it came; each row's
+//                    sum is in one of them, 0 in the other). In one process z is in node order; over
 //                    ranks it is [halo below | rows | halo above] (pagerank_halo.hpp): node i's z at
 //                    i + z_shift for the rows, the halo written by the host.
 //   p, d             n reals each, or unused when uniform / equal to p (flags below).
@@ -68,6 +70,7 @@ __kernel void start(const int n, const int first, const int last, const int z_sh
 // Nodes [first, last): all of them in one process, a rank's block of rows over MPI ranks.
 __kernel void update(const int first, const int last, const int z_shift, const int block, const real alpha, const real uniform,
                      const int personalized, const int dangling_given, __global const real* restrict s,
+                     const int halo_rows, __global const real* restrict s_halo,
                      __global const real* restrict x, __global const real* restrict p, __global const real* restrict d,
                      __global const out_weight_t* restrict outdeg, __global const real* restrict totals,
                      __global real* restrict x_new, __global real* restrict z, __global real* restrict group_sums,
@@ -79,7 +82,8 @@ __kernel void update(const int first, const int last, const int z_shift, const i
   for (int i = first + (int)get_group_id(0) * block + lid; i < end; i += get_local_size(0)) {
     const real pi = personalized ? p[i] : uniform;
     const real di = dangling_given ? d[i] : pi;
-    const real xi = alpha * (s[i] + dangling_mass * di) + (1 - alpha) * pi;
+    const real si = halo_rows ? s[i] + s_halo[i] : s[i];  // one of the two is 0
+    const real xi = alpha * (si + dangling_mass * di) + (1 - alpha) * pi;
     const out_weight_t degree = outdeg[i];
     delta += fabs(xi - x[i]);
     if (degree == 0) mass += xi;

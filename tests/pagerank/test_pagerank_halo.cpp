@@ -1,8 +1,9 @@
 // PageRank's halo over ranks (pagerank_halo.hpp): each rank's renumbered in-links, read through its z
 // layout [halo below | rows | halo above] filled from its owners, against the whole graph's z in node
 // order read at the original ids; the remote nodes read, against a set of the block's remote sources;
-// the sends, against what every other rank reads; and the edge cases the MPI tests run: a rank whose
-// rows read no remote node, a rank without rows, a rank that sends nothing.
+// the sends, against what every other rank reads; the rows split into those reading no halo and the
+// others; and the edge cases the MPI tests run: a rank whose rows read no remote node, a rank without
+// rows, a rank that sends nothing.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -70,6 +71,26 @@ std::vector<pagerank::Halo> check_halos(const InLinks& links, const std::vector<
       CHECK(mine[static_cast<std::size_t>(block.sources[k])] == z[static_cast<std::size_t>(original.sources[k])]);
       // The renumbering keeps the order of the ids within a row (the sums' order is one process's).
       if (k > 0 && original.sources[k - 1] < original.sources[k]) CHECK(block.sources[k - 1] < block.sources[k]);
+    }
+    // The rows split by what they read: each row's links, in order, in exactly one part; the local part's
+    // read only the rank's own entries, the halo part's some remote one.
+    const pagerank::RowsByReach parts = pagerank::split_by_reach(block, h, first, last);
+    const std::int32_t own_first = h.below, own_last = h.below + (last - first);
+    for (const InLinks* part : {&parts.local, &parts.halo}) {
+      CHECK(part->n_nodes == block.n_nodes);
+      CHECK(part->out_degree == block.out_degree);
+    }
+    CHECK(parts.local.n_links() + parts.halo.n_links() == block.n_links());
+    for (std::int32_t i = 0; i < block.n_nodes; ++i) {
+      const auto row = [i](const InLinks& l) {
+        return std::vector<std::int32_t>(l.sources.begin() + l.offsets[static_cast<std::size_t>(i)],
+                                         l.sources.begin() + l.offsets[static_cast<std::size_t>(i) + 1]);
+      };
+      const std::vector<std::int32_t> whole = row(block), in_local = row(parts.local), in_halo = row(parts.halo);
+      const bool reads_remote =
+          std::any_of(whole.begin(), whole.end(), [&](std::int32_t s) { return s < own_first || s >= own_last; });
+      CHECK(in_local == (reads_remote ? std::vector<std::int32_t>{} : whole));
+      CHECK(in_halo == (reads_remote ? whole : std::vector<std::int32_t>{}));
     }
     local.push_back(std::move(mine));
   }

@@ -48,6 +48,19 @@ constexpr int kReduceGroup = 256;
 // start(): the nodes a block of the dangling mass sums, one after another.
 constexpr std::size_t kStartBlock = 1 << 16;
 
+// Two formats' stats as one (the rows reading no halo and the others, over ranks): their arrays and
+// counts add up, the hybrid bins of both are listed.
+void add_stats(PageRankFormatStats& to, const PageRankFormatStats& from) {
+  to.preprocess_s += from.preprocess_s;
+  to.matrix_bytes += from.matrix_bytes;
+  to.csr_bytes += from.csr_bytes;
+  to.ell_width = std::max(to.ell_width, from.ell_width);
+  to.bsr_rows += from.bsr_rows, to.bsr_split_rows += from.bsr_split_rows;
+  to.bsr_filler_slots += from.bsr_filler_slots;
+  to.hybrid_bins.insert(to.hybrid_bins.end(), from.hybrid_bins.begin(), from.hybrid_bins.end());
+  to.cpu_rows += from.cpu_rows, to.cpu_links += from.cpu_links;
+}
+
 template <class T>
 class EngineOf final : public Engine {
  public:
@@ -67,6 +80,10 @@ class EngineOf final : public Engine {
     const cl::Context& context = device.context();
     format_ = make_spmv_format(device, problem, kernel, options, upload);
     stats_ = format_->stats();
+    if (rows.halo_rows) {
+      halo_format_ = make_spmv_format(device, Problem{*rows.halo_rows, problem.precision}, kernel, options, upload);
+      add_stats(stats_, halo_format_->stats());
+    }
     core::enter_phase("upload");  // the per-node vectors
     // z = x / out-degree, or x / out-weight for a weighted graph (the kernels' -D WEIGHTED); a node dangles
     // where either is 0 (links of weight 0 are left out), so the start's dangling mass reads the degrees.
@@ -81,6 +98,12 @@ class EngineOf final : public Engine {
     // no reset for another start.
     s_ = cl::Buffer(context, CL_MEM_READ_WRITE, un * sizeof(T));
     if (un > 0) device.queue().enqueueFillBuffer(s_, T{0}, 0, un * sizeof(T));
+    // The halo rows' sums apart, so that neither format's writes of the other's (empty) rows clobber them:
+    // the update adds the two, one of them 0 in every row, which changes no bit.
+    if (halo_format_) {
+      s_halo_ = cl::Buffer(context, CL_MEM_READ_WRITE, un * sizeof(T));
+      if (un > 0) device.queue().enqueueFillBuffer(s_halo_, T{0}, 0, un * sizeof(T));
+    }
     for (cl::Buffer& b : x_) b = cl::Buffer(context, CL_MEM_READ_WRITE, un * sizeof(T));
     z_ = cl::Buffer(context, CL_MEM_READ_WRITE, (un + 1) * sizeof(T));
     totals_ = cl::Buffer(context, CL_MEM_READ_WRITE, 2 * sizeof(T));
@@ -134,17 +157,24 @@ class EngineOf final : public Engine {
     write(totals_, std::vector<T>{0, static_cast<T>(dangling_mass)}, upload);
   }
 
-  PageRankIteration step() override {
+  PageRankIteration step(const Meanwhile& meanwhile) override {
     cl::CommandQueue& queue = device_.queue();
     const Stopwatch wall;
     SpmvWork work;
     format_->multiply(z_, s_, work);
+    Timings halo;
+    if (meanwhile) {
+      queue.flush();  // the device starts on the rows that read no halo while the host waits for it
+      meanwhile(halo);
+    }
+    if (halo_format_) halo_format_->multiply(z_, s_halo_, work);
     // x and x_new swap roles each iteration.
     set_args(update_, static_cast<cl_int>(first_), static_cast<cl_int>(last_), static_cast<cl_int>(z_shift_),
              static_cast<cl_int>(block_), static_cast<T>(alpha_), static_cast<T>(1.0 / n_),
-             static_cast<cl_int>(personalization_given_), static_cast<cl_int>(dangling_given_), s_, x_[current_],
-             personalization_, dangling_, outdeg_, totals_, x_[1 - current_], z_, group_sums_,
-             cl::Local(wg_ * sizeof(T)), cl::Local(wg_ * sizeof(T)));
+             static_cast<cl_int>(personalization_given_), static_cast<cl_int>(dangling_given_), s_,
+             static_cast<cl_int>(halo_format_ != nullptr), halo_format_ ? s_halo_ : s_, x_[current_], personalization_,
+             dangling_, outdeg_, totals_, x_[1 - current_], z_, group_sums_, cl::Local(wg_ * sizeof(T)),
+             cl::Local(wg_ * sizeof(T)));
     cl::Event updated, reduced, read;
     queue.enqueueNDRangeKernel(update_, cl::NullRange, cl::NDRange(groups_ * wg_), cl::NDRange(wg_), nullptr, &updated);
     queue.enqueueNDRangeKernel(reduce_, cl::NullRange, cl::NDRange(reduce_wg_), cl::NDRange(reduce_wg_), nullptr,
@@ -159,6 +189,7 @@ class EngineOf final : public Engine {
     step.timings.transfer_s = event_seconds(read);
     for (const cl::Event& e : work.transfers) step.timings.transfer_s += event_seconds(e);
     step.timings.host_s = work.host_s;
+    step.timings += halo;
     step.timings.wall_s = wall.seconds();
     return step;
   }
@@ -251,8 +282,8 @@ class EngineOf final : public Engine {
   double alpha_;
   bool dangling_given_, personalization_given_ = false;
   std::size_t wg_, block_ = 0, groups_ = 0, reduce_wg_ = 0;
-  std::unique_ptr<SpmvFormat> format_;
-  cl::Buffer outdeg_, dangling_, personalization_, s_, x_[2], z_, totals_, group_sums_;
+  std::unique_ptr<SpmvFormat> format_, halo_format_;  // halo_format_: Rows::halo_rows, if given
+  cl::Buffer outdeg_, dangling_, personalization_, s_, s_halo_, x_[2], z_, totals_, group_sums_;
   std::unique_ptr<PinnedHostBuffer> totals_host_;
   cl::Kernel start_, update_, reduce_;
   // The halo (set_halo): entries sent and received, the positions of those sent, their packed copy.

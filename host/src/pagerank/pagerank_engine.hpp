@@ -3,6 +3,7 @@
 // the graph, and one step at a time. PageRank::fit and PageRankGraph drive it.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -20,6 +21,10 @@ struct Rows {
   // Where row first's z lies in the engine's z: over ranks z is [halo below | rows | halo above]
   // (pagerank_halo.hpp), row i's entry at i - first + z_first; in one process z is in node order (0).
   std::int32_t z_first = 0;
+  // Over ranks, the in-links of the rows that read the halo (split_by_reach): their sums wait for the
+  // halo (step's `meanwhile`), the problem's links then hold the other rows'. Null: the problem holds
+  // every row.
+  const InLinks* halo_rows = nullptr;
 };
 
 class Engine {
@@ -29,8 +34,12 @@ class Engine {
   // vectors' transfer to `upload`.
   virtual void start(const std::vector<double>& personalization, const std::vector<double>& nstart,
                      Timings& upload) = 0;
-  // One iteration: x_new from x, and ||x_new - x||_1 read back with the step's times.
-  virtual PageRankIteration step() = 0;
+  // One iteration: x_new from x, and ||x_new - x||_1 read back with the step's times. With Rows::halo_rows,
+  // `meanwhile` runs once the sums of the rows that read no halo are on their way on the device (the
+  // halo's exchange finishes there, and write_halo), and the halo rows' sums after it; its transfers add
+  // to the step's.
+  using Meanwhile = std::function<void(Timings&)>;
+  virtual PageRankIteration step(const Meanwhile& meanwhile = {}) = 0;
   // The current x, in double; adds the read to `timings`. With `order` (the degree order), node i's value
   // lands at order[i], in the same pass as the widening.
   virtual std::vector<double> ranks(Timings& timings, std::span<const std::int32_t> order = {}) const = 0;

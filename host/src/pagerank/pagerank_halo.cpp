@@ -64,4 +64,27 @@ Halo plan_halo(core::Comm& comm, std::span<const std::int32_t> bounds, InLinks& 
   return h;
 }
 
+RowsByReach split_by_reach(const InLinks& block, const Halo& h, std::int32_t first, std::int32_t last) {
+  const auto un = static_cast<std::size_t>(block.n_nodes);
+  const std::int32_t own_first = h.below, own_last = h.below + (last - first);
+  RowsByReach parts;
+  for (InLinks* part : {&parts.local, &parts.halo}) {
+    part->n_nodes = block.n_nodes;
+    part->offsets = host_array<std::int64_t>(un + 1, 0, "a rank's row pointer");
+    part->out_degree = block.out_degree;
+    part->out_weight = block.out_weight;
+  }
+  for (std::size_t i = 0; i < un; ++i) {
+    const std::int64_t begin = block.offsets[i], end = block.offsets[i + 1];
+    const bool reads_halo = std::any_of(block.sources.begin() + begin, block.sources.begin() + end,
+                                        [&](std::int32_t s) { return s < own_first || s >= own_last; });
+    InLinks& to = reads_halo ? parts.halo : parts.local;
+    to.sources.insert(to.sources.end(), block.sources.begin() + begin, block.sources.begin() + end);
+    if (block.weighted()) to.values.insert(to.values.end(), block.values.begin() + begin, block.values.begin() + end);
+    for (InLinks* part : {&parts.local, &parts.halo})
+      part->offsets[i + 1] = static_cast<std::int64_t>(part->sources.size());
+  }
+  return parts;
+}
+
 }  // namespace itercl::pagerank

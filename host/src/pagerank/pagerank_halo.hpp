@@ -45,4 +45,14 @@ void set_sends(Halo& h, std::int32_t first, std::span<const std::int32_t> ids, s
 // Both sides, over the ranks: every rank calls it with its block, renumbered in place.
 Halo plan_halo(core::Comm& comm, std::span<const std::int32_t> bounds, InLinks& block);
 
+// The rows of `block` (renumbered by halo_of_block, rows [first, last)) split by what their in-links read,
+// for the overlap (PETSc's diagonal and off-diagonal parts, by rows): `local` the rows that read only this
+// rank's rows, whose sums run while the halo is in flight, `halo` the rows that read some of it. Each a
+// whole graph of n rows (the other's empty), with every node's out-degrees and its rows' links as they
+// were, in order: each row's sum is the one it was.
+struct RowsByReach {
+  InLinks local, halo;
+};
+RowsByReach split_by_reach(const InLinks& block, const Halo& h, std::int32_t first, std::int32_t last);
+
 }  // namespace itercl::pagerank

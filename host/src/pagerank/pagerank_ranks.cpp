@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "core/device_data.hpp"
 #include "core/host_memory.hpp"
@@ -175,8 +176,15 @@ PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankP
   const Halo halo = plan_halo(comm, share.bounds, share.block);
   r.upload.comm_s += comm.seconds() - plan_comm;
   r.upload.wall_s += plan_clock.seconds();
-  const std::unique_ptr<Engine> engine = make_engine(device, p, Problem{share.block, p.precision}, r.kernel,
-                                                     r.build_options, r.upload, Rows{first, last, halo.below});
+  std::unique_ptr<Engine> engine;
+  {
+    // The rows that read only this rank's z are summed while the halo is in flight, the others after.
+    const Stopwatch split_clock;
+    const RowsByReach rows = split_by_reach(std::exchange(share.block, {}), halo, first, last);
+    r.upload.wall_s += split_clock.seconds();
+    engine = make_engine(device, p, Problem{rows.local, p.precision}, r.kernel, r.build_options, r.upload,
+                         Rows{first, last, halo.below, &rows.halo});
+  }
   const double reorder_s = r.format.reorder_s;
   r.format = engine->format_stats();
   r.format.reorder_s = reorder_s;
@@ -185,16 +193,20 @@ PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankP
   r.exchange = exchange_volume(comm, halo, last - first, buffers.value_bytes);
   const std::vector<std::size_t> send_bytes = in_bytes(halo.send_counts, buffers.value_bytes);
   const std::vector<std::size_t> receive_bytes = in_bytes(halo.receive_counts, buffers.value_bytes);
-  // z's halo from its owners' rows: packed on their devices, sent point to point, written into this one's.
-  const auto exchange = [&](Timings& t) {
+  // z's halo from its owners' rows: packed on their devices and sent point to point; the step finishes
+  // the exchange and writes the halo while its rows that read none are summed.
+  core::Comm::Pending pending;
+  const auto send_halo = [&](Timings& t) {
     engine->pack(t);
-    core::Comm::Pending pending = comm.start_exchange(buffers.send, send_bytes, buffers.received, receive_bytes);
+    pending = comm.start_exchange(buffers.send, send_bytes, buffers.received, receive_bytes);
+  };
+  const auto receive_halo = [&](Timings& t) {
     comm.finish_exchange(pending);
     engine->write_halo(t);
   };
   {
     const double comm_before = comm.seconds();
-    exchange(r.upload);  // the start's z
+    send_halo(r.upload);  // the start's z
     r.upload.comm_s += comm.seconds() - comm_before;
   }
 
@@ -202,20 +214,21 @@ PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankP
   for (int it = 0; it < p.max_iter; ++it) {
     const Stopwatch wall;
     const double comm_before = comm.seconds();
-    PageRankIteration step = engine->step();
+    PageRankIteration step = engine->step(receive_halo);
     // The changes and dangling masses are T on the device, exact in double: summed in rank order, the same
     // bits on every rank, so that every rank takes the same decision below.
     const std::vector<double> sums = comm.sum_in_rank_order(std::array{step.residual, engine->rows_dangling_mass()});
     step.residual = sums[0];
     // The next step's input, unless this one is the last.
     if (it + 1 < p.max_iter && std::isfinite(sums[0]) && !(sums[0] < n * p.tol)) {
-      exchange(step.timings);
+      send_halo(step.timings);
       engine->set_dangling_mass(sums[1], step.timings);
     }
     step.timings.comm_s = comm.seconds() - comm_before;
     step.timings.wall_s = wall.seconds();
     if (record_step(r, step, p, n, fit_clock)) break;
   }
+  comm.finish_exchange(pending);  // none left but where max_iter allowed no step at all
   // The ranks come to rank 0, which maps them back to the input's ids.
   const Stopwatch wall;
   const std::vector<double> x = engine->rows_of_ranks(r.total);
