@@ -14,7 +14,8 @@ R-MAT graph drawn in P parts; ranks within tolerance::ranks_pagerank (32 eps of 
 the L1 changes within 3 times that; and, for an edge-list file, the ranks over P ranks within
 tolerance::ranks_l1 of networkx's iteration (written here with scipy.sparse) run as many times. The halo
 exchange's counts (result.exchange): the bytes sent are the entries received, and for an edge-list file in
-its own node order each rank's entries received and sent are those counted here from the file.
+its own node order (spread over the ranks) each rank's entries received and sent are those counted here
+from the file.
 compare.py RESIDENT.json CHUNKED.json P streamed|kept: a K-Means run over P ranks whose points were in
 chunks on every rank's device (streamed through it, or kept there) answers as the resident run over as
 many ranks did, every value identical.
@@ -100,9 +101,11 @@ def reference_pagerank(path, data, params, n_iter):
 
 
 def halo_reference(path, data, p):
-    """Per rank, the remote entries its rows' in-links read and the entries it sends, over p ranks in the
-    file's node order: the links kept as reference_pagerank keeps them (a link of weight 0 is none), the rows
-    cut where the in-link row pointer first reaches links r / p (pagerank_split.hpp)."""
+    """Per rank, the remote entries its rows' in-links read and the entries it sends, over p ranks, the
+    file's nodes spread over the ranks (pagerank_split.hpp's spread_order: by out-degree, largest first, ties
+    by id, dealt round-robin into p groups, the groups one after another): the links kept as
+    reference_pagerank keeps them (a link of weight 0 is none), the rows cut where the in-link row pointer
+    first reaches links r / p."""
     table = np.loadtxt(path, ndmin=2)
     edges = table[:, :2].astype(np.int64)
     w = table[:, 2] if table.shape[1] > 2 else np.ones(len(edges))
@@ -112,6 +115,11 @@ def halo_reference(path, data, p):
         keep = [(u, v, x) for (u, v), x in {(u, v): x for u, v, x in keep}.items()]
     links = [(int(np.searchsorted(ids, u)), int(np.searchsorted(ids, v))) for u, v, x in keep if x != 0]
     n = len(ids)
+    by_degree = np.argsort(-np.bincount([u for u, _ in links], minlength=n), kind="stable")
+    spread = np.concatenate([by_degree[r::p] for r in range(p)])  # new id -> file's id
+    new_id = np.empty(n, dtype=np.int64)
+    new_id[spread] = np.arange(n)
+    links = [(int(new_id[u]), int(new_id[v])) for u, v in links]
     offsets = np.concatenate([[0], np.cumsum(np.bincount([v for _, v in links], minlength=n))])
     bounds = [int(np.searchsorted(offsets[:n], len(links) * r // p)) for r in range(p)] + [n]
     owner = lambda i: int(np.searchsorted(bounds, i, side="right")) - 1

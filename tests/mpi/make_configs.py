@@ -324,10 +324,11 @@ with open(os.path.join(out, "weighted.txt"), "w") as f:
     f.write("26 26 3\n26 26 1\n900 901 0\n900 902 0\n")
 with open(os.path.join(out, "weighted_star.txt"), "w") as f:
     f.write("0 1 2\n2 1 0.5\n3 1 1\n4 1 0\n5 1 7\n1 6 3\n")
-# Two islands of 10 nodes and 20 links each (a ring and chords of 3): over 2 ranks each rank's rows are
-# one island's, so no rank reads a remote node or sends one; over 3 the middle rank reads both.
+# Two islands: nodes 0 and 1 link to themselves and to 2 and 3. Spread over 2 ranks (0 and 1 have the
+# largest out-degrees, dealt one to each rank, then 2 and 3), rank 0 holds rows 0 and 2 and rank 1 rows 1
+# and 3, so no rank reads a remote node or sends one; over 3 the cut falls across the islands.
 with open(os.path.join(out, "islands.txt"), "w") as f:
-    f.write("".join(f"{a + i} {a + (i + k) % 10}\n" for a in (0, 10) for i in range(10) for k in (1, 3)))
+    f.write("0 0\n0 2\n1 1\n1 3\n")
 weighted = {"path": os.path.join(out, "weighted.txt")}
 graph = {"path": os.path.join(out, "graph.txt")}
 pagerank = {

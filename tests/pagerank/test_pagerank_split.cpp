@@ -1,5 +1,7 @@
 // PageRank's rows split over ranks (pagerank_split.hpp): the cuts against a scan of the row pointer
-// written here, the balance they promise, and the blocks, which together give back every in-link once.
+// written here, the balance they promise, and the blocks, which together give back every in-link once;
+// the spread of the hubs against orders written out by hand, and the graph renumbered with each row's
+// links kept in their order.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -131,6 +133,31 @@ TEST_CASE("PageRank rows over ranks: a bad count or range is an InputError") {
   CHECK_THROWS_AS(pagerank::link_balanced_rows(links, 0), itercl::InputError);
   CHECK_THROWS_AS(pagerank::row_block(links, 3, 2), itercl::InputError);
   CHECK_THROWS_AS(pagerank::row_block(links, 0, 6), itercl::InputError);
+}
+
+TEST_CASE("PageRank spread: the hubs dealt round-robin over the ranks, every node once") {
+  // Out-degrees 9, 0, 7, 7, 1, 0, 3, 8: by degree (ties by id) 0, 7, 2, 3, 6, 4, 1, 5.
+  const std::vector<std::int32_t> degree = {9, 0, 7, 7, 1, 0, 3, 8};
+  CHECK(pagerank::spread_order(degree, 1) == std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(pagerank::spread_order(degree, 2) == std::vector<std::int32_t>{0, 2, 6, 1, 7, 3, 4, 5});
+  CHECK(pagerank::spread_order(degree, 3) == std::vector<std::int32_t>{0, 3, 1, 7, 6, 5, 2, 4});
+  CHECK(pagerank::spread_order(degree, 9) == std::vector<std::int32_t>{0, 7, 2, 3, 6, 4, 1, 5});
+  CHECK_THROWS_AS(pagerank::spread_order(degree, 0), itercl::InputError);
+}
+
+TEST_CASE("PageRank renumbered keeping each row's links in order") {
+  const InLinks links = random_links(300, 3000, 9);
+  const std::vector<std::int32_t> order = pagerank::spread_order(links.out_degree, 3);
+  const InLinks kept = pagerank::renumbered(links, order, /*sort_rows=*/false);
+  for (std::int32_t i = 0; i < links.n_nodes; ++i) {
+    const auto old = static_cast<std::size_t>(order[static_cast<std::size_t>(i)]);
+    REQUIRE(kept.row_length(i) == links.row_length(static_cast<std::int32_t>(old)));
+    CHECK(kept.out_degree[static_cast<std::size_t>(i)] == links.out_degree[old]);
+    for (std::int32_t k = 0; k < kept.row_length(i); ++k)  // the same link at the same place, renamed
+      CHECK(order[static_cast<std::size_t>(
+                kept.sources[static_cast<std::size_t>(kept.offsets[static_cast<std::size_t>(i)] + k)])] ==
+            links.sources[static_cast<std::size_t>(links.offsets[old] + k)]);
+  }
 }
 
 }  // namespace pagerank_split_tests

@@ -282,7 +282,7 @@ std::vector<std::int32_t> degree_order(std::span<const std::int32_t> out_degree)
   return order;
 }
 
-InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order) {
+InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order, bool sort_rows) {
   const auto n = static_cast<std::size_t>(L.n_nodes);
   std::vector<std::int32_t> new_id = host_vector<std::int32_t>(n, "the node order");
   for (std::size_t i = 0; i < n; ++i) new_id[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i);
@@ -318,14 +318,15 @@ InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order) {
       if (!L.weighted()) {
         std::transform(L.sources.begin() + from, L.sources.begin() + from + length, to,
                        [&](std::int32_t j) { return new_id[static_cast<std::size_t>(j)]; });
-        std::sort(to, R.sources.begin() + R.offsets[i + 1]);
+        if (sort_rows) std::sort(to, R.sources.begin() + R.offsets[i + 1]);
         continue;
       }
       row.clear();
       for (std::int64_t k = from; k < from + length; ++k)
         row.emplace_back(new_id[static_cast<std::size_t>(L.sources[static_cast<std::size_t>(k)])],
                          L.values[static_cast<std::size_t>(k)]);
-      std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      if (sort_rows)
+        std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       for (std::size_t k = 0; k < row.size(); ++k)
         to[static_cast<std::ptrdiff_t>(k)] = row[k].first,
         R.values[static_cast<std::size_t>(R.offsets[i]) + k] = row[k].second;

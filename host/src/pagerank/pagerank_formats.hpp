@@ -83,8 +83,10 @@ std::vector<std::int32_t> degree_order(std::span<const std::int32_t> out_degree)
 inline std::vector<std::int32_t> degree_order(const InLinks& L) { return degree_order(L.out_degree); }
 
 // The same graph with node order[i] renamed i: rows, sources (ascending within each row) and
-// out-degrees permuted. The counts of self-loops, duplicates and dropped edges carry over.
-InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order);
+// out-degrees permuted. The counts of self-loops, duplicates and dropped edges carry over. With
+// `sort_rows` false, each row keeps its links in their order (only their ids renamed): every row then
+// sums the same values in the same order as before (the spread over ranks, pagerank_split.hpp).
+InLinks renumbered(const InLinks& L, const std::vector<std::int32_t>& order, bool sort_rows = true);
 
 // Per-node values moved with the nodes: to_new(v)[i] = v[order[i]] (empty stays empty, as "uniform"),
 // to_old(v)[order[i]] = v[i].

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/host_memory.hpp"
+#include "core/parallel.hpp"
 #include "itercl/error.hpp"
 #include "itercl/timing.hpp"
 #include "pagerank/pagerank_engine.hpp"
@@ -123,21 +124,29 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
   // counts as rank 0 would from the whole graph (pagerank_ranks.cpp's share_graph).
   resolve_on_rank0(comm, device, p, offsets, /*weighted=*/false, r);
   RankShare share;
-  std::vector<std::int32_t> new_id;  // empty: the input's order
-  if (r.kernel.reorder == "degree") {
-    const Stopwatch clock;
-    share.order = degree_order(out_degree);
-    new_id = host_array<std::int32_t>(un, 0, "the node order");
+  const Stopwatch reorder_clock;
+  // The node order of one process, then the hubs spread over the ranks (pagerank_split.hpp): both move
+  // the row pointer and the out-degrees; order[i] is the node renamed i.
+  const auto reorder = [&](const std::vector<std::int32_t>& order) {
     std::vector<std::int64_t> renamed = host_array<std::int64_t>(un + 1, 0, "the row pointer");
     for (std::size_t i = 0; i < un; ++i) {
-      const auto old = static_cast<std::size_t>(share.order[i]);
-      new_id[old] = static_cast<std::int32_t>(i);
+      const auto old = static_cast<std::size_t>(order[i]);
       renamed[i + 1] = renamed[i] + offsets[old + 1] - offsets[old];
     }
     offsets = std::move(renamed);
-    out_degree = to_new(out_degree, share.order);
-    r.format.reorder_s = clock.seconds();
+    out_degree = to_new(out_degree, order);
+  };
+  if (r.kernel.reorder == "degree") {
+    share.order = degree_order(out_degree);
+    reorder(share.order);
   }
+  // spread[i]: node i's id in one process's order, which sorts each row's links below.
+  const std::vector<std::int32_t> spread = spread_order(out_degree, ranks);
+  reorder(spread);
+  share.order = share.order.empty() ? spread : to_new(share.order, spread);
+  std::vector<std::int32_t> new_id = host_array<std::int32_t>(un, 0, "the node order");
+  for (std::size_t i = 0; i < un; ++i) new_id[static_cast<std::size_t>(share.order[i])] = static_cast<std::int32_t>(i);
+  r.format.reorder_s = reorder_clock.seconds();
   share.bounds = link_balanced_rows(offsets, ranks);
   counts.links = offsets.back();
   counts.dangling_nodes = std::count(out_degree.begin(), out_degree.end(), 0);
@@ -147,7 +156,7 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
 
   // Every edge to the rank of its row, in the engine's order; the rows built there as one process
   // builds them, with every node's out-degree.
-  const auto rename = [&new_id](std::int32_t v) { return new_id.empty() ? v : new_id[static_cast<std::size_t>(v)]; };
+  const auto rename = [&new_id](std::int32_t v) { return new_id[static_cast<std::size_t>(v)]; };
   const auto owner = [&share](std::int32_t d) {
     return static_cast<std::size_t>(std::upper_bound(share.bounds.begin(), share.bounds.end(), d) -
                                     share.bounds.begin() - 1);
@@ -156,6 +165,15 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
   kept = {}, new_id = {};
   const Stopwatch clock;
   share.block = in_links(EdgesView{n, mine.src, mine.dst, {}}, last_options);
+  // Each row's links in one process's order (by their ids before the spread), so each row's sum is one
+  // process's.
+  parallel_blocks(un, worker_count(share.block.sources.size()), [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t i = begin; i < end; ++i)
+      std::sort(share.block.sources.begin() + share.block.offsets[i],
+                share.block.sources.begin() + share.block.offsets[i + 1], [&spread](std::int32_t a, std::int32_t b) {
+                  return spread[static_cast<std::size_t>(a)] < spread[static_cast<std::size_t>(b)];
+                });
+  });
   counts.rows_s += clock.seconds();
   mine = {};
   if (options.duplicates) add_edge_counts(share.block, counts);

@@ -53,13 +53,18 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
   const InLinks* graph = &all;
   resolve_on_rank0(comm, device, p, all.offsets, all.weighted(), r);
   if (root) {
+    const Stopwatch clock;
     if (r.kernel.reorder == "degree") {
-      const Stopwatch clock;
       share.order = degree_order(all);
       renamed = renumbered(all, share.order);
       graph = &renamed;
-      r.format.reorder_s = clock.seconds();
     }
+    // The hubs spread over the ranks, each row's links kept in one process's order (so its sum is).
+    const std::vector<std::int32_t> spread = spread_order(graph->out_degree, comm.size());
+    renamed = renumbered(*graph, spread, /*sort_rows=*/false);
+    graph = &renamed;
+    share.order = share.order.empty() ? spread : to_new(share.order, spread);
+    r.format.reorder_s = clock.seconds();
     share.bounds = link_balanced_rows(*graph, comm.size());
     for (std::size_t q = 0; q <= ranks; ++q) link_bounds[q] = graph->offsets[static_cast<std::size_t>(share.bounds[q])];
     out_degree = graph->out_degree;

@@ -5,7 +5,8 @@
 // only the entries of z = x / outdeg that other ranks' in-links read (the halo, pagerank_halo.hpp: packed on
 // the device, sent point to point, in the device's precision) and each rank's L1 change and dangling mass,
 // which every rank adds in rank order, so that all stop at the same iteration; x comes to rank 0 once, at
-// the end. The degree order is applied before the split and undone on the ranks rank 0 gathers.
+// the end. The degree order and the spread of the hubs over the ranks (spread_order, pagerank_split.hpp)
+// are applied before the split and undone on the ranks rank 0 gathers.
 #pragma once
 
 #include <span>
@@ -23,7 +24,7 @@ void check_format_over_ranks(const std::string& format);
 // edges exchanged by destination (pagerank_parts.hpp).
 struct RankShare {
   std::vector<std::int32_t> bounds;  // rank r updates rows [bounds[r], bounds[r + 1])
-  std::vector<std::int32_t> order;   // rank 0, reorder "degree": the engine's node i is the input's order[i]
+  std::vector<std::int32_t> order;   // rank 0: the engine's node i is the input's order[i] (degree order, spread)
   InLinks block;                     // this rank's rows' in-links and every node's out-degree, in the engine's order
 };
 

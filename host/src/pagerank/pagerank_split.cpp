@@ -2,11 +2,28 @@
 #include "pagerank/pagerank_split.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "core/comm.hpp"
+#include "core/host_memory.hpp"
 #include "itercl/error.hpp"
+#include "pagerank/pagerank_formats.hpp"
 
 namespace itercl::pagerank {
+
+std::vector<std::int32_t> spread_order(std::span<const std::int32_t> out_degree, int ranks) {
+  if (ranks < 1) throw InputError("pagerank: " + std::to_string(ranks) + " ranks; expected at least 1");
+  std::vector<std::int32_t> order = host_array<std::int32_t>(out_degree.size(), 0, "the node order");
+  if (ranks == 1) {
+    std::iota(order.begin(), order.end(), 0);
+    return order;
+  }
+  const std::vector<std::int32_t> by_degree = degree_order(out_degree);
+  std::size_t at = 0;
+  for (std::size_t group = 0; group < static_cast<std::size_t>(ranks); ++group)
+    for (std::size_t k = group; k < by_degree.size(); k += static_cast<std::size_t>(ranks)) order[at++] = by_degree[k];
+  return order;
+}
 
 std::vector<std::int32_t> link_balanced_rows(std::span<const std::int64_t> offsets, int ranks) {
   if (ranks < 1) throw InputError("pagerank: " + std::to_string(ranks) + " ranks; expected at least 1");

@@ -12,6 +12,13 @@
 
 namespace itercl::pagerank {
 
+// The relabelling that spreads the high-degree nodes over the ranks before the cut (issue 33): the nodes
+// in degree_order (out-degree, largest first, ties by id), dealt round-robin into `ranks` groups (node k
+// of that order to group k mod P), the groups one after another: order[new id] = old id. Cut by links
+// (below), each rank then holds about one P-th of the hubs, so no rank sends most of the halo; within a
+// group the nodes stay in degree order (its z's most read entries together). One rank: the identity.
+std::vector<std::int32_t> spread_order(std::span<const std::int32_t> out_degree, int ranks);
+
 // ranks + 1 row boundaries: rank r sums rows [b[r], b[r + 1]). Cut where the in-link row pointer (`offsets`)
 // first reaches n_links r / P, so each block holds about n_links / P links (a block can end up with
 // no rows where one row holds more than that); with no links at all, rows are split evenly
