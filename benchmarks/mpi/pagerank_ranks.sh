@@ -10,12 +10,12 @@
 # allgather is no longer selectable: its times are docs/mpi-model.md's (R-MAT 25 on two H200s: 25 ms an
 # iteration, 20 of them the allgather). Writes under $OUT: pagerank-ranks.txt (the table), and one
 # results file per run packed into results.tgz.
-# On the 2-GPU kind (R-MAT 25 on 1 and 2 ranks, 26 on 2; about 5 minutes):
-#   RANKS="1 2" OUT=$OUT bash benchmarks/mpi/pagerank_ranks.sh
 #   BIN    the itercl binary built here (default .gpu/itercl)
 #   RANKS  the rank counts (default "1 2 4"; each needs as many GPUs)
 #   ITER   iterations per run (default 20)
-# Run on the nvidia-h200-x4 kind:  OUT=$OUT bash benchmarks/mpi/pagerank_ranks.sh
+# On the nvidia-h200-x2 kind (3 runs: R-MAT 25 on 1 and 2 ranks, 26 on 2):
+#   RANKS="1 2" OUT=$OUT bash benchmarks/mpi/pagerank_ranks.sh
+# On the nvidia-h200-x4 kind:  OUT=$OUT bash benchmarks/mpi/pagerank_ranks.sh
 set -euo pipefail
 BIN=${BIN:-.gpu/itercl}
 OUT=${OUT:-/tmp/itercl-pagerank-ranks}

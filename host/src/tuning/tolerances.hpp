@@ -128,7 +128,9 @@ namespace itercl::tolerance {
 // damping keeps a step's error from growing (at most 1 / (1 - alpha) of it in all), so the ranks (summing
 // to 1) stay within a few dozen ulps in L1. Bound: 32 eps(p), 3.8e-6 in float (below ranks_l1, the
 // distance to the reference) and 7.1e-15 in double; measured up to 1.0e-7 (hybrid) and 1.8e-17 over 2 and
-// 3 ranks on the tests' graphs (tests/mpi).
+// 3 ranks on the tests' graphs (tests/mpi). The halo exchange and the spread of the hubs (issue 33) add
+// nothing: the ranks' renumbering keeps every row's links in one process's order and the halo holds the
+// owners' bits, so each row's sum is one process's wherever its row lies.
 inline double ranks_pagerank(Precision p) { return 32 * epsilon(p); }
 
 }  // namespace itercl::tolerance
