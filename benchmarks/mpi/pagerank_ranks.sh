@@ -11,7 +11,7 @@
 # iteration, 20 of them the allgather). Writes under $OUT: pagerank-ranks.txt (the table), and one
 # results file per run packed into results.tgz.
 #   BIN    the itercl binary built here (default .gpu/itercl)
-#   RANKS  the rank counts (default "1 2 4"; each needs as many GPUs)
+#   RANKS  the rank counts (default "1 2 4"; each needs as many GPUs; weak: R-MAT 25 + log2 P)
 #   ITER   iterations per run (default 20)
 # On the nvidia-h200-x2 kind (3 runs: R-MAT 25 on 1 and 2 ranks, 26 on 2):
 #   RANKS="1 2" OUT=$OUT bash benchmarks/mpi/pagerank_ranks.sh
@@ -60,14 +60,12 @@ PY
 }
 
 for p in $RANKS; do run "strong-np$p" 25 "$p"; done
-scale=25
 for p in $RANKS; do
   if ((p == 1)); then  # the strong run's graph and ranks
     cp "$work/strong-np1.json" "$work/weak-np1.json" && cp "$work/strong-np1.wall" "$work/weak-np1.wall" || true
   else
-    run "weak-np$p" "$scale" "$p"
+    run "weak-np$p" $((25 + $(python3 -c "print(($p).bit_length() - 1)"))) "$p"  # R-MAT 25 + log2 P
   fi
-  scale=$((scale + 1))
 done
 
 python3 - "$work" $RANKS <<'PY'
