@@ -17,13 +17,14 @@ namespace {
 
 // k-means++ draws point i with probability v_i / sum(v), v_i = w_i D(x_i)^2, from running sums of the
 // v_i. In doubles those sums round differently when the ranks' boundaries split them otherwise (and with
-// the number of threads), so a draw within rounding of a running sum fell on one point with one process
-// and on its neighbour over ranks. Here every v_i is first made a fixed-point integer on one scale for
+// the number of threads), so a draw within rounding of a running sum could fall on one point with one
+// process and on its neighbour over ranks. Here every v_i is first made a fixed-point integer on one scale for
 // all ranks, and integers add exactly in any order: the running sums, the draws and the candidates'
 // potentials are the same for every split of the points, as the one-process sequential sums would be
 // without rounding. The scale puts the largest v_i just below 2^(126 - bit_width(n)), so that n of them
-// sum below 2^126: 70 and more bits below the largest value are kept, more than a double's 53 (only
-// values below 2^-70 of the largest become 0, and are never drawn, a probability far below 2^-53).
+// sum below 2^126: for n below 2^56, 70 and more bits below the largest value are kept, more than a
+// double's 53 (only values below 2^-70 of the largest become 0, and are never drawn: a probability
+// below 2^-70 each).
 __extension__ typedef unsigned __int128 Fixed;  // __extension__: GCC's and Clang's 128-bit integer
 
 struct FixedScale {
