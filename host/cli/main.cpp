@@ -221,6 +221,9 @@ int tune_kernel(const std::string& kernel, const std::string& device_spec, iterc
       report = std::move(*sweep->result);
     } else {
       *abandoned = true;
+      // The sweep may be inside a kernel build, which catches stderr for the compiler's messages: what
+      // is written below must reach the terminal, not that build's log (lost at _Exit).
+      itercl::release_stderr();
       line.finish();
       if (!sweep->last) {  // nothing measured: said, and the process ends here all the same
         std::cerr << "failed: tune: " << (tune_interrupted ? "stopped (Ctrl-C)" : "--budget spent")

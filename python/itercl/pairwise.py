@@ -30,8 +30,8 @@ def _metric(metric, kwds):
     return name, check_number("p", p)
 
 
-def _inputs(X, Y):
-    X = check_array(X, "X")
+def _inputs(X, Y, min_rows=1):
+    X = check_array(X, "X", min_rows=min_rows)
     if Y is None:
         return X, None
     Y = check_array(Y, "Y", dtype=X.dtype if X.dtype == np.float32 else np.float64)
@@ -48,7 +48,7 @@ def _common(metric, kwds, device, precision, kernel, block_rows, block_cols):
 
 
 def pairwise_distances(X, Y=None, metric="euclidean", *, device=None, precision="float", kernel=None,
-                       block_rows=0, block_cols=0, **kwds):
+                       block_rows=0, block_cols=0, comm=None, **kwds):
     """D[i, j] = metric(X[i], Y[j]) (Y None: X with itself), as scikit-learn's pairwise_distances.
 
     Metrics: SciPy's euclidean, sqeuclidean, cityblock, minkowski (``p=``, any p > 0), chebyshev, cosine,
@@ -56,10 +56,17 @@ def pairwise_distances(X, Y=None, metric="euclidean", *, device=None, precision=
     precision: float32 for precision="float", float64 for "double". With one input only the pairs i < j
     are computed (and mirrored); the diagonal is exactly 0. ``device`` may list several devices, which
     share the pair space; block_rows / block_cols set the rectangle computed at a time (0: by memory).
+
+    comm: an mpi4py communicator to compute over its ranks (under mpirun): every rank passes its own rows
+    of X (all ranks' rows in rank order are X; a rank may pass none, as an array of shape (0, d)), the same
+    Y (or None) and the same parameters. The ranks share the pair space as ``itercl run`` over as many
+    ranks does, and each rank gets its own rows of D: an array of shape (its rows of X, Y's rows or all
+    ranks' rows of X), equal to those rows of the one-process result, value for value; with Y None,
+    columns follow all ranks' rows in rank order (docs/python.md, "Several ranks").
     """
-    X, Y = _inputs(X, Y)
+    X, Y = _inputs(X, Y, min_rows=0 if comm is not None else 1)
     args = _common(metric, kwds, device, precision, kernel, block_rows, block_cols)
-    return _itercl.pairwise_matrix(X, Y, **args)
+    return _itercl.pairwise_matrix(X, Y, **args, comm=comm_handle(comm))
 
 
 def _reduce(X, Y, form, k, threshold, metric, kwds, device, precision, kernel, block_rows, block_cols):

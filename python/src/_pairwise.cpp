@@ -6,6 +6,7 @@
 
 #include "cancel.hpp"
 #include "convert.hpp"
+#include "itercl/mpi.hpp"
 #include "itercl/pairwise.hpp"
 
 namespace itercl::python {
@@ -42,7 +43,8 @@ void fill(py::array_t<Real>& out, PairwiseDistances& pd) {
 
 py::array pairwise_matrix(const py::array& X_in, const py::object& Y_in, const std::string& metric, double p,
                           const std::vector<std::string>& devices, const std::string& precision,
-                          const std::string& kernel, Eigen::Index block_rows, Eigen::Index block_cols) {
+                          const std::string& kernel, Eigen::Index block_rows, Eigen::Index block_cols,
+                          std::optional<int> comm) {
   PythonCancel cancel;
   PairwiseParams params = pairwise_params(metric, p, precision, kernel, block_rows, block_cols);
   params.progress = cancel.progress();
@@ -52,6 +54,15 @@ py::array pairwise_matrix(const py::array& X_in, const py::object& Y_in, const s
   std::optional<RowsView> Y;
   if (!Y_in.is_none()) Y = to_rows(py::cast<py::array>(Y_in), "Y", keep_y);
   const RowsView* Y_ptr = Y ? &*Y : nullptr;
+  if (comm) {  // this rank's rows of D; the ranks first: under PoCL ranks share a host's cores only if set before its
+               // start
+    RankRowsOfDistances r = cancel.run([&] {
+      const Ranks ranks(*comm);
+      return pairwise_rows_over_ranks(ranks, select_devices(devices), X, Y_ptr, params);
+    });
+    const py::array flat = params.precision == Precision::f32 ? to_numpy(std::move(r.f32)) : to_numpy(std::move(r.f64));
+    return flat.attr("reshape")(r.rows, r.cols);
+  }
   const Eigen::Index n1 = X.rows(), n2 = Y ? Y->rows() : X.rows();
   const auto compute = [&](auto out) {
     cancel.run([&] {
@@ -101,7 +112,8 @@ py::dict pairwise_reduce(const py::array& X_in, const py::object& Y_in, const st
 
 void bind_pairwise(py::module_& m) {
   m.def("pairwise_matrix", &pairwise_matrix, py::arg("X"), py::arg("Y"), py::arg("metric"), py::arg("p"),
-        py::arg("devices"), py::arg("precision"), py::arg("kernel"), py::arg("block_rows"), py::arg("block_cols"));
+        py::arg("devices"), py::arg("precision"), py::arg("kernel"), py::arg("block_rows"), py::arg("block_cols"),
+        py::arg("comm") = py::none());
   m.def("pairwise_reduce", &pairwise_reduce, py::arg("X"), py::arg("Y"), py::arg("metric"), py::arg("p"),
         py::arg("devices"), py::arg("precision"), py::arg("kernel"), py::arg("block_rows"), py::arg("block_cols"),
         py::arg("form"), py::arg("k"), py::arg("threshold"));

@@ -238,6 +238,16 @@ else
   expect_rc 1 "itercl tune --budget 3"
   expect_text stderr "--budget spent before the first candidate" "itercl tune --budget 3"
 fi
+# The budget spent during a kernel build (an empty PoCL cache: the first build takes seconds), which catches
+# stderr for the compiler's messages: the command's own message still reaches stderr (release_stderr)
+POCL_CACHE_DIR="$tmp/cold-pocl-cache" run_itercl tune kmeans --dry-run --no-cache --budget 1 \
+  --problem '{"n_samples": 2000, "n_features": 2, "n_clusters": 4}'
+if [[ $rc -eq 0 ]]; then
+  expect_text stdout "budget spent after " "itercl tune --budget 1 on a cold cache"
+else
+  expect_rc 1 "itercl tune --budget 1 on a cold cache"
+  expect_text stderr "--budget spent before the first candidate" "itercl tune --budget 1 on a cold cache"
+fi
 run_itercl tune kmeans --dry-run --repeat 1 --budget 0.001 --problem '{"n_samples": 256, "n_features": 2, "n_clusters": 4}'
 expect_rc 1 "itercl tune --budget 0.001"
 expect_text stderr "failed: tune: --budget spent before the first candidate, the current choice, was measured" \

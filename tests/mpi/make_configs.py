@@ -72,11 +72,13 @@ configs = {
     "blobs_kmeanspp": {"data": blobs, "params": {"n_clusters": 6, "init": "k-means++", "random_state": 3}},
     "blobs_random_double": {"precision": "double", "data": dict(blobs, n_samples=2000, centers=4),
                             "params": {"n_clusters": 8, "init": "random", "random_state": 7}},
-    # random_state 1: k-means++'s running sums cross a rank's boundary by adding the ranks' sums, so a
-    # draw within rounding of a boundary can fall on its other side (kmeans_ranks.hpp). Seed 0 has one such
-    # draw at 3 ranks since the origin moved to the data's grid (core/centring.hpp); seeds 1 and 2 none.
+    # random_state 0: both runs reach one clustering, numbered otherwise, with inertias equal but for
+    # rounding, which differs with the ranks' split; the earlier run stays, as scikit-learn keeps it
+    # (kmeans_ranks.cpp: same_clustering). Also runs 0 and 4 of 5 from random_state 7, the best.
     "text_s1": {"data": {"path": os.path.join(here, "..", "..", "datasets", "uef", "s1.data.gz")},
-                "params": {"n_clusters": 15, "n_init": 2, "random_state": 1}},
+                "params": {"n_clusters": 15, "n_init": 2, "random_state": 0}},
+    "text_s1_runs": {"data": {"path": os.path.join(here, "..", "..", "datasets", "uef", "s1.data.gz")},
+                     "params": {"n_clusters": 15, "n_init": 5, "random_state": 7}},
     "small_relocate_weighted": {
         "precision": "double", "data": {"path": os.path.join(out, "small.txt")},
         "params": {"n_clusters": 3, "init": [[0, 0], [5, 5], [100, 100]],

@@ -5,9 +5,10 @@ Python over P ranks (DIR/python.npP.json, tests/mpi/python_ranks.py) against
 - Python on one process (DIR/python.one.json): K-Means' labels and iterations identical, inertia and
   centroids within tolerance::ranks_objective (1e-11 relative); SMACOF's iterations and embedding
   identical, its stress within tolerance::ranks_stress (2 (N + 16) eps of float, relative); PageRank's
-  ranks within tolerance::ranks_pagerank (32 eps of float) in L1; histogram and pair counts identical
-  (host/src/tuning/tolerances.hpp);
-- and the counts against NumPy's histogram of the pairs' distances in double."""
+  ranks within tolerance::ranks_pagerank (32 eps of float) in L1; histogram, pair counts and the matrix
+  of distances (each rank's rows, gathered) identical (host/src/tuning/tolerances.hpp);
+- and the counts against NumPy's histogram of the pairs' distances in double, the matrices against
+  SciPy's cdist."""
 import json
 import os
 import sys
@@ -46,8 +47,17 @@ def make(d):
                         "params": {"radii": [0.5, 1, 2, 5]}},
     }
     np.save(os.path.join(d, "points3.npy"), points[:, :3])
+    # The matrix of distances: 301 points (uneven over 2 and 3 ranks) with themselves, and with 50 of them.
+    np.save(os.path.join(d, "pairs.npy"), points[:301, :3])
+    np.save(os.path.join(d, "pairs_y.npy"), points[:50, :3])
+    configs["pairwise"] = {"algorithm": "pairwise_distances", "data": {"path": "pairs.npy"},
+                           "params": {"form": "dense"}}
+    configs["pairwise_y"] = {"algorithm": "pairwise_distances", "data": {"path": "pairs.npy"},
+                             "params": {"form": "dense", "Y": {"path": "pairs_y.npy"}, "metric": "cityblock"},
+                             "precision": "double"}
     for name, c in configs.items():
-        c.update(device="cpu", precision="float")
+        c.setdefault("precision", "float")
+        c["device"] = "cpu"
         with open(os.path.join(d, name + ".config.json"), "w") as f:
             json.dump(c, f)
 
@@ -65,7 +75,7 @@ def compare(d, p):
     py = json.load(open(os.path.join(d, f"python.np{p}.json")))
     one = json.load(open(os.path.join(d, "python.one.json")))
     cli = {name: json.load(open(os.path.join(d, f"{name}.np{p}.json")))["result"]
-           for name in ("kmeans", "smacof", "pagerank", "histogram", "pair_counts")}
+           for name in ("kmeans", "smacof", "pagerank", "histogram", "pair_counts", "pairwise", "pairwise_y")}
     failures = []
 
     def check(ok, what):
@@ -107,6 +117,20 @@ def compare(d, p):
     dist = np.sqrt(((X[i] - X[j]) ** 2).sum(1))
     check(h["counts"] == np.histogram(dist, bins=30, range=(0, 12))[0].tolist(), "histogram = numpy's")
     check(h["pair_counts"] == [int((dist <= r).sum()) for r in (0.5, 1, 2, 5)], "pair counts = numpy's")
+    # pairwise_distances: each rank's rows of D, gathered in rank order (python_ranks.py wrote them)
+    pw, pw1 = np.load(os.path.join(d, f"python.np{p}.pairwise.npz")), np.load(os.path.join(d, "python.one.pairwise.npz"))
+    pairs, pairs_y = np.load(os.path.join(d, "pairs.npy")), np.load(os.path.join(d, "pairs_y.npy"))
+    for key, name, dtype in (("D", "pairwise", np.float32), ("D_y", "pairwise_y", np.float64)):
+        check(pw[key].dtype == dtype and pw[key].shape == pw1[key].shape, f"{key}: {pw[key].dtype} {pw[key].shape}")
+        check(np.array_equal(pw[key], np.load(cli[name]["matrix"]["file"])), f"{key} = CLI's matrix over the ranks")
+        check(np.array_equal(pw[key], pw1[key]), f"{key} = one process's, value for value")
+    first = [len(pairs) // p * r + len(pairs) % p * r // p for r in range(p + 1)]  # core::first_row
+    check(list(pw["local_rows"]) == [first[r + 1] - first[r] for r in range(p)],
+          f"each rank gets its own rows of D: {list(pw['local_rows'])}")
+    from scipy.spatial.distance import cdist
+    reference = cdist(pairs, pairs)
+    check(np.abs(pw["D"] - reference).max() <= 8 * EPS_FLOAT * reference.max(), "D within 8 eps of float of SciPy's")
+    check(np.allclose(pw["D_y"], cdist(pairs, pairs_y, "cityblock"), rtol=1e-13, atol=0), "D_y = SciPy's cityblock")
     for f in failures:
         print(f"FAIL (-np {p}): {f}")
     return not failures

@@ -1,8 +1,9 @@
 """python_ranks.py DIR OUT.json [--one]: itercl's Python package over the ranks of mpi4py's COMM_WORLD (under
 mpirun), or on one process without a communicator (--one). Each rank takes its rows of DIR's data (the
 split `itercl run` makes over as many ranks: core::first_row) and fits K-Means, MDS from vectors,
-PageRank from its part of the edges, the distance histogram, pair counts and g(r) with comm=; rank 0
-writes every rank's results, gathered in rank order, to OUT.json for python_test.sh to compare."""
+PageRank from its part of the edges, the distance histogram, pair counts, g(r) and the matrix of
+distances with comm=; rank 0 writes every rank's results, gathered in rank order, to OUT.json (the
+matrices to OUT's .pairwise.npz) for python_test.sh to compare."""
 import json
 import os
 import sys
@@ -59,6 +60,15 @@ within = itercl.pair_counts(mine(points[:, :3]), [0.5, 1, 2, 5], device="cpu", c
 r, g = itercl.radial_distribution(mine(points[:, :3]), bins=30, range=(0, 12), volume=1000.0, device="cpu", comm=comm)
 result["histogram"] = {"counts": counts.tolist(), "edges": bin_edges.tolist(), "pair_counts": within.tolist(),
                        "g_r": g.tolist()}
+
+# pairwise_distances: each rank's rows of D, all ranks' gathered in rank order into an .npz beside OUT.
+pairs, pairs_y = np.load(os.path.join(data, "pairs.npy")), np.load(os.path.join(data, "pairs_y.npy"))
+D = itercl.pairwise_distances(mine(pairs), device="cpu", comm=comm)
+D_y = itercl.pairwise_distances(mine(pairs), pairs_y, metric="cityblock", precision="double", device="cpu", comm=comm)
+parts = [(D, D_y)] if comm is None else comm.gather((D, D_y), root=0)
+if rank == 0:
+    np.savez(out[:-len(".json")] + ".pairwise.npz", D=np.concatenate([a for a, _ in parts]),
+             D_y=np.concatenate([b for _, b in parts]), local_rows=[len(a) for a, _ in parts])
 
 # Every rank's answers of what every rank gets must agree: gathered, compared on rank 0.
 shared = (km.inertia_, km.n_iter_, mds.stress_, ranks.tolist(), counts.tolist())

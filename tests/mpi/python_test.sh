@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package over MPI ranks (mpi4py): K-Means, MDS from vectors, PageRank from edge parts, the
-# distance histogram, pair counts and g(r) with comm=MPI.COMM_WORLD under mpirun -np 2 and -np 3, each
+# distance histogram, pair counts, g(r) and the matrix of distances with comm=MPI.COMM_WORLD under mpirun -np 2 and -np 3, each
 # rank passing its rows, against `itercl run` over the same ranks (identical) and against one process
 # (within the ranks tolerances): tests/mpi/python_compare.py says which value is held to what.
 # Usage: python_test.sh ITERCL MPIEXEC SOURCE_DIR PYTHONPATH
@@ -21,7 +21,7 @@ unset ITERCL_DEVICE
 "$python" "$here/python_ranks.py" "$tmp" "$tmp/python.one.json" --one
 failures=0
 for p in 2 3; do
-  for name in kmeans smacof pagerank histogram pair_counts; do
+  for name in kmeans smacof pagerank histogram pair_counts pairwise pairwise_y; do
     (cd "$tmp" && mpirun "$p" "$itercl" run "$name.config.json" --quiet --out "$name.np$p.json") ||
       { echo "FAIL: itercl run $name over $p ranks"; failures=$((failures + 1)); }
     [[ $name != kmeans ]] || mv "$tmp/kmeans.labels.txt" "$tmp/kmeans.np$p.labels.txt"

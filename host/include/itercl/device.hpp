@@ -54,6 +54,11 @@ std::filesystem::path program_cache_dir();
 using BuildLogHandler =
     std::function<void(const std::string& file, const std::string& options, const std::string& log)>;
 void set_build_log_handler(BuildLogHandler handler);
+// Hands stderr back to the process for good: a build in progress on another thread stops catching what
+// is written there, and later builds catch nothing (their compiler's messages reach stderr). For a
+// program that writes its last words while a build may be running, then ends without waiting for it
+// (the CLI at tune's --budget or Ctrl-C): written during the build, they would join its log and be lost.
+void release_stderr();
 
 // Throws InputError if `p` needs fp64 and the device has none.
 void require_precision(const DeviceInfo& info, Precision p);

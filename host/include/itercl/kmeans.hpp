@@ -24,7 +24,8 @@ struct KMeansParams {
   int n_clusters = 8;
   KMeansInit init = KMeansInit::kmeans_plus_plus;
   Matrix init_centroids;  // n_clusters x n_features, used when init == given
-  // Runs from different initial centroids; the one with the lowest inertia is returned. 0 means
+  // Runs from different initial centroids; the one with the lowest inertia is returned (a run that
+  // reaches the best's clustering again, numbered otherwise, does not replace it: scikit-learn's rule). 0 means
   // scikit-learn's "auto": 10 for random, 1 for k-means++ and given centroids.
   int n_init = 0;
   int runs() const { return n_init ? n_init : (init == KMeansInit::random ? 10 : 1); }  // n_init resolved

@@ -176,6 +176,25 @@ class PairwiseDistances {
 ReducedDistances merge_reduced_parts(const PairwiseReduction& reduction, Eigen::Index rows,
                                      const std::vector<ReducedDistances>& parts);
 
+class Ranks;  // itercl/mpi.hpp
+
+// This rank's rows of D over the ranks of `ranks` (itercl/mpi.hpp): every rank calls it with its own rows
+// of X (all ranks' rows in rank order are X; a rank may have none), the same Y (nullptr: X with itself)
+// and the same params (part and parts are set here). The ranks gather X, each computes its part of the
+// pair space on its devices as `itercl run` over as many ranks does, and every entry goes to the rank
+// that holds its row: `rows` x `cols` (this rank's rows of X; Y's rows, or all of X's), row-major, in
+// the device's precision (f32 for Precision::f32, else f64), bit for bit one process's rows of D. `run`
+// is this rank's part (its devices' shares and timings; the exchange in total.comm_s). Throws
+// InputError naming the rank whose X or Y differs from the others' in columns, dtype or (Y) rows.
+struct RankRowsOfDistances {
+  Eigen::Index rows = 0, cols = 0;
+  std::vector<float> f32;
+  std::vector<double> f64;
+  PairwiseRun run;
+};
+RankRowsOfDistances pairwise_rows_over_ranks(const Ranks& ranks, const std::vector<Device>& devices, const RowsView& X,
+                                             const RowsView* Y, PairwiseParams params);
+
 // scipy's pdist order: the index of pair (i, j), i < j, in the condensed upper triangle of n points.
 inline std::size_t condensed_index(std::size_t n, std::size_t i, std::size_t j) {
   return n * i - i * (i + 1) / 2 + (j - i - 1);

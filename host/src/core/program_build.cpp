@@ -87,17 +87,39 @@ BuildLogHandler& log_handler() {
   return handler;
 }
 
+// Who has stderr (file descriptor 2): the process, or a build catching it. `process` is a copy of the
+// process's own stderr taken before the first capture (-1: none yet) and kept, so that release_stderr()
+// can put it back from any thread without waiting for a build to end; once released, no build captures.
+struct StderrOwner {
+  std::mutex mutex;  // held only while file descriptor 2 changes hands, never during a build
+  int process = -1;
+  bool released = false;
+};
+StderrOwner& stderr_owner() {
+  static StderrOwner owner;
+  return owner;
+}
+
 // program.build with whatever the compiler writes to the process's stderr itself (PoCL's in-process clang
 // prints "N warnings generated." there) caught in a temporary file and returned, with the driver's log:
 // the terminal sees neither. stderr is the process's, so builds take turns here; anything another thread
-// writes to stderr during a build joins that build's log. A failed build throws BuildFailure, stderr back.
+// writes to stderr during a build joins that build's log, until release_stderr(). A failed build throws
+// BuildFailure, stderr back.
 std::string build_quietly(cl::Program& program, const cl::Device& device, const std::string& options) {
   static std::mutex one_build_at_a_time;
   std::lock_guard lock(one_build_at_a_time);
-  std::fflush(stderr);
-  std::FILE* sink = std::tmpfile();
-  const int saved = sink ? ::dup(STDERR_FILENO) : -1;
-  const bool redirected = saved >= 0 && ::dup2(::fileno(sink), STDERR_FILENO) >= 0;
+  StderrOwner& owner = stderr_owner();
+  std::FILE* sink = nullptr;
+  bool redirected = false;
+  {
+    std::lock_guard hand_over(owner.mutex);
+    if (!owner.released) {
+      std::fflush(stderr);
+      if (owner.process < 0) owner.process = ::dup(STDERR_FILENO);
+      sink = owner.process >= 0 ? std::tmpfile() : nullptr;
+      redirected = sink && ::dup2(::fileno(sink), STDERR_FILENO) >= 0;
+    }
+  }
   bool failed = false;
   try {
     program.build({device}, options.c_str());
@@ -105,10 +127,10 @@ std::string build_quietly(cl::Program& program, const cl::Device& device, const 
     failed = true;
   }
   if (redirected) {
+    std::lock_guard hand_over(owner.mutex);
     std::fflush(stderr);
-    ::dup2(saved, STDERR_FILENO);
+    if (!owner.released) ::dup2(owner.process, STDERR_FILENO);  // released: the process has it already
   }
-  if (saved >= 0) ::close(saved);
   std::string captured;
   if (sink) {
     std::rewind(sink);
@@ -185,6 +207,14 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device, 
 }  // namespace core
 
 void set_program_disk_cache(bool enabled) { core::disk_cache_enabled = enabled; }
+
+void release_stderr() {
+  core::StderrOwner& owner = core::stderr_owner();
+  std::lock_guard hand_over(owner.mutex);
+  if (owner.released) return;
+  owner.released = true;
+  if (owner.process >= 0) ::dup2(owner.process, STDERR_FILENO);
+}
 
 void set_build_log_handler(BuildLogHandler handler) {
   std::lock_guard lock(core::log_handler_mutex());

@@ -94,6 +94,35 @@ std::vector<FarPoint> farthest_over_ranks(core::Comm& comm, const LocalRows& min
   return candidates;
 }
 
+// scikit-learn's _is_same_clustering over the ranks: whether every cluster of `labels` lies within one
+// cluster of `other` (the same partition, up to the clusters' numbering, when both have k clusters), on
+// every rank the same answer. Each rank maps its own points' labels and reports a conflict; the ranks'
+// maps must agree where both map a label.
+bool same_clustering(core::Comm& comm, std::span<const std::int32_t> labels, std::span<const std::int32_t> other,
+                     int k) {
+  const auto uk = static_cast<std::size_t>(k);
+  std::vector<std::int64_t> mapping(uk + 1, -1);  // label -> other's label (-1: none seen), then a conflict flag
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    std::int64_t& to = mapping[static_cast<std::size_t>(labels[i])];
+    if (to == -1)
+      to = other[i];
+    else if (to != other[i])
+      mapping[uk] = 1;
+  }
+  const std::vector<std::int64_t> all = comm.allgatherv<std::int64_t>(mapping);
+  std::vector<std::int64_t> merged(uk, -1);
+  for (std::size_t at = 0; at < all.size(); at += uk + 1) {
+    if (all[at + uk] != -1) return false;
+    for (std::size_t c = 0; c < uk; ++c) {
+      const std::int64_t to = all[at + c];
+      if (to == -1) continue;
+      if (merged[c] != -1 && merged[c] != to) return false;
+      merged[c] = to;
+    }
+  }
+  return true;
+}
+
 struct RankRun {
   Matrix centroids;
   std::vector<std::int32_t> labels;  // this rank's
@@ -357,7 +386,10 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
     run.timings += init;
     best.init_inertia.push_back(run.inertia);
     best.total += run.timings;
-    if (r == 0 || run.inertia < best.inertia) {  // the same on every rank: the inertia is summed
+    // As scikit-learn: a run replaces the best only if its inertia is lower and its clustering another.
+    // Two runs that reach one clustering (numbered otherwise) have inertias equal but for rounding,
+    // which differs with the ranks' split: the earlier run stays, on any number of ranks.
+    if (r == 0 || (run.inertia < best.inertia && !same_clustering(comm, run.labels, best_labels, p.n_clusters))) {
       best.centroids = std::move(run.centroids);
       best_labels = std::move(run.labels);
       best.inertia = run.inertia;

@@ -4,7 +4,9 @@
 // and the initial centroids are computed over the ranks. The answers equal one process's: the same
 // initial centroids (each point takes the random draw it takes in one process), the same empty-cluster
 // relocation (the farthest points over all ranks, the same tie-break), hence the same labels and
-// iterations; sums differ only in the order of their additions (tolerance::ranks_objective).
+// iterations; sums differ only in the order of their additions (tolerance::ranks_objective). Of n_init
+// runs, one that reaches the best's clustering again does not replace it (scikit-learn's rule), so that
+// the inertias' rounding never picks another numbering of the same clusters.
 #pragma once
 
 #include <span>
@@ -62,8 +64,8 @@ KMeansResult fit_over_ranks(core::Comm& comm, const Device& device, const KMeans
 // - scaled_tol: scikit-learn's tolerance, tol times the mean of the columns' variances, from the ranks'
 //   sums about `origin` added in rank order.
 // - init_kmeans_plus_plus, init_random: the initial centroids (kmeans_init.cpp), as one process draws
-//   them from all the points; k-means++'s running sums cross a rank's boundary by adding the ranks' sums,
-//   so a draw within rounding of that boundary could fall on the other side of it.
+//   them from all the points, for any split: k-means++'s running sums and candidates' potentials are
+//   exact fixed-point sums (kmeans_init.cpp).
 void check_rows(core::Comm& comm, const KMeansParams& p, const LocalRows& mine);
 Eigen::RowVectorXd sample_mean(core::Comm& comm, const LocalRows& mine);
 double scaled_tol(core::Comm& comm, const LocalRows& mine, const Eigen::RowVectorXd& origin, double tol);
