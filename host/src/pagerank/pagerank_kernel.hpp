@@ -1,14 +1,18 @@
-// PageRankKernel's resolution for a device and graph, its -D options, its JSON field table, and the
-// kernel file of each format (internal).
+// PageRank's formats in one table, and PageRankKernel's resolution for a device and graph, its -D options
+// and its JSON field table (internal).
 #pragma once
 
+#include <array>
+#include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "itercl/device.hpp"
 #include "itercl/graph.hpp"
 #include "itercl/pagerank.hpp"
+#include "itercl/timing.hpp"
 #include "tuning/kernel_fields.hpp"
 
 namespace itercl::pagerank {
@@ -24,15 +28,141 @@ struct Problem {
   const DeviceCsr* csr = nullptr;
 };
 
-// `value` must be "auto" or one of the formats; ParamError(field) listing them. The one list of
-// formats, for PageRankKernel::validate and the config's params.format.
+class SpmvFormat;
+
+// Builds a format's layout of the in-links and uploads it (pagerank_spmv.hpp's make_spmv_format).
+using MakeFormat = std::unique_ptr<SpmvFormat> (*)(const Device& device, const Problem& problem,
+                                                   const PageRankKernel& kernel, const std::string& options,
+                                                   Timings& upload);
+std::unique_ptr<SpmvFormat> make_csr_format(const Device&, const Problem&, const PageRankKernel&, const std::string&,
+                                            Timings&);
+std::unique_ptr<SpmvFormat> make_csr_adaptive_format(const Device&, const Problem&, const PageRankKernel&,
+                                                     const std::string&, Timings&);
+std::unique_ptr<SpmvFormat> make_ell_format(const Device&, const Problem&, const PageRankKernel&, const std::string&,
+                                            Timings&);
+std::unique_ptr<SpmvFormat> make_bsr_format(const Device&, const Problem&, const PageRankKernel&, const std::string&,
+                                            Timings&);
+std::unique_ptr<SpmvFormat> make_hybrid_format(const Device&, const Problem&, const PageRankKernel&, const std::string&,
+                                               Timings&);
+
+// The tuner's values of a format's own field and the node orders it times (the order where it was measured
+// to matter: csr_adaptive; the rest keep the input's).
+inline constexpr int kTunedVectorSizes[] = {2, 8, 32};
+inline constexpr int kTunedBsrWidths[] = {16, 32, 64, 128};
+inline constexpr std::string_view kInputOrder[] = {"none"};
+inline constexpr std::string_view kBothOrders[] = {"none", "degree"};
+
+// One storage format (docs/pagerank.md): the kernel file holding its sums over in-links (the update is
+// pagerank.cl for all) and their entry points in the order one sum runs them, the class that builds its
+// layout, the tuning fields it reads besides work_group_size, its -D rule, where the graph may be built,
+// whether it runs over MPI ranks, and the tuner's candidates. The config checks, resolve, the factory,
+// the tuner, the runner, the tests, the CLI's help and Python (pagerank_formats()) read this table, so
+// that a format is one entry here, one kernel and one class. No format needs more of a device than
+// OpenCL 1.2 (csr_adaptive's local memory is checked against the device when it is built).
+struct Format {
+  std::string_view name;
+  const char* file;
+  std::array<const char*, 2> entries;  // nullptr: one kernel only
+  MakeFormat make;
+  std::array<std::string_view, 2> fields;  // PageRankKernel's JSON names; empty: none
+  bool links_per_item;                     // -D LINKS_PER_ITEM (csr_adaptive's row blocks)
+  bool device_build;                       // graph_build "device" serves it: it reads the in-link CSR as built
+  const char* not_over_ranks;              // why it does not run over MPI ranks; nullptr: it does
+  // Tuned by `itercl tune pagerank`, and the values of fields[0] (`tuned_member`, that field's member;
+  // nullptr: none swept) and the node orders it times. hybrid is not: part of its sum runs on the host, outside the
+  // OpenCL event times every candidate is compared by.
+  bool tuned;
+  int PageRankKernel::*tuned_member;
+  std::span<const int> tuned_values;
+  std::span<const std::string_view> tuned_orders;
+};
+inline constexpr Format kFormatTable[] = {
+    {"csr_scalar",
+     "pagerank_csr.cl",
+     {"csr_scalar"},
+     make_csr_format,
+     {},
+     false,
+     true,
+     nullptr,
+     true,
+     nullptr,
+     {},
+     kInputOrder},
+    {"csr_vector",
+     "pagerank_csr.cl",
+     {"csr_vector"},
+     make_csr_format,
+     {"vector_size"},
+     false,
+     true,
+     nullptr,
+     true,
+     &PageRankKernel::vector_size,
+     kTunedVectorSizes,
+     kInputOrder},
+    {"csr_adaptive",
+     "pagerank_csr.cl",
+     {"csr_adaptive", "csr_adaptive_pieces"},
+     make_csr_adaptive_format,
+     {},
+     true,
+     true,
+     nullptr,
+     true,
+     nullptr,
+     {},
+     kBothOrders},
+    {"ell",
+     "pagerank_ell.cl",
+     {"ell"},
+     make_ell_format,
+     {"ell_max_fill"},
+     false,
+     false,
+     "ell pads every row of the graph to the longest, and a rank's graph keeps all n rows (those of the other "
+     "ranks empty): each rank would store n x width slots",
+     true,
+     nullptr,
+     {},
+     kInputOrder},
+    {"hybrid",
+     "pagerank_ell.cl",
+     {"ell_rows", "scatter_rows"},
+     make_hybrid_format,
+     {"hybrid_k", "hybrid_rho"},
+     false,
+     false,
+     nullptr,
+     false,
+     nullptr,
+     {},
+     {}},
+    {"bsr",
+     "pagerank_bsr.cl",
+     {"fixed_width_sparse_row", "partial_rank_sum"},
+     make_bsr_format,
+     {"bsr_width"},
+     false,
+     false,
+     nullptr,
+     true,
+     &PageRankKernel::bsr_width,
+     kTunedBsrWidths,
+     kInputOrder},
+};
+
+// The table's entry of a resolved format; ParamError("kernel.format") listing the formats for another name.
+const Format& format(std::string_view name);
+
+// Whether `f` reads the tuning field of JSON name `field`.
+inline bool reads(const Format& f, std::string_view field) { return f.fields[0] == field || f.fields[1] == field; }
+
+// `value` must be "auto" or one of the formats; ParamError(field) listing them.
 void check_format(std::string_view field, const std::string& value);
 
 // A tuning field the format would ignore is a mistake in the config, not a no-op.
 void check_fields_apply(const PageRankKernel& k);
-
-// Whether graph_build "device" serves `format`: the CSR formats, which read the in-links as built.
-bool builds_on_device(const std::string& format);
 
 // Fills in every zero / "auto" field of `k` for this device (tuning/pagerank.json) and graph, and checks
 // the rest. `sources` receives the database entries used. Of the graph it reads the row lengths alone
@@ -70,6 +200,6 @@ bool wide_offsets(const std::string& options);
 const std::vector<KernelField<PageRankKernel>>& fields();
 
 // The file holding a resolved format's sums over in-links (the update is pagerank.cl for all).
-const char* kernel_file(const std::string& format);
+inline const char* kernel_file(const std::string& name) { return format(name).file; }
 
 }  // namespace itercl::pagerank
