@@ -64,92 +64,67 @@ struct Format {
   const char* file;
   std::array<const char*, 2> entries;  // nullptr: one kernel only
   MakeFormat make;
-  std::array<std::string_view, 2> fields;  // PageRankKernel's JSON names; empty: none
-  bool links_per_item;                     // -D LINKS_PER_ITEM (csr_adaptive's row blocks)
-  bool device_build;                       // graph_build "device" serves it: it reads the in-link CSR as built
-  const char* not_over_ranks;              // why it does not run over MPI ranks; nullptr: it does
-  // Tuned by `itercl tune pagerank`, and the values of fields[0] (`tuned_member`, that field's member;
-  // nullptr: none swept) and the node orders it times. hybrid is not: part of its sum runs on the host, outside the
-  // OpenCL event times every candidate is compared by.
-  bool tuned;
-  int PageRankKernel::*tuned_member;
-  std::span<const int> tuned_values;
-  std::span<const std::string_view> tuned_orders;
+  std::array<std::string_view, 2> fields = {};  // PageRankKernel's JSON names; empty: none
+  bool links_per_item = false;                  // -D LINKS_PER_ITEM (csr_adaptive's row blocks)
+  bool device_build = false;                    // graph_build "device" serves it: it reads the in-link CSR as built
+  const char* not_over_ranks = nullptr;         // why it does not run over MPI ranks; nullptr: it does
+  // Tuned by `itercl tune pagerank`, with the values of fields[0] (`tuned_member`, that field's member;
+  // nullptr: none swept) and the node orders it times. hybrid is not: part of its sum runs on the host,
+  // outside the OpenCL event times every candidate is compared by.
+  bool tuned = false;
+  int PageRankKernel::*tuned_member = nullptr;
+  std::span<const int> tuned_values = {};
+  std::span<const std::string_view> tuned_orders = {};
 };
 inline constexpr Format kFormatTable[] = {
-    {"csr_scalar",
-     "pagerank_csr.cl",
-     {"csr_scalar"},
-     make_csr_format,
-     {},
-     false,
-     true,
-     nullptr,
-     true,
-     nullptr,
-     {},
-     kInputOrder},
-    {"csr_vector",
-     "pagerank_csr.cl",
-     {"csr_vector"},
-     make_csr_format,
-     {"vector_size"},
-     false,
-     true,
-     nullptr,
-     true,
-     &PageRankKernel::vector_size,
-     kTunedVectorSizes,
-     kInputOrder},
-    {"csr_adaptive",
-     "pagerank_csr.cl",
-     {"csr_adaptive", "csr_adaptive_pieces"},
-     make_csr_adaptive_format,
-     {},
-     true,
-     true,
-     nullptr,
-     true,
-     nullptr,
-     {},
-     kBothOrders},
-    {"ell",
-     "pagerank_ell.cl",
-     {"ell"},
-     make_ell_format,
-     {"ell_max_fill"},
-     false,
-     false,
-     "ell pads every row of the graph to the longest, and a rank's graph keeps all n rows (those of the other "
-     "ranks empty): each rank would store n x width slots",
-     true,
-     nullptr,
-     {},
-     kInputOrder},
-    {"hybrid",
-     "pagerank_ell.cl",
-     {"ell_rows", "scatter_rows"},
-     make_hybrid_format,
-     {"hybrid_k", "hybrid_rho"},
-     false,
-     false,
-     nullptr,
-     false,
-     nullptr,
-     {},
-     {}},
-    {"bsr",
-     "pagerank_bsr.cl",
-     {"fixed_width_sparse_row", "partial_rank_sum"},
-     make_bsr_format,
-     {"bsr_width"},
-     false,
-     false,
-     nullptr,
-     true,
-     &PageRankKernel::bsr_width,
-     kTunedBsrWidths,
-     kInputOrder},
+    {.name = "csr_scalar",
+     .file = "pagerank_csr.cl",
+     .entries = {"csr_scalar"},
+     .make = make_csr_format,
+     .device_build = true,
+     .tuned = true,
+     .tuned_orders = kInputOrder},
+    {.name = "csr_vector",
+     .file = "pagerank_csr.cl",
+     .entries = {"csr_vector"},
+     .make = make_csr_format,
+     .fields = {"vector_size"},
+     .device_build = true,
+     .tuned = true,
+     .tuned_member = &PageRankKernel::vector_size,
+     .tuned_values = kTunedVectorSizes,
+     .tuned_orders = kInputOrder},
+    {.name = "csr_adaptive",
+     .file = "pagerank_csr.cl",
+     .entries = {"csr_adaptive", "csr_adaptive_pieces"},
+     .make = make_csr_adaptive_format,
+     .links_per_item = true,
+     .device_build = true,
+     .tuned = true,
+     .tuned_orders = kBothOrders},
+    {.name = "ell",
+     .file = "pagerank_ell.cl",
+     .entries = {"ell"},
+     .make = make_ell_format,
+     .fields = {"ell_max_fill"},
+     .not_over_ranks = "ell pads every row of the graph to the longest, and a rank's graph keeps all n rows (those "
+                       "of the other ranks empty): each rank would store n x width slots",
+     .tuned = true,
+     .tuned_orders = kInputOrder},
+    {.name = "hybrid",
+     .file = "pagerank_ell.cl",
+     .entries = {"ell_rows", "scatter_rows"},
+     .make = make_hybrid_format,
+     .fields = {"hybrid_k", "hybrid_rho"}},
+    {.name = "bsr",
+     .file = "pagerank_bsr.cl",
+     .entries = {"fixed_width_sparse_row", "partial_rank_sum"},
+     .make = make_bsr_format,
+     .fields = {"bsr_width"},
+     .tuned = true,
+     .tuned_member = &PageRankKernel::bsr_width,
+     .tuned_values = kTunedBsrWidths,
+     .tuned_orders = kInputOrder},
 };
 
 // The table's entry of a resolved format; ParamError("kernel.format") listing the formats for another name.
