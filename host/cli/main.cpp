@@ -323,8 +323,11 @@ int main(int argc, char** argv) {
   run->add_option("--out", out,
                   "Results file (default: the config's output); - for standard output. The config's relative "
                   "extra files (labels, ...) go beside it");
+  std::string kernel_choices;  // from the library's tables, so that a new variant is listed the day it is added
+  for (const itercl::KernelChoice& c : itercl::experiment_kernel_choices())
+    kernel_choices += "  " + c.algorithm + " " + c.field + ": auto, " + itercl::cli::joined(c.values) + "\n";
   run->footer("Algorithms (the config's \"algorithm\"): " + itercl::cli::joined(itercl::experiment_algorithms()) +
-              "\n" + global_options);
+              "\nKernels (the config's choice, else auto: the device's tuning):\n" + kernel_choices + global_options);
 
   std::string suite;
   itercl::BenchOptions bench_options;

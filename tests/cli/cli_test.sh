@@ -271,6 +271,11 @@ expect_rc 0 "itercl run --help"
 for word in kmeans smacof pagerank pairwise_distances distance_histogram pair_counts --progress --quiet --no-cache; do
   expect_text stdout "$word" "itercl run --help"
 done
+# every algorithm's kernel choices, from the library's tables (csr_adaptive: once missing from a copied list)
+for line in "kmeans params.kernel.variant: auto, naive," "pagerank params.format: auto, csr_scalar, csr_vector, csr_adaptive," \
+  "pairwise_distances params.kernel.knn: auto, fused, rows, tiles" "pair_counts params.kernel.variant: auto, naive,"; do
+  expect_text stdout "$line" "itercl run --help"
+done
 run_itercl tune --help
 expect_rc 0 "itercl tune --help"
 for word in kmeans smacof pagerank pairwise pair_histogram --repeat --budget --force --progress --quiet --verbose; do

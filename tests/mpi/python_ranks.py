@@ -54,6 +54,15 @@ result["smacof"] = {"embedding": gathered(embedding), "stress": mds.stress_, "n_
 part = mine(edges)  # every edge on exactly one rank
 ranks = itercl.pagerank((part[:, 0], part[:, 1]), device="cpu", comm=comm)
 result["pagerank"] = {"ranks": ranks.tolist(), "n_nodes": n_nodes}
+# Weighted parts over ranks are refused on every rank, not read unweighted (the ranks exchange links without
+# weights).
+if comm is not None:
+    try:
+        itercl.pagerank((part[:, 0], part[:, 1], np.arange(len(part)) + 2.0), device="cpu", comm=comm)
+        raise SystemExit("weighted parts over ranks ran")
+    except ValueError as e:
+        if "unweighted" not in str(e):
+            raise
 
 counts, bin_edges = itercl.distance_histogram(mine(points[:, :3]), bins=30, range=(0, 12), device="cpu", comm=comm)
 within = itercl.pair_counts(mine(points[:, :3]), [0.5, 1, 2, 5], device="cpu", comm=comm)

@@ -12,6 +12,7 @@
 #include "itercl/pagerank.hpp"
 #include "pagerank/device_graph.hpp"
 #include "pagerank/pagerank_formats.hpp"
+#include "pagerank/pagerank_kernel.hpp"
 #include "test_support.hpp"
 
 namespace device_graph_tests {
@@ -85,7 +86,7 @@ TEST_CASE("the device builds the host's in-links, counts and degree order, for e
       for (const bool repeats : {true, false})
         for (const bool degree : {false, true}) {
           const itercl::Graph g = random_graph(n, m, static_cast<std::uint64_t>(n) + m);
-          const EdgesView edges{g.n_nodes, g.src, g.dst};
+          const EdgesView edges{g.n_nodes, g.src, g.dst, {}};  // unweighted
           const LinkOptions options{.self_loops = loops, .duplicates = repeats};
           InLinks host = itercl::in_links(edges, options);
           std::vector<std::int32_t> order;
@@ -118,23 +119,25 @@ TEST_CASE("a bad edge is named as the host names it") {
 
 TEST_CASE("ranks from a graph built on the device equal the host-built graph's, bit for bit") {
   const itercl::Graph g = random_graph(4000, 50000, 3);
-  const EdgesView edges{g.n_nodes, g.src, g.dst};
-  for (const char* format : {"csr_scalar", "csr_vector", "csr_adaptive"})
+  const EdgesView edges{g.n_nodes, g.src, g.dst, {}};  // unweighted
+  for (const itercl::pagerank::Format& format : itercl::pagerank::kFormatTable) {
+    if (!format.device_build) continue;  // the formats graph_build "device" serves, as the table says
     for (const char* reorder : {"none", "degree"})
       for (const itercl::Precision precision : {itercl::Precision::f32, itercl::Precision::f64}) {
         itercl::PageRankParams p;
         p.precision = precision, p.tol = 0, p.max_iter = 15;
-        p.kernel = {.format = format, .reorder = reorder, .graph_build = "host"};
+        p.kernel = {.format = std::string(format.name), .reorder = reorder, .graph_build = "host"};
         const itercl::PageRankResult host = itercl::PageRank(test::device(), p).fit(edges, {.duplicates = false});
         p.kernel.graph_build = "device";
         const itercl::PageRankResult device = itercl::PageRank(test::device(), p).fit(edges, {.duplicates = false});
-        INFO(format << ", " << reorder);
+        INFO(format.name << ", " << reorder);
         CHECK(device.kernel.graph_build == "device");
         CHECK(device.ranks == host.ranks);
         CHECK(device.graph.links == host.graph.links);
         CHECK(device.graph.dropped == host.graph.dropped);
         CHECK(device.graph.dangling_nodes == host.graph.dangling_nodes);
       }
+  }
 }
 
 TEST_CASE("graph_build \"device\" is refused for a format that does not read the in-links as built") {

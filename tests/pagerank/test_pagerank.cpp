@@ -10,6 +10,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/pagerank.hpp"
+#include "pagerank/pagerank_kernel.hpp"
 #include "reference/pagerank_reference.hpp"
 #include "test_support.hpp"
 #include "tune_checks.hpp"
@@ -79,6 +80,16 @@ itercl::PageRankResult run(const Graph& g, PageRankParams p) {
 }
 
 TEST_SUITE_BEGIN("pagerank");
+
+TEST_CASE("the tests below run every format of the library's table") {
+  // A format added to the table (pagerank_kernel.hpp) fails here until all_kernels runs it.
+  for (const itercl::pagerank::Format& f : itercl::pagerank::kFormatTable) {
+    CAPTURE(f.name);
+    const std::vector<PageRankKernel> kernels = all_kernels();
+    CHECK(std::any_of(kernels.begin(), kernels.end(), [&](const PageRankKernel& k) { return k.format == f.name; }));
+  }
+  CHECK(itercl::pagerank_formats().size() == std::size(itercl::pagerank::kFormatTable));
+}
 
 TEST_CASE("every format matches the reference iteration by iteration on an awkward graph, float and double") {
   const Graph g = awkward_graph(1);

@@ -6,6 +6,7 @@
 
 #include "itercl/error.hpp"
 #include "itercl/pairwise.hpp"
+#include "pairwise/pairwise_kernel.hpp"
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
 #include "tune_checks.hpp"
@@ -101,6 +102,19 @@ TEST_CASE("pairwise: every metric, tiled and naive, one and two inputs, float an
         check_matrix(metric, X, Y, two.matrix(), prec, p);
       }
     }
+  }
+}
+
+TEST_CASE("pairwise: every variant of the library's table, sqeuclidean in float") {
+  // A variant added to the table (pairwise_kernel.hpp) runs here the day it is added; sqeuclidean, which
+  // every variant computes, in the quick tiling the tests above build.
+  const Matrix X = test::random_matrix(37, 11, 7, 2.0, 5.0);
+  for (const itercl::pairwise::DistanceVariant& v : itercl::pairwise::kDistanceTable) {
+    const std::string name(v.name);
+    CAPTURE(name);
+    PairwiseDistances d({test::device()}, X, nullptr, quick(params_for("sqeuclidean", Precision::f32, name.c_str())));
+    CHECK(d.kernel().variant == name);
+    check_matrix("sqeuclidean", X, X, d.matrix(), Precision::f32);
   }
 }
 

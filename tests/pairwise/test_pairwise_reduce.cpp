@@ -12,6 +12,7 @@
 #include "itercl/io.hpp"
 #include "itercl/pairwise.hpp"
 #include "itercl/tuning.hpp"
+#include "pairwise/pairwise_kernel.hpp"
 #include "reference/pairwise_reference.hpp"
 #include "test_support.hpp"
 
@@ -288,12 +289,15 @@ PairwiseParams rows_params(Precision precision, itercl::Metric metric = itercl::
   return p;
 }
 
-TEST_CASE("pairwise knn fused and rows: the reference's neighbours, one and two inputs, k = 1 and 64, rectangles") {
+TEST_CASE(
+    "pairwise knn, every form of the library's table: the reference's neighbours, one and two inputs, "
+    "k = 1 and 64, rectangles") {
   // n not a multiple of the tiles' rows or columns; d not a multiple of the slice or of 4.
   const Matrix X = test::random_matrix(77, 9, 38, 1.0, 5.0);
   const Matrix Y = test::random_matrix(70, 9, 39, 1.0, 5.0);
-  for (const std::string knn : {"fused", "rows"})
+  for (const itercl::pairwise::KnnForm& f : itercl::pairwise::kKnnTable)
     for (Precision prec : test::kPrecisions) {
+      const std::string knn(f.name);
       for (const Matrix* second : {static_cast<const Matrix*>(nullptr), &Y}) {
         CAPTURE(knn);
         CAPTURE(itercl::precision_name(prec));
@@ -301,7 +305,8 @@ TEST_CASE("pairwise knn fused and rows: the reference's neighbours, one and two 
         const Expected e = expected(X, second, prec);
         for (const bool cut : {false, true}) {
           CAPTURE(cut);
-          PairwiseParams params = knn == "fused" ? fused_params(prec) : rows_params(prec);
+          PairwiseParams params = f.rows_in_registers ? rows_params(prec) : fused_params(prec);
+          params.kernel.knn = knn;
           // Rectangles of 16 x 24 (one input: 16 x 16): rows merged on the host from several of them, each
           // with fewer candidates than k = 64 (padded with INFINITY and -1 as reduce_knn pads).
           if (cut) params.block_rows = 16, params.block_cols = 24;
@@ -312,9 +317,11 @@ TEST_CASE("pairwise knn fused and rows: the reference's neighbours, one and two 
             CAPTURE(k);
             itercl::PairwiseRun run;
             check_reduced(form("knn", k), pairs.reduce(form("knn", k), &run), e);
+            if (!f.entry) continue;  // tiles: the distances' rectangles and build, reduced (tests below)
+            // The fused search's own rectangles (one input: all 25, each a search of its own) and build.
             CHECK(run.shares.at(0).rectangles == (cut ? (second ? 15 : 25) : 1));
             CHECK(run.build_options.find("-D K=" + std::to_string(k)) != std::string::npos);
-            if (knn == "rows") {  // 2 rows a work-item where 8 x 2 rows a group give 2 groups a unit, else 1
+            if (f.rows_in_registers) {  // 2 rows a work-item where 8 x 2 rows a group give 2 groups a unit, else 1
               const std::size_t groups = ((cut ? 16 : 77) + 15) / 16;
               const bool two = groups >= 2 * std::size_t{test::device().info().compute_units};
               CHECK(run.build_options.find(two ? "-D RPI=2" : "-D RPI=1") != std::string::npos);

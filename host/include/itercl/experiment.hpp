@@ -34,6 +34,15 @@ struct ExperimentOutcome {
 // The algorithms a config's "algorithm" can name ("kmeans", "smacof", ...), sorted.
 std::vector<std::string> experiment_algorithms();
 
+// A kernel choice a config makes for an algorithm (`field`, e.g. "params.kernel.variant") and its values
+// besides "auto", read from the library's tables of variants and formats: the CLI's help lists them.
+struct KernelChoice {
+  std::string algorithm, field;
+  std::vector<std::string> values;
+};
+// Every algorithm's, in experiment_algorithms()' order.
+std::vector<KernelChoice> experiment_kernel_choices();
+
 // Reads the config, runs the experiment and writes its results file atomically (an earlier file is
 // replaced only by a complete new one). Relative paths in the config resolve against its folder.
 // Throws InputError for a bad config or data, RuntimeError for a failure while running.

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "core/device_data.hpp"
@@ -31,101 +33,106 @@ std::array<PinnedHostBuffer, 2>& staging_chunks(const Device& device) {
   return staging;
 }
 
+enum class Direction { to_device, to_host };
+
+// Moves `chunks` chunks through the device's two staging chunks, one crossing the bus while the host works
+// on the other: `host(c, staging)` fills chunk c (to_device) or empties it (to_host), and `cross(c, staging,
+// event)` enqueues its copy on the device's queue. To the device a staging chunk is filled again once its
+// last copy is done; to the host chunk c + 1 crosses while c is emptied. Returns the copies' transfer time
+// and the call's wall time; blocks until all are done.
+template <class Host, class Cross>
+Timings pump_chunks(const Device& device, std::size_t chunks, Direction direction, Host host, Cross cross) {
+  Stopwatch wall;
+  Timings t;
+  if (chunks == 0) return t;
+  std::lock_guard lock(device.state().staging_mutex);  // one copy at a time through the device's two chunks
+  std::array<PinnedHostBuffer, 2>& staging = staging_chunks(device);
+  cl::CommandQueue& queue = device.queue();
+  std::array<cl::Event, 2> crossed;
+  const auto enqueue = [&](std::size_t c) {
+    cross(c, staging[c % 2].data(), crossed[c % 2]);
+    queue.flush();
+  };
+  if (direction == Direction::to_device) {
+    std::vector<cl::Event> copies;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      if (crossed[c % 2]()) crossed[c % 2].wait();  // the chunk is free again once its copy is done
+      host(c, staging[c % 2].data());
+      enqueue(c);
+      copies.push_back(crossed[c % 2]);
+    }
+    cl::Event::waitForEvents(copies);
+    for (const cl::Event& e : copies) t.transfer_s += event_seconds(e);
+  } else {
+    enqueue(0);
+    for (std::size_t c = 0; c < chunks; ++c) {
+      crossed[c % 2].wait();
+      t.transfer_s += event_seconds(crossed[c % 2]);
+      if (c + 1 < chunks) enqueue(c + 1);  // the next chunk crosses while this one is copied out
+      host(c, staging[c % 2].data());
+    }
+  }
+  t.wall_s = wall.seconds();
+  return t;
+}
+
+// A plain copy of `size` bytes on all cores: how a chunk of ordinary memory enters or leaves a staging chunk.
+void copy_on_all_cores(void* to, const void* from, std::size_t size) {
+  parallel_blocks(size, worker_count(size / 4), [&](std::size_t begin, std::size_t end, int) {
+    std::memcpy(static_cast<unsigned char*>(to) + begin, static_cast<const unsigned char*>(from) + begin, end - begin);
+  });
+}
+
+constexpr std::size_t kChunk = Device::State::kStagingBytes;
+
 }  // namespace
 
 Timings upload_columns(const Device& device, const RowsView& rows, Precision precision, const Eigen::RowVectorXd& shift,
                        const cl::Buffer& out) {
-  Stopwatch wall;
-  Timings t;
   const Eigen::Index n = rows.rows(), dim = rows.cols();
   const std::size_t value = real_size(precision);
-  if (n == 0 || dim == 0) return t;
-  std::lock_guard lock(device.state().staging_mutex);  // one copy at a time through the device's two chunks
-  std::array<PinnedHostBuffer, 2>& staging = staging_chunks(device);
+  if (n == 0 || dim == 0) return {};
   // Whole rows a chunk: each chunk is dim column pieces of `rows` values, one rectangle of the buffer.
-  const Eigen::Index chunk_rows =
-      std::max<Eigen::Index>(1, static_cast<Eigen::Index>(Device::State::kStagingBytes / (value * dim)));
-  cl::CommandQueue& queue = device.queue();
-  std::array<cl::Event, 2> copied;
-  std::vector<cl::Event> copies;
-  for (Eigen::Index first = 0, c = 0; first < n; first += chunk_rows, ++c) {
-    const auto s = static_cast<std::size_t>(c % 2);
-    if (copied[s]()) copied[s].wait();  // the chunk is free again once its last copy is done
-    const Eigen::Index count = std::min(chunk_rows, n - first);
-    auto* packed = static_cast<unsigned char*>(staging[s].data());
-    const auto ucount = static_cast<std::size_t>(count);
-    pack_columns_on_all_cores(rows.block(first, count), precision, shift, packed);
-    // dim pieces of count values, at column j's rows [first, first + count) of the buffer.
-    const cl::array<cl::size_type, 3> at{static_cast<cl::size_type>(first) * value, 0, 0}, from{0, 0, 0},
-        region{ucount * value, static_cast<cl::size_type>(dim), 1};
-    queue.enqueueWriteBufferRect(out, CL_FALSE, at, from, region, static_cast<cl::size_type>(n) * value, 0,
-                                 ucount * value, 0, packed, nullptr, &copied[s]);
-    queue.flush();
-    copies.push_back(copied[s]);
-  }
-  cl::Event::waitForEvents(copies);
-  for (const cl::Event& e : copies) t.transfer_s += event_seconds(e);
-  t.wall_s = wall.seconds();
-  return t;
+  const Eigen::Index chunk_rows = std::max<Eigen::Index>(1, static_cast<Eigen::Index>(kChunk / (value * dim)));
+  const auto first_row = [&](std::size_t c) { return static_cast<Eigen::Index>(c) * chunk_rows; };
+  const auto count = [&](std::size_t c) { return std::min(chunk_rows, n - first_row(c)); };
+  return pump_chunks(
+      device, static_cast<std::size_t>((n + chunk_rows - 1) / chunk_rows), Direction::to_device,
+      [&](std::size_t c, void* packed) {
+        pack_columns_on_all_cores(rows.block(first_row(c), count(c)), precision, shift, packed);
+      },
+      [&](std::size_t c, void* packed, cl::Event& copied) {
+        // dim pieces of count values, at column j's rows [first, first + count) of the buffer.
+        const auto ucount = static_cast<std::size_t>(count(c));
+        const cl::array<cl::size_type, 3> at{static_cast<cl::size_type>(first_row(c)) * value, 0, 0}, from{0, 0, 0},
+            region{ucount * value, static_cast<cl::size_type>(dim), 1};
+        device.queue().enqueueWriteBufferRect(out, CL_FALSE, at, from, region, static_cast<cl::size_type>(n) * value, 0,
+                                              ucount * value, 0, packed, nullptr, &copied);
+      });
 }
 
 Timings upload(const Device& device, const void* in, std::size_t bytes, const cl::Buffer& out, std::size_t offset) {
-  Stopwatch wall;
-  Timings t;
-  if (bytes == 0) return t;
-  std::lock_guard lock(device.state().staging_mutex);
-  std::array<PinnedHostBuffer, 2>& staging = staging_chunks(device);
-  constexpr std::size_t kChunk = Device::State::kStagingBytes;
-  cl::CommandQueue& queue = device.queue();
-  std::array<cl::Event, 2> copied;
-  std::vector<cl::Event> copies;
-  for (std::size_t at = 0, c = 0; at < bytes; at += kChunk, ++c) {
-    const std::size_t s = c % 2, size = std::min(kChunk, bytes - at);
-    if (copied[s]()) copied[s].wait();  // the chunk is free again once its copy is done
-    auto* to = static_cast<unsigned char*>(staging[s].data());
-    const auto* from = static_cast<const unsigned char*>(in) + at;
-    parallel_blocks(size, worker_count(size / 4), [&](std::size_t begin, std::size_t end, int) {
-      std::memcpy(to + begin, from + begin, end - begin);
-    });
-    queue.enqueueWriteBuffer(out, CL_FALSE, offset + at, size, to, nullptr, &copied[s]);
-    queue.flush();
-    copies.push_back(copied[s]);
-  }
-  cl::Event::waitForEvents(copies);
-  for (const cl::Event& e : copies) t.transfer_s += event_seconds(e);
-  t.wall_s = wall.seconds();
-  return t;
+  const auto size = [bytes](std::size_t c) { return std::min(kChunk, bytes - c * kChunk); };
+  return pump_chunks(
+      device, (bytes + kChunk - 1) / kChunk, Direction::to_device,
+      [&](std::size_t c, void* to) {
+        copy_on_all_cores(to, static_cast<const unsigned char*>(in) + c * kChunk, size(c));
+      },
+      [&](std::size_t c, void* from, cl::Event& copied) {
+        device.queue().enqueueWriteBuffer(out, CL_FALSE, offset + c * kChunk, size(c), from, nullptr, &copied);
+      });
 }
 
 Timings download(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes, void* out) {
-  Stopwatch wall;
-  Timings t;
-  if (bytes == 0) return t;
-  std::lock_guard lock(device.state().staging_mutex);
-  std::array<PinnedHostBuffer, 2>& staging = staging_chunks(device);
-  constexpr std::size_t kChunk = Device::State::kStagingBytes;
-  cl::CommandQueue& queue = device.queue();
-  const std::size_t chunks = (bytes + kChunk - 1) / kChunk;
-  std::array<cl::Event, 2> read;
-  auto enqueue = [&](std::size_t c) {
-    const std::size_t at = c * kChunk, size = std::min(kChunk, bytes - at);
-    queue.enqueueReadBuffer(buffer, CL_FALSE, offset + at, size, staging[c % 2].data(), nullptr, &read[c % 2]);
-    queue.flush();
-  };
-  enqueue(0);
-  for (std::size_t c = 0; c < chunks; ++c) {
-    read[c % 2].wait();
-    t.transfer_s += event_seconds(read[c % 2]);
-    if (c + 1 < chunks) enqueue(c + 1);  // the next chunk crosses while this one is copied out
-    const std::size_t at = c * kChunk, size = std::min(kChunk, bytes - at);
-    const auto* from = static_cast<const unsigned char*>(staging[c % 2].data());
-    auto* to = static_cast<unsigned char*>(out) + at;
-    parallel_blocks(size, worker_count(size / 4), [&](std::size_t begin, std::size_t end, int) {
-      std::memcpy(to + begin, from + begin, end - begin);
-    });
-  }
-  t.wall_s = wall.seconds();
-  return t;
+  const auto size = [bytes](std::size_t c) { return std::min(kChunk, bytes - c * kChunk); };
+  return pump_chunks(
+      device, (bytes + kChunk - 1) / kChunk, Direction::to_host,
+      [&](std::size_t c, const void* from) {
+        copy_on_all_cores(static_cast<unsigned char*>(out) + c * kChunk, from, size(c));
+      },
+      [&](std::size_t c, void* to, cl::Event& read) {
+        device.queue().enqueueReadBuffer(buffer, CL_FALSE, offset + c * kChunk, size(c), to, nullptr, &read);
+      });
 }
 
 }  // namespace itercl::core

@@ -4,8 +4,11 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "core/build_commit.hpp"
 #include "core/json_text.hpp"
@@ -13,8 +16,13 @@
 #include "experiment/ranks.hpp"
 #include "itercl/error.hpp"
 #include "itercl/io.hpp"
+#include "itercl/pagerank.hpp"
 #include "itercl/timing.hpp"
 #include "itercl/version.hpp"
+#include "kmeans/kmeans_kernel.hpp"
+#include "pairwise/pair_histogram_kernel.hpp"
+#include "pairwise/pairwise_kernel.hpp"
+#include "smacof/smacof_kernel.hpp"
 
 namespace itercl {
 namespace experiment {
@@ -193,6 +201,23 @@ std::vector<std::string> experiment_algorithms() {
   std::vector<std::string> names;
   for (const auto& [name, runner] : experiment::algorithms()) names.push_back(name);
   return names;
+}
+
+std::vector<KernelChoice> experiment_kernel_choices() {
+  const auto values = [](const auto& names) { return std::vector<std::string>(std::begin(names), std::end(names)); };
+  const std::map<std::string, std::vector<std::pair<std::string, std::vector<std::string>>>> choices = {
+      {"kmeans", {{"params.kernel.variant", values(kmeans::kVariants)}}},
+      {"smacof", {{"params.kernel.variant", values(smacof::kVariants)}}},
+      {"pagerank", {{"params.format", pagerank_formats()}}},
+      {"pairwise_distances",
+       {{"params.kernel.variant", values(pairwise::kDistanceVariants)},
+        {"params.kernel.knn", values(pairwise::kKnnForms)}}},
+      {"distance_histogram", {{"params.kernel.variant", values(pairwise::kHistogramVariants)}}},
+      {"pair_counts", {{"params.kernel.variant", values(pairwise::kHistogramVariants)}}}};
+  std::vector<KernelChoice> out;
+  for (const std::string& algorithm : experiment_algorithms())
+    for (const auto& [field, names] : choices.at(algorithm)) out.push_back({algorithm, field, names});
+  return out;
 }
 
 ExperimentOutcome run_experiment(const nlohmann::json& config, const std::string& config_name,

@@ -18,6 +18,7 @@
 #include "io/npy_shared.hpp"
 #include "itercl/pairwise.hpp"
 #include "pairwise/pairwise_description.hpp"
+#include "pairwise/pairwise_kernel.hpp"
 
 namespace itercl {
 namespace pairwise {
@@ -337,15 +338,17 @@ AlgorithmReport run_pairwise(ExperimentContext& c) {
   res["shares"] = shares_json(run.shares, run.pairs);
   // Form knn with the selection fused in (fused or rows) computes the expanded form in cl/pairwise_knn.cl,
   // whatever the distances' variant.
-  const bool fused = form == "knn" && run.kernel.knn != "tiles";
-  const std::string variant = fused ? "expanded, knn " + run.kernel.knn : run.kernel.variant;
-  report.kernel = {{"file", fused ? "pairwise_knn.cl" : "pairwise.cl"},
-                   {"tuning", run.kernel},
-                   {"tuning_sources", run.tuning_sources},
-                   {"build_options", run.build_options}};
+  const bool fused = form == "knn" && pairwise::fused_search(run.kernel);
+  const std::string variant = fused ? "expanded form, knn " + run.kernel.knn : run.kernel.variant;
+  report.kernel = {
+      {"file", fused ? pairwise::knn_form(run.kernel.knn).file : pairwise::distance_variant(run.kernel.variant).file},
+      {"tuning", run.kernel},
+      {"tuning_sources", run.tuning_sources},
+      {"build_options", run.build_options}};
   report.timings = {{"upload", run.upload}, {"total", run.total}};
   repeats.add_to(report.timings);
-  const double flops = pairwise::flops(s.params.metric, fused ? "expanded" : run.kernel.variant, s.X.cols(), run.pairs);
+  const double flops =
+      pairwise::flops(fused || pairwise::uses_inner_products(run.kernel, s.params.metric), s.X.cols(), run.pairs);
   const double kernel_s = run.shares.size() == 1 ? run.total.kernel_s : 0.0;
   report.gflops = {{"flops", flops},
                    {"kernel", kernel_s > 0 ? flops / kernel_s * 1e-9 : 0.0},

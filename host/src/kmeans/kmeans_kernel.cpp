@@ -31,7 +31,7 @@ constexpr int kMaxPointsPerItem = 64;
 // count is rounded down to a multiple of 16, or below 16 to a power of two: 51 points (D = 5) would be
 // scalar code, 48 are three full vectors.
 int default_points_per_item(const KMeansKernel& k, Eigen::Index dim) {
-  const bool blocks = k.variant == "point_blocks";
+  const bool blocks = variant(k.variant).point_vectors;
   const int points =
       static_cast<int>(std::clamp<Eigen::Index>(k.register_values / dim, 1, blocks ? kMaxPointsPerItem : 16));
   if (!blocks) return points;
@@ -226,9 +226,16 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
     // gemm from its threshold on, where its tiles fit (a config's tuning of the other variants keeps them).
     const bool gemm = k.gemm_from_dim > 0 && dim >= k.gemm_from_dim &&
                       gemm_problem(gemm_shape(k, info, problem), info, problem).first.empty();
-    k.variant = mma ? "mma" : gemm ? "gemm" : db.variant == "tiled" && too_long ? "expanded" : db.variant;
-    // The device update asked for: a variant that fuses it (a CPU's point_blocks does not).
-    if (k.update == "device" && !fuses_update(k)) k.variant = "expanded";
+    const char* beyond = variant(db.variant).beyond_tiled_dim;
+    k.variant = mma ? "mma" : gemm ? "gemm" : beyond && too_long ? beyond : db.variant;
+    // The device update asked for: the table's first variant that fuses it and runs on any device (a CPU's
+    // point_blocks does not fuse it).
+    if (k.update == "device" && !fuses_update(k))
+      for (const Variant& v : kVariantTable)
+        if (v.lloyd && v.needs == Needs::any) {
+          k.variant = v.name;
+          break;
+        }
   }
   if (k.variant == "mma") {
     // Shaped and checked first, so that a device without tensor cores or a double run hears that before

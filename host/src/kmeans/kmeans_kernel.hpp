@@ -30,24 +30,26 @@ struct Variant {
   bool expanded;
   bool centroid_tiles;
   Needs needs = Needs::any;
+  // Points held as vectors across a CPU's registers, up to 64 a work-item (point_blocks): register_values
+  // decides their count in whole vectors, and the tuner sweeps its own register budgets.
+  bool point_vectors = false;
+  // What auto runs instead where the database's variant is this one but the vectors are longer than
+  // tiled_up_to_dim (nullptr: none; tiled's register tiles spill past it).
+  const char* beyond_tiled_dim = nullptr;
 };
 inline constexpr Variant kVariantTable[] = {
     {"naive", "kmeans.cl", nullptr, false, false},
     {"local_centroids", "kmeans.cl", nullptr, false, false},
     {"local_centroids_points", "kmeans.cl", nullptr, false, false},
     {"expanded", "kmeans_expanded.cl", "lloyd_expanded", true, false},
-    {"tiled", "kmeans_expanded.cl", "lloyd_expanded", true, true},
+    {"tiled", "kmeans_expanded.cl", "lloyd_expanded", true, true, Needs::any, false, "expanded"},
     {"gemm", "kmeans_gemm.cl", "lloyd_gemm", true, true},
-    {"point_blocks", "kmeans_point_blocks.cl", nullptr, true, false},
+    {"point_blocks", "kmeans_point_blocks.cl", nullptr, true, false, Needs::any, true},
     {"mma", "kmeans_mma.cl", "lloyd_mma", false, false, Needs::nvidia_tensor_cores},
 };
 
 // The variants' names, in the table's order (the order the tuner tries them).
-inline constexpr std::array<std::string_view, std::size(kVariantTable)> kVariants = [] {
-  std::array<std::string_view, std::size(kVariantTable)> names{};
-  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kVariantTable[i].name;
-  return names;
-}();
+inline constexpr auto kVariants = names_of(kVariantTable);
 
 // The table's entry of a resolved (named) variant; throws ParamError("kernel.variant") for another name.
 const Variant& variant(std::string_view name);

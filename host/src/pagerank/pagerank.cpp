@@ -54,30 +54,33 @@ PageRank::PageRank(const Device& device, PageRankParams params) : device_(device
   device_.require(params_.precision);
 }
 
-PageRankResult PageRank::fit(const InLinks& links) const {
+namespace {
+
+// A fit on one device: the graph built from `input` (in-links, or edges and their options), run, and
+// released, each a phase of the call.
+template <class... Input>
+PageRankResult fit_one_device(const Device& device, const PageRankParams& p, std::int32_t n_nodes,
+                              const Input&... input) {
   core::PhaseClock clock("checks");
-  params_.validate(links.n_nodes);
+  p.validate(n_nodes);
   PageRankResult r;
   {
-    PageRankGraph graph(device_, links, params_);
-    r = graph.run(params_.personalization, params_.nstart);
+    PageRankGraph graph(device, input..., p);
+    r = graph.run(p.personalization, p.nstart);
     core::enter_phase("release");  // the graph's device and host memory, freed before the call returns
   }
   r.phases = clock.phases();
   return r;
 }
 
+}  // namespace
+
+PageRankResult PageRank::fit(const InLinks& links) const {
+  return fit_one_device(device_, params_, links.n_nodes, links);
+}
+
 PageRankResult PageRank::fit(const EdgesView& edges, const LinkOptions& options) const {
-  core::PhaseClock clock("checks");
-  params_.validate(edges.n_nodes);
-  PageRankResult r;
-  {
-    PageRankGraph graph(device_, edges, options, params_);
-    r = graph.run(params_.personalization, params_.nstart);
-    core::enter_phase("release");  // the graph's device and host memory, freed before the call returns
-  }
-  r.phases = clock.phases();
-  return r;
+  return fit_one_device(device_, params_, edges.n_nodes, edges, options);
 }
 
 PageRankResult PageRank::fit(const Ranks& ranks, const EdgesView& part) const {
@@ -97,6 +100,8 @@ PageRankResult PageRank::fit(const Ranks& ranks, const EdgesView& part) const {
   const Graph edges{.n_nodes = part.n_nodes,
                     .src = std::vector<std::int32_t>(part.src.begin(), part.src.end()),
                     .dst = std::vector<std::int32_t>(part.dst.begin(), part.dst.end()),
+                    // passed on so that a weighted part is refused (fit_over_ranks), not read unweighted
+                    .weights = std::vector<double>(part.weights.begin(), part.weights.end()),
                     .labels = {}};
   pagerank::LinkCounts link_counts;
   PageRankResult r = pagerank::fit_over_ranks(comm, device_, params_, edges, {}, link_counts);

@@ -33,7 +33,8 @@ class HybridFormat : public SpmvFormat {
     stats_.matrix_bytes += (layout_.cpu_rows.size() + layout_.cpu_sources.size()) * 4 + layout_.cpu_offsets.size() * 8 +
                            layout_.cpu_values.size() * real_size(p);
     layout_.bins.clear();  // on the device now; the CPU keeps only its own rows
-    bin_kernel_ = device.kernel(kernel_file(k.format), options, "ell_rows");
+    const Format& f = format(k.format);
+    bin_kernel_ = device.kernel(f.file, options, f.entries[0]);
     if (cpu_rows_ > 0) {
       const std::size_t real = real_size(p);
       cpu_row_ids_ = upload_buffer(device, layout_.cpu_rows, "hybrid cpu rows", upload);
@@ -42,7 +43,7 @@ class HybridFormat : public SpmvFormat {
       sums_host_ = PinnedHostBuffer(device, static_cast<std::size_t>(cpu_rows_) * real);
       // A second queue, so the copy of z to the host overlaps the bins' kernels on the first.
       copy_queue_ = cl::CommandQueue(device.context(), device.device(), CL_QUEUE_PROFILING_ENABLE);
-      scatter_kernel_ = device.kernel(kernel_file(k.format), options, "scatter_rows");
+      scatter_kernel_ = device.kernel(f.file, options, f.entries[1]);
     }
   }
 

@@ -8,7 +8,9 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/number_text.hpp"
 #include "itercl/error.hpp"
@@ -19,11 +21,22 @@
 namespace itercl {
 
 const std::vector<std::string>& pagerank_formats() {
-  static const std::vector<std::string> formats = {"csr_scalar", "csr_vector", "csr_adaptive", "ell", "hybrid", "bsr"};
+  static const std::vector<std::string> formats = [] {
+    std::vector<std::string> names;
+    for (const pagerank::Format& f : pagerank::kFormatTable) names.emplace_back(f.name);
+    return names;
+  }();
   return formats;
 }
 
 namespace pagerank {
+
+const Format& format(std::string_view name) {
+  for (const Format& f : kFormatTable)
+    if (f.name == name) return f;
+  throw ParamError("kernel.format",
+                   "expected one of " + choice_list(pagerank_formats()) + "; got \"" + std::string(name) + "\"");
+}
 
 void check_format(std::string_view field, const std::string& value) { check_choice(field, value, pagerank_formats()); }
 
@@ -34,25 +47,34 @@ bool power_of_two(int v) { return v > 0 && std::has_single_bit(static_cast<unsig
 // build_ell's message points to hybrid or bsr.
 constexpr double kEllMaxFill = 10;
 
-void check_fields_apply(const PageRankKernel& k) {
-  auto only_for = [&](const char* field, bool set, const char* format) {
-    if (set && k.format != format)
-      throw ParamError(std::string("kernel.") + field,
-                       std::string("applies to format ") + format + ", not " + k.format);
-  };
-  only_for("vector_size", k.vector_size != 0, "csr_vector");
-  only_for("bsr_width", k.bsr_width != 0, "bsr");
-  only_for("hybrid_k", k.hybrid_k != 0, "hybrid");
-  only_for("hybrid_rho", k.hybrid_rho != 0, "hybrid");
-  only_for("ell_max_fill", k.ell_max_fill != 0, "ell");
-  if (k.graph_build == "device" && !builds_on_device(k.format))
-    throw ParamError("kernel.graph_build",
-                     "\"device\" applies to the CSR formats (csr_scalar, csr_vector, "
-                     "csr_adaptive), not " +
-                         k.format);
+// The names of the formats `pred` holds for, for the messages that say where a misplaced field applies.
+template <class Pred>
+std::string formats_where(Pred pred) {
+  std::string out;
+  for (const Format& f : kFormatTable)
+    if (pred(f)) out += (out.empty() ? "" : ", ") + std::string(f.name);
+  return out;
 }
 
-bool builds_on_device(const std::string& format) { return format.starts_with("csr_"); }
+void check_fields_apply(const PageRankKernel& k) {
+  const Format& f = format(k.format);
+  const std::pair<std::string_view, bool> set[] = {{"vector_size", k.vector_size != 0},
+                                                   {"bsr_width", k.bsr_width != 0},
+                                                   {"hybrid_k", k.hybrid_k != 0},
+                                                   {"hybrid_rho", k.hybrid_rho != 0},
+                                                   {"ell_max_fill", k.ell_max_fill != 0}};
+  for (const auto& [field, is_set] : set) {
+    const std::string_view name = field;
+    if (is_set && !reads(f, name))
+      throw ParamError(
+          "kernel." + std::string(name),
+          "applies to format " + formats_where([&](const Format& g) { return reads(g, name); }) + ", not " + k.format);
+  }
+  if (k.graph_build == "device" && !f.device_build)
+    throw ParamError("kernel.graph_build", "\"device\" applies to the CSR formats (" +
+                                               formats_where([](const Format& g) { return g.device_build; }) +
+                                               "), not " + k.format);
+}
 
 }  // namespace pagerank
 
@@ -120,14 +142,15 @@ PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const
   if (k.format == "auto") k.format = db.format;
   if (k.reorder == "auto") k.reorder = db.reorder;
   // The database's graph_build is for its own format; another format builds on the host.
-  if (k.graph_build == "auto") k.graph_build = builds_on_device(k.format) ? db.graph_build : "host";
+  const Format& f = format(k.format);
+  if (k.graph_build == "auto") k.graph_build = f.device_build ? db.graph_build : "host";
   check_fields_apply(k);
 
   // A power of two (validate) within the device's maximum is within its largest power of two.
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
   const auto largest = static_cast<int>(std::bit_floor(static_cast<unsigned>(info.max_work_group_size)));
   if (k.work_group_size == 0) k.work_group_size = std::min(db.work_group_size, largest);
-  if (k.format == "csr_vector") {
+  if (reads(f, "vector_size")) {
     if (k.vector_size == 0) k.vector_size = db.vector_size;
     // Bell and Garland's rule (CUSP): the smallest power of two covering the mean row, 2 to 32.
     if (k.vector_size == 0) {
@@ -143,12 +166,12 @@ PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const
                                                  " work-items per row exceed the work-group of " +
                                                  std::to_string(k.work_group_size));
   }
-  if (k.format == "bsr" && k.bsr_width == 0) k.bsr_width = db.bsr_width;
-  if (k.format == "hybrid" && k.hybrid_k == 0) {
+  if (reads(f, "bsr_width") && k.bsr_width == 0) k.bsr_width = db.bsr_width;
+  if (reads(f, "hybrid_k") && k.hybrid_k == 0) {
     if (k.hybrid_rho == 0) k.hybrid_rho = db.hybrid_rho;
     k.hybrid_k = auto_hybrid_k(offsets, k.hybrid_rho);
   }
-  if (k.format == "ell" && k.ell_max_fill == 0) k.ell_max_fill = kEllMaxFill;
+  if (reads(f, "ell_max_fill") && k.ell_max_fill == 0) k.ell_max_fill = kEllMaxFill;
   return k;
 }
 
@@ -165,20 +188,13 @@ bool needs_wide_offsets(std::int64_t n_links) {
 
 std::string defines(const PageRankKernel& k, Precision precision, bool weighted, bool wide_offsets) {
   Defines d(precision);
-  if (k.format == "csr_adaptive") d.add("LINKS_PER_ITEM", kAdaptiveLinksPerItem);
+  if (format(k.format).links_per_item) d.add("LINKS_PER_ITEM", kAdaptiveLinksPerItem);
   if (weighted) d.add("WEIGHTED", 1);
   if (wide_offsets) d.add("OFFSET", "long");
   return d.str();
 }
 
 bool wide_offsets(const std::string& options) { return options.find("-D OFFSET=long") != std::string::npos; }
-
-const char* kernel_file(const std::string& format) {
-  if (format == "csr_scalar" || format == "csr_vector" || format == "csr_adaptive") return "pagerank_csr.cl";
-  if (format == "ell" || format == "hybrid") return "pagerank_ell.cl";
-  if (format == "bsr") return "pagerank_bsr.cl";
-  throw ParamError("kernel.format", "no format '" + format + "'");
-}
 
 }  // namespace pagerank
 }  // namespace itercl

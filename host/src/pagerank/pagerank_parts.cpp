@@ -73,7 +73,9 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
   const auto un = static_cast<std::size_t>(n);
   const int ranks = comm.size();
   if (!part.weights.empty())
-    throw InputError("graph: a graph drawn in parts is unweighted (R-MAT); weighted graphs are read on rank 0");
+    throw InputError(
+        "graph: a graph given in parts over ranks is unweighted (the ranks exchange its links without weights); "
+        "read a weighted graph on rank 0 (itercl run), or run on one rank");
   if (part.src.size() != part.dst.size())
     throw InputError("graph: " + std::to_string(part.src.size()) + " sources for " + std::to_string(part.dst.size()) +
                      " destinations");

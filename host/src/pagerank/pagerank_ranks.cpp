@@ -19,12 +19,14 @@
 
 namespace itercl::pagerank {
 
-void check_format_over_ranks(const std::string& format) {
-  if (format == "ell")
-    throw ParamError("format",
-                     "ell pads every row of the graph to the longest, and a rank's graph keeps all n rows (those "
-                     "of the other ranks empty): each rank would store n x width slots. Over several MPI ranks "
-                     "use csr_scalar, csr_vector, csr_adaptive, hybrid or bsr (or run ell on one rank)");
+void check_format_over_ranks(const std::string& name) {
+  const char* why = format(name).not_over_ranks;
+  if (!why) return;
+  std::string others;
+  for (const Format& f : kFormatTable)
+    if (!f.not_over_ranks) others += (others.empty() ? "" : ", ") + std::string(f.name);
+  throw ParamError("format",
+                   std::string(why) + ". Over several MPI ranks use " + others + " (or run " + name + " on one rank)");
 }
 
 namespace {

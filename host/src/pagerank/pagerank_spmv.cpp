@@ -1,5 +1,5 @@
-// The device formats csr_scalar, csr_vector, csr_adaptive, ell and bsr: layout uploaded once, kernels enqueued per
-// iteration.
+// The device formats of the CSR family, ELLPACK and BSR (pagerank_kernel.hpp's table): layout uploaded once,
+// kernels enqueued per iteration.
 #include "pagerank/pagerank_spmv.hpp"
 
 #include <algorithm>
@@ -59,20 +59,21 @@ class CsrFormat : public SpmvFormat {
       : device_(device),
         n_(L.n_nodes),
         work_group_(k.work_group_size),
-        vector_size_(k.format == "csr_vector" ? k.vector_size : 1) {
+        lanes_(reads(format(k.format), "vector_size")),
+        vector_size_(lanes_ ? k.vector_size : 1) {
     stats_.csr_bytes = stats_.matrix_bytes = csr_bytes(L);  // the in-link CSR is the format: nothing to build
     if (wide_offsets(options)) stats_.matrix_bytes += L.offsets.size() * 4;
     use_csr(device, L, csr, options, upload, offsets_, sources_);
     values_ = upload_values(device, L.values, p, L.weighted(), "csr values", upload);
     stats_.matrix_bytes += L.weighted() ? L.values.size() * real_size(p) : 0;
-    kernel_ = device.kernel(kernel_file(k.format), options, k.format.c_str());
+    kernel_ = device.kernel(kernel_file(k.format), options, format(k.format).entries[0]);
     real_size_ = real_size(p);
   }
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
     const std::size_t rows_per_group = static_cast<std::size_t>(work_group_ / vector_size_);
     const std::size_t groups = (static_cast<std::size_t>(n_) + rows_per_group - 1) / rows_per_group;
-    if (vector_size_ > 1)
+    if (lanes_)
       set_link_args(kernel_, values_, static_cast<cl_int>(n_), offsets_, sources_, z, s,
                     static_cast<cl_int>(vector_size_), cl::Local(static_cast<std::size_t>(work_group_) * real_size_));
     else
@@ -83,7 +84,9 @@ class CsrFormat : public SpmvFormat {
  private:
   Device device_;
   std::int32_t n_;
-  int work_group_, vector_size_;
+  int work_group_;
+  bool lanes_;  // csr_vector: vector_size work-items per row, which its kernel takes as arguments
+  int vector_size_;
   std::size_t real_size_ = 4;
   cl::Buffer offsets_, sources_;
   std::optional<cl::Buffer> values_;
@@ -124,8 +127,9 @@ class CsrAdaptiveFormat : public SpmvFormat {
     split_ = upload_buffer(device, blocks.split, "csr_adaptive split rows", upload);
     pieces_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE,
                          static_cast<std::size_t>(std::max<std::int64_t>(n_blocks_, 1)) * real_size_);
-    blocks_kernel_ = device.kernel(kernel_file(k.format), options, "csr_adaptive");
-    pieces_kernel_ = device.kernel(kernel_file(k.format), options, "csr_adaptive_pieces");
+    const Format& f = format(k.format);
+    blocks_kernel_ = device.kernel(f.file, options, f.entries[0]);
+    pieces_kernel_ = device.kernel(f.file, options, f.entries[1]);
   }
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
@@ -163,7 +167,7 @@ class EllFormat : public SpmvFormat {
     rows_ = ell.n_rows, width_ = ell.width;
     columns_ = upload_buffer(device, ell.columns, "ell columns", upload);
     values_ = upload_values(device, ell.values, p, L.weighted(), "ell values", upload);
-    kernel_ = device.kernel(kernel_file(k.format), options, "ell");
+    kernel_ = device.kernel(kernel_file(k.format), options, format(k.format).entries[0]);
   }
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
@@ -202,8 +206,9 @@ class BsrFormat : public SpmvFormat {
     const auto rows = static_cast<std::size_t>(std::max<std::int64_t>(rows_, 1));
     partial_pages_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE, rows * 2 * sizeof(cl_int));
     partial_sums_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE, rows * 2 * real_size(p));
-    rows_kernel_ = device.kernel(kernel_file(k.format), options, "fixed_width_sparse_row");
-    sum_kernel_ = device.kernel(kernel_file(k.format), options, "partial_rank_sum");
+    const Format& f = format(k.format);
+    rows_kernel_ = device.kernel(f.file, options, f.entries[0]);
+    sum_kernel_ = device.kernel(f.file, options, f.entries[1]);
   }
 
   void multiply(const cl::Buffer& z, const cl::Buffer& s, SpmvWork& work) override {
@@ -225,25 +230,40 @@ class BsrFormat : public SpmvFormat {
   cl::Kernel rows_kernel_, sum_kernel_;
 };
 
+std::unique_ptr<SpmvFormat> make_csr_format(const Device& device, const Problem& problem, const PageRankKernel& kernel,
+                                            const std::string& options, Timings& upload) {
+  return std::make_unique<CsrFormat>(device, problem.links, problem.csr, kernel, problem.precision, options, upload);
+}
+
+std::unique_ptr<SpmvFormat> make_csr_adaptive_format(const Device& device, const Problem& problem,
+                                                     const PageRankKernel& kernel, const std::string& options,
+                                                     Timings& upload) {
+  return std::make_unique<CsrAdaptiveFormat>(device, problem.links, problem.csr, kernel, problem.precision, options,
+                                             upload);
+}
+
+std::unique_ptr<SpmvFormat> make_ell_format(const Device& device, const Problem& problem, const PageRankKernel& kernel,
+                                            const std::string& options, Timings& upload) {
+  return std::make_unique<EllFormat>(device, problem.links, kernel, problem.precision, options, upload);
+}
+
+std::unique_ptr<SpmvFormat> make_bsr_format(const Device& device, const Problem& problem, const PageRankKernel& kernel,
+                                            const std::string& options, Timings& upload) {
+  return std::make_unique<BsrFormat>(device, problem.links, kernel, problem.precision, options, upload);
+}
+
 std::unique_ptr<SpmvFormat> make_spmv_format(const Device& device, const Problem& problem, const PageRankKernel& kernel,
                                              const std::string& options, Timings& upload) {
-  const InLinks& L = problem.links;
-  const Precision p = problem.precision;
+  const MakeFormat make = format(kernel.format).make;
   try {
-    if (kernel.format == "csr_scalar" || kernel.format == "csr_vector")
-      return std::make_unique<CsrFormat>(device, L, problem.csr, kernel, p, options, upload);
-    if (kernel.format == "csr_adaptive")
-      return std::make_unique<CsrAdaptiveFormat>(device, L, problem.csr, kernel, p, options, upload);
-    if (kernel.format == "ell") return std::make_unique<EllFormat>(device, L, kernel, p, options, upload);
-    if (kernel.format == "bsr") return std::make_unique<BsrFormat>(device, L, kernel, p, options, upload);
-    if (kernel.format == "hybrid") return make_hybrid_format(device, problem, kernel, options, upload);
+    return make(device, problem, kernel, options, upload);
   } catch (const cl::Error&) {
     rethrow_as_itercl_error();
   } catch (const std::bad_alloc&) {  // the large arrays name themselves (host_array); this is the rest
-    throw RuntimeError("out of host memory building format " + kernel.format + " for " + std::to_string(L.n_nodes) +
-                       " nodes and " + std::to_string(L.n_links()) + " links");
+    throw RuntimeError("out of host memory building format " + kernel.format + " for " +
+                       std::to_string(problem.links.n_nodes) + " nodes and " + std::to_string(problem.links.n_links()) +
+                       " links");
   }
-  throw ParamError("kernel.format", "no format '" + kernel.format + "'");
 }
 
 }  // namespace itercl::pagerank

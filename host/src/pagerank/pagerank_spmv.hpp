@@ -37,15 +37,10 @@ class SpmvFormat {
   PageRankFormatStats stats_;
 };
 
-// Builds `kernel.format` (resolved: no zeros or "auto") from the problem's in-links and uploads it,
-// adding the upload's time to `upload`. The kernels are built with `options` (defines()).
+// Builds `kernel.format` (resolved: no zeros or "auto") from the problem's in-links and uploads it, by the
+// table's maker, adding the upload's time to `upload`. The kernels are built with `options` (defines()).
 std::unique_ptr<SpmvFormat> make_spmv_format(const Device& device, const Problem& problem, const PageRankKernel& kernel,
                                              const std::string& options, Timings& upload);
-
-// The hybrid format (pagerank_hybrid.cpp).
-std::unique_ptr<SpmvFormat> make_hybrid_format(const Device& device, const Problem& problem,
-                                               const PageRankKernel& kernel, const std::string& options,
-                                               Timings& upload);
 
 // A read-only device buffer holding `values` (at least one element's room, so empty arrays are
 // valid buffers), written through the staging chunks (a blocking copy) whose time is added to `upload`. Throws

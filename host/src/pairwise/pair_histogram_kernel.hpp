@@ -33,11 +33,7 @@ inline constexpr HistogramVariant kHistogramTable[] = {
 };
 
 // The variants' names, in the table's order (the order the tuner tries them).
-inline constexpr std::array<std::string_view, std::size(kHistogramTable)> kHistogramVariants = [] {
-  std::array<std::string_view, std::size(kHistogramTable)> names{};
-  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kHistogramTable[i].name;
-  return names;
-}();
+inline constexpr auto kHistogramVariants = names_of(kHistogramTable);
 
 // The ways uniform bins check a pair's bucket against the edges' thresholds.
 inline const std::initializer_list<std::string_view> kUniformChecks = {"guarded", "corrected"};

@@ -105,7 +105,8 @@ void PairwiseDistances::Impl::setup(const std::vector<Device>& devices, const Pa
 bool PairwiseDistances::Impl::inner_products() const {
   // The k nearest with the selection fused in (fused or rows) compute the expanded form whatever the
   // distances' variant.
-  return pairwise::uses_inner_products(workers.front().kernel, metric) || workers.front().kernel.knn != "tiles";
+  return pairwise::uses_inner_products(workers.front().kernel, metric) ||
+         pairwise::fused_search(workers.front().kernel);
 }
 
 PairwiseDistances::PairwiseDistances(const std::vector<Device>& devices, const RowsView& X, const RowsView* Y,
@@ -213,7 +214,7 @@ ReducedDistances PairwiseDistances::reduce(const PairwiseReduction& reduction, P
   try {
     pairwise::ReductionMerge merge(reduction, s.n1);
     // Every device runs a fused form or none: the norms they need were uploaded for the first's choice.
-    if (reduction.form == "knn" && s.workers.front().kernel.knn != "tiles") {
+    if (reduction.form == "knn" && pairwise::fused_search(s.workers.front().kernel)) {
       const pairwise::DistanceProblem problem{
           .metric = s.metric, .precision = s.params.precision, .dim = static_cast<int>(s.dim)};
       const Eigen::Index rows = pairwise::fused_blocks(s.params, s.n1, s.n2, s.block_rows, s.block_cols,

@@ -15,9 +15,9 @@ namespace itercl::pairwise {
 
 // Floating-point operations for `pairs` entries of D over `dim` dimensions, for GFLOPS: seed 001 counts 3
 // per dimension for the L_p norms (a difference, its magnitude or square, the sum); the inner-product forms
-// (cosine, dot, expanded) do 2 (a multiply, an add).
-inline double flops(Metric metric, const std::string& variant, Eigen::Index dim, double pairs) {
-  const double per_dimension = metric == Metric::cosine || metric == Metric::dot || variant == "expanded" ? 2 : 3;
+// (cosine, dot, and euclidean expanded: `inner_products`, pairwise_kernel.hpp) do 2 (a multiply, an add).
+inline double flops(bool inner_products, Eigen::Index dim, double pairs) {
+  const double per_dimension = inner_products ? 2 : 3;
   return per_dimension * static_cast<double>(dim) * pairs;
 }
 

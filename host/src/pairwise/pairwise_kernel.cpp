@@ -33,9 +33,9 @@ void PairwiseKernel::validate() const {
     check_tuning_value(prefix + "cols_per_item", per_item, pairwise::kMaxRegisterBlock);
     check_tuning_value(prefix + "slice", slice_, pairwise::kMaxSlice);
   };
-  check_choice("kernel.variant", variant, {"naive", "tiled", "expanded"});
+  check_choice("kernel.variant", variant, pairwise::kDistanceVariants);
   check_tile("kernel.", tile_rows, tile_cols, subtiles, cols_per_item, slice);
-  check_choice("kernel.knn", knn, {"fused", "rows", "tiles"});
+  check_choice("kernel.knn", knn, pairwise::kKnnForms);
   check_tile("kernel.knn_", knn_tile_rows, knn_tile_cols, knn_subtiles, knn_cols_per_item, knn_slice);
 }
 
@@ -69,11 +69,22 @@ const std::vector<KernelField<PairwiseKernel>>& fields<PairwiseKernel>() {
   return table;
 }
 
-bool uses_inner_products(const PairwiseKernel& k, Metric metric) {
-  return metric == Metric::cosine || metric == Metric::dot || k.variant == "expanded";
+const DistanceVariant& distance_variant(std::string_view name) {
+  for (const DistanceVariant& v : kDistanceTable)
+    if (v.name == name) return v;
+  throw ParamError("kernel.variant",
+                   "expected one of " + choice_list(kDistanceVariants) + "; got \"" + std::string(name) + "\"");
 }
 
-const char* kernel_name(const PairwiseKernel& k) { return k.variant == "naive" ? "pairs_naive" : "pairs_tiled"; }
+const KnnForm& knn_form(std::string_view name) {
+  for (const KnnForm& f : kKnnTable)
+    if (f.name == name) return f;
+  throw ParamError("kernel.knn", "expected one of " + choice_list(kKnnForms) + "; got \"" + std::string(name) + "\"");
+}
+
+bool uses_inner_products(const PairwiseKernel& k, Metric metric) {
+  return metric == Metric::cosine || metric == Metric::dot || distance_variant(k.variant).expanded;
+}
 
 PairwiseKernel resolve(PairwiseKernel k, const DeviceInfo& info, const DistanceProblem& problem,
                        std::vector<std::string>& sources) {
@@ -85,17 +96,28 @@ PairwiseKernel resolve(PairwiseKernel k, const DeviceInfo& info, const DistanceP
       throw ParamError("pairwise", "needs variant, knn, tile_rows, tile_cols, subtiles, cols_per_item and slice");
   });
   const bool expandable = problem.metric == Metric::euclidean || problem.metric == Metric::sqeuclidean;
-  const bool direct_sums = k.variant == "tiled" || k.variant == "naive";  // asked for by name
-  // A device tuned to expanded (on euclidean) still computes the other metrics, tiled.
-  if (k.variant == "auto") k.variant = d.variant == "expanded" && !expandable ? "tiled" : d.variant;
-  if (k.variant == "expanded" && !expandable)
-    throw ParamError("kernel.variant", "expanded computes euclidean and sqeuclidean only, not " +
+  // Asked for by name: a variant of direct sums, whose knn search is then not fused in the expanded form.
+  const bool direct_sums = k.variant != "auto" && !distance_variant(k.variant).expanded;
+  // A device tuned to an expanded variant (on euclidean) still computes the other metrics, tiled (its
+  // register tile in direct sums).
+  if (k.variant == "auto") {
+    k.variant = d.variant;
+    if (distance_variant(k.variant).expanded && !expandable)
+      for (const DistanceVariant& v : kDistanceTable)
+        if (v.register_tile && !v.expanded) {
+          k.variant = v.name;
+          break;
+        }
+  }
+  const DistanceVariant& variant = distance_variant(k.variant);
+  if (variant.expanded && !expandable)
+    throw ParamError("kernel.variant", k.variant + " computes euclidean and sqeuclidean only, not " +
                                            std::string(metric_name(problem.metric)) + "; use tiled");
-  if (k.variant == "naive") {  // one entry per work-item: only the work-group shape applies
+  if (!variant.register_tile) {  // one entry per work-item: only the work-group shape applies
     if (k.subtiles > 1 || k.cols_per_item > 1 || k.slice)
-      throw ParamError("kernel.variant",
-                       "naive computes one entry per work-item and stages nothing: leave subtiles, "
-                       "cols_per_item and slice unset");
+      throw ParamError("kernel.variant", k.variant +
+                                             " computes one entry per work-item and stages nothing: leave subtiles, "
+                                             "cols_per_item and slice unset");
     k.subtiles = k.cols_per_item = 1;
     k.slice = 0;
   }
@@ -106,7 +128,7 @@ PairwiseKernel resolve(PairwiseKernel k, const DeviceInfo& info, const DistanceP
   if (!k.tile_cols) k.tile_cols = d.tile_cols;
   if (!k.subtiles) k.subtiles = d.subtiles;
   if (!k.cols_per_item) k.cols_per_item = d.cols_per_item;
-  if (!k.slice && k.variant != "naive") k.slice = d.slice;
+  if (!k.slice && variant.register_tile) k.slice = d.slice;
 
   check_device_work_group("kernel.tile_rows x tile_cols", static_cast<long long>(k.tile_rows) * k.tile_cols, info);
   resolve_knn(k, d, expandable && !direct_sums, problem, info);
@@ -124,7 +146,7 @@ PairwiseKernel resolve(PairwiseKernel k, const DeviceInfo& info, const DistanceP
 }
 
 std::string defines(const PairwiseKernel& k, const DistanceProblem& problem) {
-  const bool expanded = k.variant == "expanded";
+  const bool expanded = distance_variant(k.variant).expanded;
   const char* accumulate = "ACC_DOT";
   const char* finish = "FINISH_NONE";
   switch (problem.metric) {
@@ -154,7 +176,8 @@ std::string defines(const PairwiseKernel& k, const DistanceProblem& problem) {
   }
   Defines o(problem.precision);
   o.add("ACCUMULATE", accumulate).add("FINISH", finish).add("TILE_R", k.tile_rows).add("TILE_C", k.tile_cols);
-  if (k.variant != "naive") o.add("SUBTILES", k.subtiles).add("COLS_PER_ITEM", k.cols_per_item).add("SLICE", k.slice);
+  if (distance_variant(k.variant).register_tile)
+    o.add("SUBTILES", k.subtiles).add("COLS_PER_ITEM", k.cols_per_item).add("SLICE", k.slice);
   return o.str();
 }
 

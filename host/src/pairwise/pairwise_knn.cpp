@@ -42,7 +42,8 @@ int padded_dim(int dim) { return (dim + 3) / 4 * 4; }
 // column's lists of a tile's TILE_R rows for the last merge, at the largest k (so that whether fused runs
 // does not depend on k). Of knn_rows: the staged columns and their norms.
 std::size_t local_bytes(const PairwiseKernel& k, int dim, std::size_t real) {
-  if (k.knn == "rows") return kRowsColumns * (static_cast<std::size_t>(padded_dim(dim)) + 4 + 1) * real;
+  if (knn_form(k.knn).rows_in_registers)
+    return kRowsColumns * (static_cast<std::size_t>(padded_dim(dim)) + 4 + 1) * real;
   const auto rows = static_cast<std::size_t>(k.knn_tile_rows) * static_cast<std::size_t>(k.knn_subtiles);
   const auto cols = static_cast<std::size_t>(k.knn_tile_cols) * static_cast<std::size_t>(k.knn_cols_per_item);
   const std::size_t stage = 2 * static_cast<std::size_t>(k.knn_slice) * (rows + cols) * real;
@@ -51,23 +52,24 @@ std::size_t local_bytes(const PairwiseKernel& k, int dim, std::size_t real) {
   return std::max(stage, (merge + 15) / 16 * 16);
 }
 
-// Why the knn tile of `k` cannot run form k.knn ("fused" or "rows") on this device and problem; empty if it can.
+// Why the knn tile of `k` cannot run its fused search (form k.knn) on this device and problem; empty if it can.
 std::string cannot_run(const PairwiseKernel& k, const DistanceProblem& problem, const DeviceInfo& info) {
   const std::string& form = k.knn;
+  const bool rows = knn_form(form).rows_in_registers;
   const long long items = static_cast<long long>(k.knn_tile_rows) * k.knn_tile_cols;
-  if (form == "fused" && (k.knn_subtiles % 4 || k.knn_cols_per_item % 4))
-    return "fused needs knn_subtiles and knn_cols_per_item in multiples of 4, got " + std::to_string(k.knn_subtiles) +
+  if (!rows && (k.knn_subtiles % 4 || k.knn_cols_per_item % 4))
+    return form + " needs knn_subtiles and knn_cols_per_item in multiples of 4, got " + std::to_string(k.knn_subtiles) +
            " and " + std::to_string(k.knn_cols_per_item);
-  if (form == "rows") {
-    if (k.knn_tile_cols != 1) return "rows runs one work-item per row set: knn_tile_cols must be 1";
+  if (rows) {
+    if (k.knn_tile_cols != 1) return form + " runs one work-item per row set: knn_tile_cols must be 1";
     const int registers = k.knn_subtiles * padded_dim(problem.dim) * static_cast<int>(real_size(problem.precision) / 4);
     if (registers > kMaxRowRegisters)
-      return "rows holds knn_subtiles x the dimensions (rounded up to 4) in registers: " +
-             std::to_string(k.knn_subtiles) + " x " + std::to_string(padded_dim(problem.dim)) + " is " +
-             std::to_string(registers) + " registers, more than " + std::to_string(kMaxRowRegisters) +
-             "; use fused or tiles";
+      return form +
+             " holds knn_subtiles x the dimensions (rounded up to 4) in registers: " + std::to_string(k.knn_subtiles) +
+             " x " + std::to_string(padded_dim(problem.dim)) + " is " + std::to_string(registers) +
+             " registers, more than " + std::to_string(kMaxRowRegisters) + "; use fused or tiles";
     if (kRowsColumns % k.knn_cols_per_item)
-      return "rows takes knn_cols_per_item columns a step of " + std::to_string(kRowsColumns) +
+      return form + " takes knn_cols_per_item columns a step of " + std::to_string(kRowsColumns) +
              ": a power of two, got " + std::to_string(k.knn_cols_per_item);
   }
   if (static_cast<std::uint64_t>(items) > info.max_work_group_size)
@@ -89,7 +91,7 @@ void resolve_knn(PairwiseKernel& k, const PairwiseKernel& tuned, bool expanded_o
   const auto with_tile = [&](const std::string& form) {
     PairwiseKernel t = k;
     t.knn = form;
-    const PairwiseKernel& own = form == "rows" ? kRowsTile : kFusedTile;
+    const PairwiseKernel& own = knn_form(form).rows_in_registers ? kRowsTile : kFusedTile;
     const auto fill = [measured = form == tuned.knn](int& field, int database, int fallback) {
       if (!field) field = measured && database ? database : fallback;
     };
@@ -101,21 +103,20 @@ void resolve_knn(PairwiseKernel& k, const PairwiseKernel& tuned, bool expanded_o
     return t;
   };
   if (k.knn == "auto") {
-    // The database's form; where rows cannot run (too many dimensions for its registers), fused; else tiles.
-    std::vector<std::string> forms{tuned.knn};
-    if (tuned.knn == "rows") forms.push_back("fused");
-    for (const std::string& form : forms) {
-      if (form == "tiles" || !expanded_ok) break;
-      if (PairwiseKernel t = with_tile(form); cannot_run(t, problem, info).empty()) {
+    // The database's form; where it cannot run (rows: too many dimensions for its registers), the forms its
+    // table entry falls back to, down to one without a fused search (tiles), which runs anywhere.
+    const KnnForm* form = &knn_form(tuned.knn);
+    for (; form->entry && expanded_ok; form = &knn_form(form->fallback))
+      if (PairwiseKernel t = with_tile(std::string(form->name)); cannot_run(t, problem, info).empty()) {
         k = t;
         return;
       }
-    }
-    k = with_tile("tiles");
+    while (form->entry) form = &knn_form(form->fallback);
+    k = with_tile(std::string(form->name));
     return;
   }
   k = with_tile(k.knn);
-  if (k.knn == "tiles") return;
+  if (!fused_search(k)) return;
   if (!expanded_ok)
     throw ParamError("kernel.knn", k.knn +
                                        " computes euclidean and sqeuclidean in the expanded form, with variant "
@@ -147,7 +148,7 @@ FusedKnn::FusedKnn(const DistanceWorker& w, const PairwiseReduction& reduction, 
   const PairwiseKernel& t = tile_;
   Defines o(precision_);
   o.add("K", k_).add("SQRT", problem.metric == Metric::euclidean ? 1 : 0);
-  if (t.knn == "rows") {
+  if (knn_form(t.knn).rows_in_registers) {
     // Fewer rows a work-item where the rectangle's rows would leave the device's units short of work-groups
     // (the build options, not the resolved kernel, show the rows a work-item built).
     const auto groups = [&](int rows_per_item) {
@@ -172,7 +173,8 @@ FusedKnn::FusedKnn(const DistanceWorker& w, const PairwiseReduction& reduction, 
         .add("COLS_PER_ITEM", t.knn_cols_per_item)
         .add("SLICE", t.knn_slice);
   options_ = o.str();
-  kernel_ = w.device.kernel("pairwise_knn.cl", options_, t.knn == "rows" ? "knn_rows" : "knn_fused");
+  const KnnForm& form = knn_form(t.knn);
+  kernel_ = w.device.kernel(form.file, options_, form.entry);
   check_kernel_work_group("kernel.knn_tile_rows x knn_tile_cols",
                           static_cast<long long>(t.knn_tile_rows) * t.knn_tile_cols,
                           kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(w.device.device()));
@@ -202,9 +204,10 @@ cl::Event FusedKnn::enqueue(int slot, const Rect& r, cl::CommandQueue& compute, 
   // A group owns tile_rows x knn_subtiles rows; knn_rows' groups are 1-D (its tile_cols is 1).
   const std::size_t per_group = tile_rows * static_cast<std::size_t>(tile_.knn_subtiles);
   const std::size_t groups = (static_cast<std::size_t>(r.rows) + per_group - 1) / per_group;
+  const bool rows = knn_form(tile_.knn).rows_in_registers;
   const cl::NDRange global =
-      tile_.knn == "rows" ? cl::NDRange(groups * tile_rows, splits_) : cl::NDRange(tile_cols, groups * tile_rows);
-  const cl::NDRange local = tile_.knn == "rows" ? cl::NDRange(tile_rows, 1) : cl::NDRange(tile_cols, tile_rows);
+      rows ? cl::NDRange(groups * tile_rows, splits_) : cl::NDRange(tile_cols, groups * tile_rows);
+  const cl::NDRange local = rows ? cl::NDRange(tile_rows, 1) : cl::NDRange(tile_cols, tile_rows);
   compute.enqueueNDRangeKernel(kernel_, cl::NullRange, global, local, nullptr, &s.kernel);
   s.merge = cl::Event();
   if (split) {

@@ -40,11 +40,7 @@ inline constexpr Variant kSymmetricPass = {"fused", "smacof_symmetric.cl", "fuse
                                            true};
 
 // The variants' names, in the table's order (the order the tuner tries them).
-inline constexpr std::array<std::string_view, std::size(kVariantTable)> kVariants = [] {
-  std::array<std::string_view, std::size(kVariantTable)> names{};
-  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kVariantTable[i].name;
-  return names;
-}();
+inline constexpr auto kVariants = names_of(kVariantTable);
 
 // The most n_components the kernels take: they keep a point's coordinates in registers.
 inline constexpr int kMaxComponents = 32;

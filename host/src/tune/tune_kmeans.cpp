@@ -72,8 +72,8 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info, Eigen::Index dim) {
         }
         continue;
       }
-      for (int values : variant == "point_blocks" ? std::span<const int>(kPointBlockRegisterBudgets)
-                                                  : std::span<const int>(kRegisterBudgets))
+      for (int values : kmeans::variant(variant).point_vectors ? std::span<const int>(kPointBlockRegisterBudgets)
+                                                               : std::span<const int>(kRegisterBudgets))
         out.push_back({.variant = std::string(variant), .work_group_size = wg, .register_values = values});
     }
   }

@@ -5,32 +5,36 @@
 #include "itercl/graph.hpp"
 #include "itercl/pagerank.hpp"
 #include "pagerank/pagerank_description.hpp"
+#include "pagerank/pagerank_kernel.hpp"
 #include "tune/tuners.hpp"
 
 namespace itercl {
 namespace pagerank {
 
+// Every tuned format of the table (kFormatTable) at each work-group size, with its own field's values and
+// the node orders it times.
 std::vector<PageRankKernel> tuning_space(const DeviceInfo& info) {
   std::vector<PageRankKernel> out;
   for (int wg : {64, 128, 256}) {
     if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
-    // The node order is timed where it was measured to matter (csr_adaptive); the rest keep the input's.
-    out.push_back({.format = "csr_scalar", .reorder = "none", .work_group_size = wg});
-    for (int lanes : {2, 8, 32})
-      out.push_back({.format = "csr_vector", .reorder = "none", .work_group_size = wg, .vector_size = lanes});
-    for (const char* order : {"none", "degree"})
-      out.push_back({.format = "csr_adaptive", .reorder = order, .work_group_size = wg});
-    out.push_back({.format = "ell", .reorder = "none", .work_group_size = wg});
-    for (int width : {16, 32, 64, 128})
-      out.push_back({.format = "bsr", .reorder = "none", .work_group_size = wg, .bsr_width = width});
+    for (const Format& f : kFormatTable) {
+      if (!f.tuned) continue;
+      for (const std::string_view order : f.tuned_orders) {
+        const PageRankKernel k = {.format = std::string(f.name), .reorder = std::string(order), .work_group_size = wg};
+        if (f.tuned_values.empty()) out.push_back(k);
+        for (const int value : f.tuned_values) (out.emplace_back(k).*f.tuned_member) = value;
+      }
+    }
   }
   return out;
 }
 
+// What the database stores of a candidate: the fields the tuner sweeps (its format's tuned field).
 nlohmann::json stored(const PageRankKernel& k) {
   nlohmann::json j = {{"format", k.format}, {"reorder", k.reorder}, {"work_group_size", k.work_group_size}};
-  if (k.format == "csr_vector") j["vector_size"] = k.vector_size;
-  if (k.format == "bsr") j["bsr_width"] = k.bsr_width;
+  if (k.format == "auto" || !format(k.format).tuned_member) return j;
+  const std::string field(format(k.format).fields[0]);
+  j[field] = nlohmann::json(k)[field];
   return j;
 }
 

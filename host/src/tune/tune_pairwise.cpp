@@ -1,9 +1,11 @@
-// `itercl tune pairwise`: the tiled all-pairs kernel's tile shapes, per-item blocks and slices, on one
-// block of distances. The expanded variant is left to the user: it is faster for euclidean distances but
-// carries the cancellation error of |x|^2 + |y|^2 - 2 x.y, an accuracy choice rather than a tuning.
+// `itercl tune pairwise`: the tuned variants' (pairwise_kernel.hpp's table: tiled) tile shapes, per-item
+// blocks and slices, on one block of distances. The expanded variant is left to the user: it is faster for
+// euclidean distances but carries the cancellation error of |x|^2 + |y|^2 - 2 x.y, an accuracy choice
+// rather than a tuning.
 #include "itercl/error.hpp"
 #include "itercl/pairwise.hpp"
 #include "pairwise/pairwise_description.hpp"
+#include "pairwise/pairwise_kernel.hpp"
 #include "tune/tuners.hpp"
 
 namespace itercl {
@@ -17,18 +19,21 @@ std::vector<PairwiseKernel> tuning_space(const DeviceInfo& info, Eigen::Index n,
     int rows, cols;
   };
   std::vector<PairwiseKernel> out;
-  for (Shape tile : {Shape{4, 4}, Shape{8, 8}, Shape{16, 16}, Shape{8, 32}})
-    for (int block : {2, 4, 8})
-      for (int slice : {4, 8, 16}) {
-        if (static_cast<std::size_t>(tile.rows) * tile.cols > info.max_work_group_size) continue;
-        if (tile.rows * block > n || tile.cols * block > n || slice > d) continue;
-        out.push_back({.variant = "tiled",
-                       .tile_rows = tile.rows,
-                       .tile_cols = tile.cols,
-                       .subtiles = block,
-                       .cols_per_item = block,
-                       .slice = slice});
-      }
+  for (const DistanceVariant& variant : kDistanceTable) {
+    if (!variant.tuned) continue;
+    for (Shape tile : {Shape{4, 4}, Shape{8, 8}, Shape{16, 16}, Shape{8, 32}})
+      for (int block : {2, 4, 8})
+        for (int slice : {4, 8, 16}) {
+          if (static_cast<std::size_t>(tile.rows) * tile.cols > info.max_work_group_size) continue;
+          if (tile.rows * block > n || tile.cols * block > n || slice > d) continue;
+          out.push_back({.variant = std::string(variant.name),
+                         .tile_rows = tile.rows,
+                         .tile_cols = tile.cols,
+                         .subtiles = block,
+                         .cols_per_item = block,
+                         .slice = slice});
+        }
+  }
   return out;
 }
 

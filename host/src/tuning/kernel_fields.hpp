@@ -2,17 +2,29 @@
 // table of named members per struct serves both directions, so a new field is named once (internal).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
 #include "itercl/error.hpp"
 
 namespace itercl {
+
+// The names of a family's table of variants (or formats, forms), in the table's order: the choices its
+// checks list and its tuner tries, typed once in the table.
+template <class Entry, std::size_t N>
+constexpr std::array<std::string_view, N> names_of(const Entry (&table)[N]) {
+  std::array<std::string_view, N> names{};
+  for (std::size_t i = 0; i < N; ++i) names[i] = table[i].name;
+  return names;
+}
 
 template <class K>
 struct KernelField {
