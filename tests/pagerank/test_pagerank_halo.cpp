@@ -12,22 +12,14 @@
 
 #include "pagerank/pagerank_halo.hpp"
 #include "pagerank/pagerank_split.hpp"
+#include "pagerank/pagerank_test_graphs.hpp"
 
 namespace pagerank_halo_tests {
 
 using itercl::Graph;
 using itercl::InLinks;
 namespace pagerank = itercl::pagerank;
-
-InLinks random_links(std::int32_t n, int edges, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<std::int32_t> node(0, n - 1);
-  std::geometric_distribution<std::int32_t> hub(0.05);  // skewed destinations, as R-MAT's
-  Graph g;
-  g.n_nodes = n;
-  for (int e = 0; e < edges; ++e) g.src.push_back(node(rng)), g.dst.push_back(std::min(hub(rng), n - 1));
-  return itercl::in_links(g);
-}
+using pagerank_test_graphs::random_links;
 
 // Plans every rank's halo of `links` split at `bounds` and checks it; returns the halos.
 std::vector<pagerank::Halo> check_halos(const InLinks& links, const std::vector<std::int32_t>& bounds) {
@@ -95,22 +87,17 @@ std::vector<pagerank::Halo> check_halos(const InLinks& links, const std::vector<
     local.push_back(std::move(mine));
   }
   // The sends, as plan_halo's all to all gives them; each entry sent is the one its reader expects.
+  const std::vector<std::vector<std::int32_t>> sent = pagerank_test_graphs::exchange_needs(halos, bounds);
   for (std::size_t r = 0; r < P; ++r) {
-    std::vector<std::int32_t> ids;
-    std::vector<std::size_t> counts(P);
-    for (std::size_t q = 0; q < P; ++q)
-      for (const std::int32_t id : halos[q].needed)
-        if (id >= bounds[r] && id < bounds[r + 1]) ids.push_back(id), ++counts[q];
-    pagerank::set_sends(halos[r], bounds[r], ids, counts);
-    REQUIRE(halos[r].send.size() == ids.size());
-    for (std::size_t k = 0; k < ids.size(); ++k)
-      CHECK(local[r][static_cast<std::size_t>(halos[r].send[k])] == z[static_cast<std::size_t>(ids[k])]);
+    REQUIRE(halos[r].send.size() == sent[r].size());
+    for (std::size_t k = 0; k < sent[r].size(); ++k)
+      CHECK(local[r][static_cast<std::size_t>(halos[r].send[k])] == z[static_cast<std::size_t>(sent[r][k])]);
   }
   return halos;
 }
 
 TEST_CASE("PageRank halo: renumbered in-links read each rank's z as one process reads z") {
-  const InLinks links = random_links(500, 4000, 3);
+  const InLinks links = random_links(500, 4000, 3, 0.05);
   for (const int ranks : {1, 2, 3, 5, 8}) {
     CAPTURE(ranks);
     const std::vector<pagerank::Halo> halos = check_halos(links, pagerank::link_balanced_rows(links, ranks));

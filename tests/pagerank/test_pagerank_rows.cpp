@@ -13,6 +13,7 @@
 #include "pagerank/pagerank_engine.hpp"
 #include "pagerank/pagerank_halo.hpp"
 #include "pagerank/pagerank_split.hpp"
+#include "pagerank/pagerank_test_graphs.hpp"
 #include "reference/pagerank_reference.hpp"
 #include "test_support.hpp"
 #include "tuning/tolerances.hpp"
@@ -89,15 +90,7 @@ TEST_CASE("PageRank engine over row blocks: every rank's rows gathered equal the
                                                     {bounds[r], bounds[r + 1], halos[r].below, &parts[r].halo}));
             engines.back()->start(personalization, {}, t);
           }
-          // What plan_halo's all to all does: each rank learns the ids the others read from it.
-          for (std::size_t r = 0; r < P; ++r) {
-            std::vector<std::int32_t> ids;
-            std::vector<std::size_t> counts(P);
-            for (std::size_t q = 0; q < P; ++q)
-              for (const std::int32_t id : halos[q].needed)
-                if (id >= bounds[r] && id < bounds[r + 1]) ids.push_back(id), ++counts[q];
-            pagerank::set_sends(halos[r], bounds[r], ids, counts);
-          }
+          pagerank_test_graphs::exchange_needs(halos, bounds);  // what plan_halo's all to all does
           std::vector<pagerank::Engine::HaloBuffers> buffers;
           for (std::size_t r = 0; r < P; ++r) buffers.push_back(engines[r]->set_halo(halos[r]));
           // What the point-to-point exchange does: every rank packs what the others read; rank q, in its

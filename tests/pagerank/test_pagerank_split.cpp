@@ -10,23 +10,14 @@
 #include "pagerank/pagerank_formats.hpp"
 #include "pagerank/pagerank_kernel.hpp"
 #include "pagerank/pagerank_split.hpp"
+#include "pagerank/pagerank_test_graphs.hpp"
 
 namespace pagerank_split_tests {
 
 using itercl::Graph;
 using itercl::InLinks;
 namespace pagerank = itercl::pagerank;
-
-InLinks random_links(std::int32_t n, int edges, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<std::int32_t> node(0, n - 1);
-  // Skewed destinations (a few rows hold many links), as R-MAT's in-degrees are.
-  std::geometric_distribution<std::int32_t> hub(0.2);
-  Graph g;
-  g.n_nodes = n;
-  for (int e = 0; e < edges; ++e) g.src.push_back(node(rng)), g.dst.push_back(std::min(hub(rng), n - 1));
-  return itercl::in_links(g);
-}
+using pagerank_test_graphs::random_links;
 
 // Checks the cuts of `links` over `ranks`, then that the blocks partition its in-links.
 void check_split(const InLinks& links, int ranks) {
