@@ -196,7 +196,8 @@ BsrLayout build_bsr(const InLinks& L, int width) {
   b.width = width;
   BsrLayout counting;
   b.n_rows = lay_out_bsr(L, width, counting, [](std::int64_t, int, std::int32_t, std::int64_t) {});
-  check_int_indexing("bsr", static_cast<std::uint64_t>(b.n_rows), "rows of " + std::to_string(width) + " slots");
+  check_int_indexing("params.format", static_cast<std::uint64_t>(b.n_rows),
+                     "Balanced CSR rows of " + std::to_string(width) + " slots");
   b.slots = host_array<std::int32_t>(static_cast<std::size_t>(b.n_rows * width), 0, "bsr slots");
   if (L.weighted()) b.values = host_array<double>(b.slots.size(), 0, "bsr slots' weights");
   lay_out_bsr(L, width, b, [&](std::int64_t row, int column, std::int32_t value, std::int64_t link) {
