@@ -3,6 +3,14 @@
 // banner: layouts, row blocks, buffers).
 #include "smacof.clh"
 
+// PAIR_TERMS for the work-item's row t and the point xj, with delta DLT and weight W.
+#define ROW_PAIR(t, xj, DLT, W)                                                      \
+  do {                                                                               \
+    real diff_[DIM];                                                                 \
+    _Pragma("unroll") for (int d_ = 0; d_ < DIM; ++d_) diff_[d_] = xi[t][d_] - xj[d_]; \
+    PAIR_TERMS(diff_, DLT, W, acc[t], sigma[t], eta[t]);                             \
+  } while (0)
+
 // One pass over a slice of the columns for every row of the block [first, first + rows): the partial
 // B(X) X of the slice's columns goes to partial_bx[slice - slice_base][i - first][:], the slice's stress
 // partials to partial_stress[slice - slice_base][group][:] (slice_base: the first slice this device holds,
@@ -55,10 +63,10 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
       const int i = r[t];
       int j = i + k < n ? i + k : i + k - n;
       LOAD_POINT(xj, x, j);
-      pair_terms(xi[t], xj, delta[at + i], WEIGHT(weights, at + i), acc[t], &sigma[t], &eta[t]);
+      ROW_PAIR(t, xj, delta[at + i], WEIGHT(weights, at + i));
       j = i >= k ? i - k : i - k + n;
       LOAD_POINT(xj, x, j);
-      pair_terms(xi[t], xj, delta[at + j], WEIGHT(weights, at + j), acc[t], &sigma[t], &eta[t]);
+      ROW_PAIR(t, xj, delta[at + j], WEIGHT(weights, at + j));
     }
   }
   if (n % 2 == 0 && last == middle && first_column < middle) {
@@ -67,7 +75,7 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
     for (int t = 0; t < ROWS_PER_ITEM; ++t) {
       const int i = r[t], j = i + middle < n ? i + middle : i + middle - n;
       LOAD_POINT(xj, x, j);
-      pair_terms(xi[t], xj, delta[at + i], WEIGHT(weights, at + i), acc[t], &sigma[t], &eta[t]);
+      ROW_PAIR(t, xj, delta[at + i], WEIGHT(weights, at + i));
     }
   }
 #else
@@ -78,7 +86,7 @@ inline void fused_pass(__global const real* restrict delta, __global const real*
     for (int t = 0; t < ROWS_PER_ITEM; ++t) {
       // Down column i, consecutive work-items read consecutive addresses; or along row i.
       const ulong at = along_rows ? (ulong)r[t] * width + (j - c0) : (ulong)(j - c0) * rows + r[t];
-      pair_terms(xi[t], xj, delta[at], WEIGHT(weights, at), acc[t], &sigma[t], &eta[t]);
+      ROW_PAIR(t, xj, delta[at], WEIGHT(weights, at));
     }
   }
 #endif
