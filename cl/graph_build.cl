@@ -1,14 +1,16 @@
 // graph_build.cl: the in-link CSR built on the device from edge arrays (PageRank's graph_build "device"):
 // the links as sort keys (destination << bits | source), sorted (radix_sort.cl), the self-loops and
-// repeats the options drop removed, then the rows' offsets and sources read off the sorted keys. With the
+// repeats the options drop removed, then the rows' sources read off the sorted keys. With the
 // degree order, the nodes are sorted by out-degree (highest first, ties by id: pagerank::degree_order's
 // order), the keys renamed and sorted again. The same rows, in the same order, as the host's in_links and
-// renumbered: the sums over each row run in the same order, so both builds give the same ranks.
+// renumbered: the sums over each row run in the same order, so both builds give the same ranks. The rows'
+// offsets are counted before the last sort (key_in_degrees, then an exclusive scan), so that the host can
+// read them, the order and the out-degrees while the links sort.
 //
 // Layout
 //   src, dst       m ints: edge e links src[e] -> dst[e].
 //   keys           m ulongs, (row << bits) | source; bits = bit width of n - 1.
-//   offsets        n + 1 ints; sources: m ints.
+//   offsets        n + 1 ints (each row's in-links counted, then scanned); sources: m ints.
 //   out_degree     n ints; order, new_id: n ints (order[i] the old id of new node i, new_id its inverse).
 //   counts         2 uints: self-loops and repeats among the sorted keys.
 //
@@ -17,7 +19,8 @@
 //   link_counts      adds the self-loops and repeats (a key equal to the one before) to counts.
 //   kept_links       flags[e] = 1 for each link the options keep (drop_loops, drop_repeats).
 //   compact_links    kept keys to their places (the flags' exclusive scan).
-//   rows_of_keys     offsets and sources of the sorted keys.
+//   key_in_degrees   each link's row's count (the keys in any order).
+//   sources_of_keys  the sources of the sorted keys.
 //   key_out_degrees  each link's source's count.
 //   largest_degree   *largest = the highest out-degree.
 //   degree_keys      the nodes' sort keys for the degree order: (largest - degree) << node_bits | node.
@@ -71,17 +74,14 @@ __kernel void compact_links(__global const ulong* keys, uint m, __global const u
 
 // Row r starts at the first link whose row is r or more: the link where the row changes writes the starts
 // of the rows from the previous link's row + 1 to its own, so each offset is written once.
-__kernel void rows_of_keys(__global const ulong* keys, uint m, int n, int bits, __global int* offsets,
-                           __global int* sources) {
+__kernel void key_in_degrees(__global const ulong* keys, uint m, int bits, __global uint* in_degree) {
   const uint e = get_global_id(0);
-  if (e >= m) return;
-  const ulong key = keys[e];
-  const int row = (int)(key >> bits);
-  sources[e] = (int)(key & ((1UL << bits) - 1));
-  const int previous = e == 0 ? -1 : (int)(keys[e - 1] >> bits);
-  for (int r = previous + 1; r <= row; ++r) offsets[r] = (int)e;
-  if (e == m - 1)
-    for (int r = row + 1; r <= n; ++r) offsets[r] = (int)m;
+  if (e < m) atomic_inc(&in_degree[keys[e] >> bits]);
+}
+
+__kernel void sources_of_keys(__global const ulong* keys, uint m, int bits, __global int* sources) {
+  const uint e = get_global_id(0);
+  if (e < m) sources[e] = (int)(keys[e] & ((1UL << bits) - 1));
 }
 
 __kernel void key_out_degrees(__global const ulong* keys, uint m, int bits, __global int* out_degree) {

@@ -123,16 +123,21 @@ Timings upload(const Device& device, const void* in, std::size_t bytes, const cl
       });
 }
 
-Timings download(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes, void* out) {
+Timings download_chunks(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
+                        const ChunkConsumer& consume) {
   const auto size = [bytes](std::size_t c) { return std::min(kChunk, bytes - c * kChunk); };
   return pump_chunks(
       device, (bytes + kChunk - 1) / kChunk, Direction::to_host,
-      [&](std::size_t c, const void* from) {
-        copy_on_all_cores(static_cast<unsigned char*>(out) + c * kChunk, from, size(c));
-      },
+      [&](std::size_t c, const void* from) { consume(c * kChunk, from, size(c)); },
       [&](std::size_t c, void* to, cl::Event& read) {
         device.queue().enqueueReadBuffer(buffer, CL_FALSE, offset + c * kChunk, size(c), to, nullptr, &read);
       });
+}
+
+Timings download(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes, void* out) {
+  return download_chunks(device, buffer, offset, bytes, [out](std::size_t at, const void* from, std::size_t size) {
+    copy_on_all_cores(static_cast<unsigned char*>(out) + at, from, size);
+  });
 }
 
 }  // namespace itercl::core

@@ -2,6 +2,9 @@
 // chunks (internal): no pinned copy of the whole is made, and each chunk crosses while the next is prepared.
 #pragma once
 
+#include <cstddef>
+#include <functional>
+
 #include "itercl/device.hpp"
 #include "itercl/rows.hpp"
 #include "itercl/timing.hpp"
@@ -24,6 +27,15 @@ Timings upload_columns(const Device& device, const RowsView& rows, Precision pre
 // staging chunks, each copied in on all cores while the one before crosses. Returns the copies' transfer
 // time and the call's wall time. Blocks until done.
 Timings upload(const Device& device, const void* in, std::size_t bytes, const cl::Buffer& out, std::size_t offset = 0);
+
+// Takes the chunks of download() as they arrive: consume(first byte, chunk, its bytes), in order. Each chunk
+// holds whole values of any type up to 8 bytes.
+using ChunkConsumer = std::function<void(std::size_t, const void*, std::size_t)>;
+
+// download(), each chunk handed to `consume` instead of copied: for a caller that converts or rearranges the
+// values on their way out, with no copy of the whole in between.
+Timings download_chunks(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
+                        const ChunkConsumer& consume);
 
 // `bytes` bytes of `buffer` from `offset` into `out` (ordinary host memory), a chunk at a time through the
 // staging chunks, each copied out on all cores while the next crosses. Returns the copies' transfer time and

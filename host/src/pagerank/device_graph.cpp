@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <future>
 #include <string>
 
 #include "core/device_sort.hpp"
@@ -50,6 +51,15 @@ class Builder {
     return value;
   }
 
+  // An event that completes when everything enqueued so far has; flushed, so that another queue waiting
+  // for it never waits on work this queue has not submitted.
+  cl::Event marker() const {
+    cl::Event done;
+    queue_.enqueueMarkerWithWaitList(nullptr, &done);
+    queue_.flush();
+    return done;
+  }
+
   template <class T>
   cl::Buffer filled(std::size_t count, T value) const {
     cl::Buffer b = buffer(count * sizeof(T));
@@ -61,6 +71,39 @@ class Builder {
   cl::CommandQueue& queue_;
   std::int32_t n_;
 };
+
+// The host's copies of the graph's per-node arrays (DeviceGraph).
+struct HostCopies {
+  std::vector<std::int32_t> order, out_degree;
+  std::vector<std::int64_t> offsets;
+};
+
+// Reads order (n values, or none where it is empty), out_degree (n) and offsets (n + 1, widened to 64 bits)
+// once `ready` completes, in a thread and on a queue of their own, so that the kernels enqueued after
+// `ready` on the device's queue run meanwhile: the reads cross the bus while the links sort.
+std::future<HostCopies> read_behind(const Device& device, cl::Event ready, cl::Buffer order, cl::Buffer out_degree,
+                                    cl::Buffer offsets, std::size_t n) {
+  return std::async(std::launch::async, [&device, ready, order, out_degree, offsets, n] {
+    cl::CommandQueue queue(device.context(), device.device());
+    const std::vector<cl::Event> after{ready};
+    const auto read = [&](const cl::Buffer& b, auto* into, std::size_t count) {
+      if (count) queue.enqueueReadBuffer(b, CL_TRUE, 0, count * sizeof(*into), into, &after);
+    };
+    HostCopies host;
+    if (order()) {
+      host.order = host_vector<std::int32_t>(n, "the node order");
+      read(order, host.order.data(), n);
+    }
+    host.out_degree = host_vector<std::int32_t>(n, "the out-degrees");
+    read(out_degree, host.out_degree.data(), n);
+    // 32-bit on the device (graphs below 2^31 links are built here), 64-bit in InLinks.
+    std::vector<std::int32_t> offsets32 = host_vector<std::int32_t>(n + 1, "the in-links' offsets");
+    read(offsets, offsets32.data(), n + 1);
+    host.offsets = host_vector<std::int64_t>(n + 1, "the in-links' offsets");
+    std::copy(offsets32.begin(), offsets32.end(), host.offsets.begin());
+    return host;
+  });
+}
 
 }  // namespace
 
@@ -110,7 +153,7 @@ DeviceGraph build_on_device(const Device& device, const EdgesView& edges, const 
     m = kept;
   }
 
-  cl::Buffer out_degree = b.filled<cl_int>(un, 0);
+  cl::Buffer out_degree = b.filled<cl_int>(un, 0), order_buffer;
   b.run("key_out_degrees", m, keys, static_cast<cl_uint>(m), static_cast<cl_int>(bits), out_degree);
   if (degree_order && n > 0) {
     core::enter_phase("reorder");
@@ -127,24 +170,27 @@ DeviceGraph build_on_device(const Device& device, const EdgesView& edges, const 
     out_degree = new_out_degree;
     b.run("rename_links", m, keys, static_cast<cl_uint>(m), static_cast<cl_int>(bits), new_id);
     sorted = false;
-    g.order = b.read<std::int32_t>(order, un, "the node order");
+    order_buffer = order;
   }
+  // Each row's in-links counted and scanned into the offsets before the last sort, so that the host's
+  // copies (the offsets, the order, the out-degrees) are read while the device sorts the links.
+  g.csr.offsets = b.filled<cl_uint>(un + 1, 0);
+  b.run("key_in_degrees", m, keys, static_cast<cl_uint>(m), static_cast<cl_int>(bits), g.csr.offsets);
+  core::exclusive_scan(device, g.csr.offsets, un + 1);
+  std::future<HostCopies> copies = read_behind(device, b.marker(), order_buffer, out_degree, g.csr.offsets, un);
   if (!sorted) core::sort_keys(device, keys, scratch, m, 2 * bits);
   if (!drop) b.run("link_counts", m, keys, static_cast<cl_uint>(m), static_cast<cl_int>(bits), counts);
 
   if (degree_order) core::enter_phase("graph_build");
-  g.csr.offsets = b.filled<cl_int>(un + 1, 0);
   g.csr.sources = b.buffer(m * 4);
-  b.run("rows_of_keys", m, keys, static_cast<cl_uint>(m), static_cast<cl_int>(n), static_cast<cl_int>(bits),
-        g.csr.offsets, g.csr.sources);
-  // 32-bit on the device (graphs below 2^31 links are built here), 64-bit in InLinks.
-  const std::vector<std::int32_t> offsets = b.read<std::int32_t>(g.csr.offsets, un + 1, "the in-links' offsets");
-  g.links.offsets = host_vector<std::int64_t>(un + 1, "the in-links' offsets");
-  std::copy(offsets.begin(), offsets.end(), g.links.offsets.begin());
-  g.links.out_degree = b.read<std::int32_t>(out_degree, un, "the out-degrees");
+  b.run("sources_of_keys", m, keys, static_cast<cl_uint>(m), static_cast<cl_int>(bits), g.csr.sources);
   g.csr.out_degree = out_degree;
   const auto c = b.read<cl_uint>(counts, 2, "the link counts");
   g.links.self_loops = c[0], g.links.duplicates = c[1];
+  HostCopies host = copies.get();
+  g.order = std::move(host.order);
+  g.links.offsets = std::move(host.offsets);
+  g.links.out_degree = std::move(host.out_degree);
   return g;
 }
 

@@ -197,16 +197,19 @@ class EngineOf final : public Engine {
   std::vector<double> ranks(Timings& timings, std::span<const std::int32_t> order) const override {
     const Stopwatch wall;
     const auto un = static_cast<std::size_t>(n_);
-    std::vector<T> ranks = host_vector<T>(un, "the ranks");
-    timings.transfer_s += core::download(device_, x_[current_], 0, un * sizeof(T), ranks.data()).transfer_s;
     std::vector<double> out = host_vector<double>(un, "the ranks");
-    parallel_blocks(un, worker_count(un), [&](std::size_t begin, std::size_t end, int) {
-      if (order.empty())
-        std::copy(ranks.begin() + static_cast<std::ptrdiff_t>(begin), ranks.begin() + static_cast<std::ptrdiff_t>(end),
-                  out.begin() + static_cast<std::ptrdiff_t>(begin));
-      else
-        for (std::size_t i = begin; i < end; ++i) out[static_cast<std::size_t>(order[i])] = ranks[i];
-    });
+    // Widened and put back in the input's order straight from the staging chunks, on all cores.
+    const auto unpack = [&](std::size_t at, const void* chunk, std::size_t bytes) {
+      const auto* x = static_cast<const T*>(chunk);
+      const std::size_t first = at / sizeof(T), count = bytes / sizeof(T);
+      parallel_blocks(count, worker_count(count), [&](std::size_t begin, std::size_t end, int) {
+        if (order.empty())
+          std::copy(x + begin, x + end, out.begin() + static_cast<std::ptrdiff_t>(first + begin));
+        else
+          for (std::size_t i = begin; i < end; ++i) out[static_cast<std::size_t>(order[first + i])] = x[i];
+      });
+    };
+    timings.transfer_s += core::download_chunks(device_, x_[current_], 0, un * sizeof(T), unpack).transfer_s;
     timings.wall_s += wall.seconds();
     return out;
   }
