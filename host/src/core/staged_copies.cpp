@@ -39,15 +39,15 @@ enum class Direction { to_device, to_host };
 // on the other: `host(c, staging)` fills chunk c (to_device) or empties it (to_host), and `cross(c, staging,
 // event)` enqueues its copy on the device's queue. To the device a staging chunk is filled again once its
 // last copy is done; to the host chunk c + 1 crosses while c is emptied. Returns the copies' transfer time
-// and the call's wall time; blocks until all are done.
+// and the call's wall time; blocks until all are done. `queue` is the queue the copies go on.
 template <class Host, class Cross>
-Timings pump_chunks(const Device& device, std::size_t chunks, Direction direction, Host host, Cross cross) {
+Timings pump_chunks(const Device& device, cl::CommandQueue& queue, std::size_t chunks, Direction direction, Host host,
+                    Cross cross) {
   Stopwatch wall;
   Timings t;
   if (chunks == 0) return t;
   std::lock_guard lock(device.state().staging_mutex);  // one copy at a time through the device's two chunks
   std::array<PinnedHostBuffer, 2>& staging = staging_chunks(device);
-  cl::CommandQueue& queue = device.queue();
   std::array<cl::Event, 2> crossed;
   const auto enqueue = [&](std::size_t c) {
     cross(c, staging[c % 2].data(), crossed[c % 2]);
@@ -97,7 +97,7 @@ Timings upload_columns(const Device& device, const RowsView& rows, Precision pre
   const auto first_row = [&](std::size_t c) { return static_cast<Eigen::Index>(c) * chunk_rows; };
   const auto count = [&](std::size_t c) { return std::min(chunk_rows, n - first_row(c)); };
   return pump_chunks(
-      device, static_cast<std::size_t>((n + chunk_rows - 1) / chunk_rows), Direction::to_device,
+      device, device.queue(), static_cast<std::size_t>((n + chunk_rows - 1) / chunk_rows), Direction::to_device,
       [&](std::size_t c, void* packed) {
         pack_columns_on_all_cores(rows.block(first_row(c), count(c)), precision, shift, packed);
       },
@@ -114,7 +114,7 @@ Timings upload_columns(const Device& device, const RowsView& rows, Precision pre
 Timings upload(const Device& device, const void* in, std::size_t bytes, const cl::Buffer& out, std::size_t offset) {
   const auto size = [bytes](std::size_t c) { return std::min(kChunk, bytes - c * kChunk); };
   return pump_chunks(
-      device, (bytes + kChunk - 1) / kChunk, Direction::to_device,
+      device, device.queue(), (bytes + kChunk - 1) / kChunk, Direction::to_device,
       [&](std::size_t c, void* to) {
         copy_on_all_cores(to, static_cast<const unsigned char*>(in) + c * kChunk, size(c));
       },
@@ -124,20 +124,26 @@ Timings upload(const Device& device, const void* in, std::size_t bytes, const cl
 }
 
 Timings download_chunks(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
-                        const ChunkConsumer& consume) {
+                        const ChunkConsumer& consume, const CopyQueue& on) {
   const auto size = [bytes](std::size_t c) { return std::min(kChunk, bytes - c * kChunk); };
+  cl::CommandQueue& queue = on.queue ? *on.queue : device.queue();
+  const std::vector<cl::Event>* after = on.after.empty() ? nullptr : &on.after;
   return pump_chunks(
-      device, (bytes + kChunk - 1) / kChunk, Direction::to_host,
+      device, queue, (bytes + kChunk - 1) / kChunk, Direction::to_host,
       [&](std::size_t c, const void* from) { consume(c * kChunk, from, size(c)); },
       [&](std::size_t c, void* to, cl::Event& read) {
-        device.queue().enqueueReadBuffer(buffer, CL_FALSE, offset + c * kChunk, size(c), to, nullptr, &read);
+        queue.enqueueReadBuffer(buffer, CL_FALSE, offset + c * kChunk, size(c), to, after, &read);
       });
 }
 
-Timings download(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes, void* out) {
-  return download_chunks(device, buffer, offset, bytes, [out](std::size_t at, const void* from, std::size_t size) {
-    copy_on_all_cores(static_cast<unsigned char*>(out) + at, from, size);
-  });
+Timings download(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes, void* out,
+                 const CopyQueue& on) {
+  return download_chunks(
+      device, buffer, offset, bytes,
+      [out](std::size_t at, const void* from, std::size_t size) {
+        copy_on_all_cores(static_cast<unsigned char*>(out) + at, from, size);
+      },
+      on);
 }
 
 }  // namespace itercl::core

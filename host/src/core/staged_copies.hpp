@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 #include "itercl/device.hpp"
 #include "itercl/rows.hpp"
@@ -28,6 +29,14 @@ Timings upload_columns(const Device& device, const RowsView& rows, Precision pre
 // time and the call's wall time. Blocks until done.
 Timings upload(const Device& device, const void* in, std::size_t bytes, const cl::Buffer& out, std::size_t offset = 0);
 
+// Where a download's copies go: the device's queue (no `queue`), or another queue of the device's context,
+// after the events `after` (of any queue), so that the copies overlap the kernels enqueued meanwhile on
+// the device's queue.
+struct CopyQueue {
+  cl::CommandQueue* queue = nullptr;
+  std::vector<cl::Event> after;
+};
+
 // Takes the chunks of download() as they arrive: consume(first byte, chunk, its bytes), in order. Each chunk
 // holds whole values of any type up to 8 bytes.
 using ChunkConsumer = std::function<void(std::size_t, const void*, std::size_t)>;
@@ -35,11 +44,12 @@ using ChunkConsumer = std::function<void(std::size_t, const void*, std::size_t)>
 // download(), each chunk handed to `consume` instead of copied: for a caller that converts or rearranges the
 // values on their way out, with no copy of the whole in between.
 Timings download_chunks(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes,
-                        const ChunkConsumer& consume);
+                        const ChunkConsumer& consume, const CopyQueue& on = {});
 
 // `bytes` bytes of `buffer` from `offset` into `out` (ordinary host memory), a chunk at a time through the
 // staging chunks, each copied out on all cores while the next crosses. Returns the copies' transfer time and
 // the call's wall time. Blocks until done.
-Timings download(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes, void* out);
+Timings download(const Device& device, const cl::Buffer& buffer, std::size_t offset, std::size_t bytes, void* out,
+                 const CopyQueue& on = {});
 
 }  // namespace itercl::core

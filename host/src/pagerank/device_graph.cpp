@@ -12,6 +12,7 @@
 #include "core/edges.hpp"
 #include "core/host_memory.hpp"
 #include "core/kernel_args.hpp"
+#include "core/parallel.hpp"
 #include "core/phase_clock.hpp"
 #include "core/staged_copies.hpp"
 
@@ -79,28 +80,32 @@ struct HostCopies {
 };
 
 // Reads order (n values, or none where it is empty), out_degree (n) and offsets (n + 1, widened to 64 bits)
-// once `ready` completes, in a thread and on a queue of their own, so that the kernels enqueued after
-// `ready` on the device's queue run meanwhile: the reads cross the bus while the links sort.
+// once `ready` completes, in a thread and on a queue of their own, through the pinned staging chunks (a
+// blocking read into ordinary memory would hold NVIDIA's driver, stalling the sort's enqueues meanwhile),
+// so that the kernels enqueued after `ready` on the device's queue run meanwhile: the reads cross the bus
+// while the links sort.
 std::future<HostCopies> read_behind(const Device& device, cl::Event ready, cl::Buffer order, cl::Buffer out_degree,
                                     cl::Buffer offsets, std::size_t n) {
   return std::async(std::launch::async, [&device, ready, order, out_degree, offsets, n] {
-    cl::CommandQueue queue(device.context(), device.device());
-    const std::vector<cl::Event> after{ready};
-    const auto read = [&](const cl::Buffer& b, auto* into, std::size_t count) {
-      if (count) queue.enqueueReadBuffer(b, CL_TRUE, 0, count * sizeof(*into), into, &after);
-    };
+    cl::CommandQueue queue(device.context(), device.device(), CL_QUEUE_PROFILING_ENABLE);  // the copies are timed
+    const core::CopyQueue on{.queue = &queue, .after = {ready}};
     HostCopies host;
     if (order()) {
       host.order = host_vector<std::int32_t>(n, "the node order");
-      read(order, host.order.data(), n);
+      core::download(device, order, 0, n * 4, host.order.data(), on);
     }
     host.out_degree = host_vector<std::int32_t>(n, "the out-degrees");
-    read(out_degree, host.out_degree.data(), n);
-    // 32-bit on the device (graphs below 2^31 links are built here), 64-bit in InLinks.
-    std::vector<std::int32_t> offsets32 = host_vector<std::int32_t>(n + 1, "the in-links' offsets");
-    read(offsets, offsets32.data(), n + 1);
+    core::download(device, out_degree, 0, n * 4, host.out_degree.data(), on);
+    // 32-bit on the device (graphs below 2^31 links are built here), 64-bit in InLinks: widened on the way.
     host.offsets = host_vector<std::int64_t>(n + 1, "the in-links' offsets");
-    std::copy(offsets32.begin(), offsets32.end(), host.offsets.begin());
+    const auto widen = [&](std::size_t at, const void* chunk, std::size_t bytes) {
+      const auto* from = static_cast<const std::int32_t*>(chunk);
+      std::int64_t* to = host.offsets.data() + at / 4;
+      parallel_blocks(bytes / 4, worker_count(bytes / 4), [&](std::size_t begin, std::size_t end, int) {
+        std::copy(from + begin, from + end, to + begin);
+      });
+    };
+    core::download_chunks(device, offsets, 0, (n + 1) * 4, widen, on);
     return host;
   });
 }
