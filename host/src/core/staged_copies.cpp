@@ -37,9 +37,9 @@ enum class Direction { to_device, to_host };
 
 // Moves `chunks` chunks through the device's two staging chunks, one crossing the bus while the host works
 // on the other: `host(c, staging)` fills chunk c (to_device) or empties it (to_host), and `cross(c, staging,
-// event)` enqueues its copy on the device's queue. To the device a staging chunk is filled again once its
-// last copy is done; to the host chunk c + 1 crosses while c is emptied. Returns the copies' transfer time
-// and the call's wall time; blocks until all are done. `queue` is the queue the copies go on.
+// event)` enqueues its copy on `queue` (the device's, or another of its context). To the device a staging
+// chunk is filled again once its last copy is done; to the host chunk c + 1 crosses while c is emptied.
+// Returns the copies' transfer time and the call's wall time; blocks until all are done.
 template <class Host, class Cross>
 Timings pump_chunks(const Device& device, cl::CommandQueue& queue, std::size_t chunks, Direction direction, Host host,
                     Cross cross) {
