@@ -26,8 +26,8 @@ struct Edges {
   std::vector<std::int32_t> src, dst;
 };
 
-// Sends each edge, both ends renamed by `rename`, to the rank owner(renamed destination); returns the
-// edges the ranks sent this one (in rank order). Every rank calls it. The edges to send are grouped by
+// Sends each edge, both ends renamed by `rename`, to the rank owner(its destination); returns the edges the
+// ranks sent this one (in rank order). Every rank calls it. The edges to send are grouped by
 // rank on the cores, each rank's in the order drawn (core::counting_scatter: the serial pass's order).
 // Each array goes in its own all to all, its copy to send freed as soon as it left.
 template <class Rename, class Owner>
@@ -37,7 +37,7 @@ Edges exchange_by_destination(core::Comm& comm, std::span<const std::int32_t> sr
             host_vector<std::int32_t>(dst.size(), "the destinations to send")};
   const std::vector<std::size_t> counts = core::counting_scatter(
       src.size(), static_cast<std::size_t>(comm.size()), worker_count(src.size()),
-      [&](std::size_t e) { return owner(rename(dst[e])); },
+      [&](std::size_t e) { return owner(dst[e]); },
       [&](std::size_t e, std::size_t at) { out.src[at] = rename(src[e]), out.dst[at] = rename(dst[e]); });
   Edges in;
   in.src = comm.alltoallv<std::int32_t>(std::exchange(out.src, {}), counts);
@@ -155,7 +155,7 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
   RankShare share;
   const Stopwatch reorder_clock;
   // The node order of one process, then the hubs spread over the ranks (pagerank_split.hpp): both move
-  // the row pointer and the out-degrees; order[i] is the node renamed i.
+  // the row pointer and the out-degrees; order[i] is the node renamed i (the engine's order).
   const auto reorder = [&](const std::vector<std::int32_t>& order) {
     std::vector<std::int64_t> renamed = host_vector<std::int64_t>(un + 1, "the row pointer");
     parallel_blocks(un, worker_count(un), [&](std::size_t begin, std::size_t end, int) {
@@ -172,19 +172,21 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
     share.order = degree_order(out_degree);
     reorder(share.order);
   }
-  // spread[i]: node i's id in one process's order, which sorts each row's links below.
+  // spread[i]: node i's id in one process's order, in which the rows are built below.
   const std::vector<std::int32_t> spread = spread_order(out_degree, ranks);
   reorder(spread);
   share.order = share.order.empty() ? spread : to_new(share.order, spread);
-  // new_id: the inverse of share.order, then of spread (both permutations: every place written once).
+  // Each input node's id in the engine's order (the inverse of share.order: every place written once),
+  // and in one process's.
   std::vector<std::int32_t> new_id = host_vector<std::int32_t>(un, "the node order");
-  const auto invert = [&](const std::vector<std::int32_t>& order) {
-    parallel_blocks(un, worker_count(un), [&](std::size_t begin, std::size_t end, int) {
-      for (std::size_t i = begin; i < end; ++i)
-        new_id[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i);
-    });
-  };
-  invert(share.order);
+  std::vector<std::int32_t> one_id = host_vector<std::int32_t>(un, "the node order");
+  parallel_blocks(un, worker_count(un), [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t i = begin; i < end; ++i)
+      new_id[static_cast<std::size_t>(share.order[i])] = static_cast<std::int32_t>(i);
+  });
+  parallel_blocks(un, worker_count(un), [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t v = begin; v < end; ++v) one_id[v] = spread[static_cast<std::size_t>(new_id[v])];
+  });
   r.format.reorder_s = reorder_clock.seconds();
   share.bounds = link_balanced_rows(offsets, ranks);
   counts.links = offsets.back();
@@ -193,33 +195,24 @@ RankShare share_parts(core::Comm& comm, const Device& device, PageRankParams& p,
   share_node_values(comm, p, share.order);
   if (comm.rank() != 0) share.order = {};  // rank 0 alone maps the ranks back
 
-  // Every edge to the rank of its row, in the engine's order; the rows built there as one process
-  // builds them, with every node's out-degree.
+  // Every edge to the rank of its row (in the engine's order), named by one process's ids; the rows built
+  // there as one process builds them (each row's links in one process's order, so each row's sum is one
+  // process's), then renamed into the engine's order, each row's links kept in their order.
   core::enter_phase("exchange_edges");
-  const auto rename = [&new_id](std::int32_t v) { return new_id[static_cast<std::size_t>(v)]; };
-  const auto owner = [&share](std::int32_t d) {
-    return static_cast<std::size_t>(std::upper_bound(share.bounds.begin(), share.bounds.end(), d) -
-                                    share.bounds.begin() - 1);
+  const auto one_process = [&one_id](std::int32_t v) { return one_id[static_cast<std::size_t>(v)]; };
+  const auto owner = [&](std::int32_t d) {
+    return static_cast<std::size_t>(
+        std::upper_bound(share.bounds.begin(), share.bounds.end(), new_id[static_cast<std::size_t>(d)]) -
+        share.bounds.begin() - 1);
   };
-  Edges mine = exchange_by_destination(comm, src, dst, rename, owner);
-  kept = {};
+  Edges mine = exchange_by_destination(comm, src, dst, one_process, owner);
+  kept = {}, new_id = {}, one_id = {};
   core::enter_phase("graph_build");
   const Stopwatch clock;
-  share.block = in_links(EdgesView{n, mine.src, mine.dst, {}}, last_options);
+  InLinks rows = in_links(EdgesView{n, mine.src, mine.dst, {}}, last_options);
   mine = {};
-  // Each row's links in one process's order (by their ids before the spread), so each row's sum is one
-  // process's: the sources renamed to those ids, each row sorted, and renamed back (spread's inverse).
-  invert(spread);
-  std::vector<std::int32_t>& sources = share.block.sources;
-  rows_by_links(share.block.offsets, worker_count(sources.size()), [&](std::size_t begin, std::size_t end) {
-    const auto from = static_cast<std::size_t>(share.block.offsets[begin]);
-    const auto to = static_cast<std::size_t>(share.block.offsets[end]);
-    for (std::size_t k = from; k < to; ++k) sources[k] = spread[static_cast<std::size_t>(sources[k])];
-    for (std::size_t i = begin; i < end; ++i)
-      std::sort(sources.begin() + share.block.offsets[i], sources.begin() + share.block.offsets[i + 1]);
-    for (std::size_t k = from; k < to; ++k) sources[k] = new_id[static_cast<std::size_t>(sources[k])];
-  });
-  new_id = {};
+  share.block = renumbered(rows, spread, /*sort_rows=*/false);
+  rows = {};
   counts.rows_s += clock.seconds();
   if (options.duplicates) add_edge_counts(share.block, counts);
   share.block.out_degree = std::move(out_degree);
