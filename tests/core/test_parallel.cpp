@@ -1,11 +1,14 @@
 // The host's loops over all cores: every block once, the same blocks whatever runs them, from one thread
-// or several at once, and nested.
+// or several at once, and nested; the counting sort on the cores, against a stable sort; a rank's share
+// of the cores.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <numeric>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -75,6 +78,44 @@ TEST_CASE("parallel blocks: a child of fork() runs them on threads of its own, n
   REQUIRE(waitpid(child, &status, 0) == child);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("counting scatter: the places of a stable sort by key, whatever the workers") {
+  std::mt19937 rng(4);
+  for (const std::size_t keys : {std::size_t{1}, std::size_t{2}, std::size_t{37}}) {
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{100003}}) {
+      std::vector<std::size_t> key(n);
+      for (std::size_t& k : key) k = std::uniform_int_distribution<std::size_t>(0, keys - 1)(rng);
+      std::vector<std::size_t> sorted(n);  // the reference: the items' indices, stably sorted by key
+      std::iota(sorted.begin(), sorted.end(), std::size_t{0});
+      std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
+      std::vector<std::size_t> totals(keys, 0);
+      for (const std::size_t k : key) ++totals[k];
+      for (const int workers : {1, 2, 3, 7, 16}) {
+        CAPTURE(keys);
+        CAPTURE(n);
+        CAPTURE(workers);
+        std::vector<std::size_t> placed(n, n);  // placed[at]: the item put at `at`
+        const std::vector<std::size_t> counts = itercl::core::counting_scatter(
+            n, keys, workers, [&](std::size_t i) { return key[i]; },
+            [&](std::size_t i, std::size_t at) { placed[at] = i; });
+        CHECK(placed == sorted);
+        CHECK(counts == totals);
+      }
+    }
+  }
+}
+
+TEST_CASE("a rank's share of the host's cores: the hardware threads over the ranks on the host, at least one") {
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  CHECK(itercl::core::host_cores() == hardware);  // no MPI here: one rank
+  itercl::core::set_host_ranks(2);
+  CHECK(itercl::core::host_cores() == std::max(1u, hardware / 2));
+  CHECK(itercl::worker_count(std::size_t{1} << 30) == static_cast<int>(std::max(1u, hardware / 2)));
+  itercl::core::set_host_ranks(static_cast<int>(hardware) * 4);
+  CHECK(itercl::core::host_cores() == 1);
+  itercl::core::set_host_ranks(1);
+  CHECK(itercl::core::host_cores() == hardware);
 }
 
 }  // namespace core_tests

@@ -8,7 +8,7 @@
 # collectives' rounds) and with 64-bit link offsets forced (weighted and R-MAT graphs); K-Means over 2 ranks with its points in chunks, streamed through each rank's
 # device or kept there, against the resident run (every value identical); then errors on one rank or
 # all end every rank at once with exit code 2 (bad input) or 1 (a failure while running) and leave no
-# results file.
+# results file; PageRank's phases of the time to solution over ranks.
 # Usage: mpi_test.sh ITERCL MPIEXEC SOURCE_DIR
 set -euo pipefail
 itercl=$1
@@ -51,6 +51,21 @@ for config in "$tmp"/configs/*.json; do
     "$python" "$here/compare.py" "$tmp/$name.plain.json" "$tmp/$name.np$p.json" "$p" || fail "$name: -np $p differs"
   done
 done
+
+# Over ranks the time to solution is cut into phases as one process's is, with the ranks' own
+# (exchange_edges, halo_plan), and they add up to it: an R-MAT drawn in parts, a file's rows scattered.
+"$python" - "$tmp/pagerank_rmat.np2.json" "$tmp/pagerank_bsr_degree.np3.json" <<'PY' || fail "PageRank's phases over ranks"
+import json, sys
+common = {"checks", "reorder", "exchange_edges", "graph_build", "halo_plan", "format", "upload", "init",
+          "iterations", "readback"}
+for path, expected in zip(sys.argv[1:], (common | {"degree_counts"}, common)):
+    t = json.load(open(path))["timings"]
+    phases = t["phases_ms"]
+    if not expected <= set(phases) or "fit" in phases:
+        sys.exit(f"{path}: phases {sorted(phases)}, expected {sorted(expected)} among them")
+    if abs(sum(phases.values()) - t["time_to_solution_ms"]) > 1e-9 * t["time_to_solution_ms"]:
+        sys.exit(f"{path}: phases add up to {sum(phases.values())} ms, not {t['time_to_solution_ms']}")
+PY
 
 # MPI messages cut to 64 bytes: the all to all of an R-MAT's edges, rank 0's scatter of a file's rows,
 # the gather of K-Means' labels and the broadcasts go in many rounds, with the same answers.

@@ -2,8 +2,9 @@
 // layout [halo below | rows | halo above] filled from its owners, against the whole graph's z in node
 // order read at the original ids; the remote nodes read, against a set of the block's remote sources;
 // the sends, against what every other rank reads; the rows split into those reading no halo and the
-// others; and the edge cases the MPI tests run: a rank whose rows read no remote node, a rank without
-// rows, a rank that sends nothing.
+// others, on a small graph and on one that the host's passes split among several threads; and the edge
+// cases the MPI tests run: a rank whose rows read no remote node, a rank without rows, a rank that sends
+// nothing.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -102,6 +103,14 @@ TEST_CASE("PageRank halo: renumbered in-links read each rank's z as one process 
     CAPTURE(ranks);
     const std::vector<pagerank::Halo> halos = check_halos(links, pagerank::link_balanced_rows(links, ranks));
     if (ranks == 1) CHECK(halos[0].needed.empty());
+  }
+}
+
+TEST_CASE("PageRank halo: planned on the cores, as on one (a graph large enough for several workers)") {
+  const InLinks links = random_links(40000, 120000, 5, 0.001);
+  for (const int ranks : {2, 3}) {
+    CAPTURE(ranks);
+    check_halos(links, pagerank::link_balanced_rows(links, ranks));
   }
 }
 

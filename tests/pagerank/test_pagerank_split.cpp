@@ -4,7 +4,13 @@
 // links kept in their order.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <numeric>
 #include <random>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "itercl/error.hpp"
 #include "pagerank/pagerank_formats.hpp"
@@ -149,6 +155,52 @@ TEST_CASE("PageRank renumbered keeping each row's links in order") {
                 kept.sources[static_cast<std::size_t>(kept.offsets[static_cast<std::size_t>(i)] + k)])] ==
             links.sources[static_cast<std::size_t>(links.offsets[old] + k)]);
   }
+}
+
+TEST_CASE("PageRank degree order and spread on the cores: the serial orders, bit for bit") {
+  // Enough nodes for several workers, skewed degrees (a few hubs, many of degree 0 and 1), ties kept by id.
+  std::mt19937 rng(12);
+  std::geometric_distribution<std::int32_t> skewed(0.05);
+  std::vector<std::int32_t> degree(200003);
+  for (std::int32_t& d : degree) d = skewed(rng);
+  degree[17] = 5000;  // a hub far past the others: many degrees, few nodes each
+  std::vector<std::int32_t> by_degree(degree.size());
+  std::iota(by_degree.begin(), by_degree.end(), 0);
+  std::stable_sort(by_degree.begin(), by_degree.end(), [&](std::int32_t a, std::int32_t b) {
+    return degree[static_cast<std::size_t>(a)] > degree[static_cast<std::size_t>(b)];
+  });
+  CHECK(pagerank::degree_order(degree) == by_degree);
+  for (const int ranks : {2, 3, 7}) {
+    CAPTURE(ranks);
+    std::vector<std::int32_t> dealt;  // the groups one after another, node k of the degree order in group k mod P
+    for (std::size_t group = 0; group < static_cast<std::size_t>(ranks); ++group)
+      for (std::size_t k = group; k < by_degree.size(); k += static_cast<std::size_t>(ranks))
+        dealt.push_back(by_degree[k]);
+    CHECK(pagerank::spread_order(degree, ranks) == dealt);
+  }
+}
+
+TEST_CASE("PageRank rows by links: blocks covering every row once, each about links / workers") {
+  const InLinks links = random_links(5000, 60000, 13, 0.01);
+  for (const int workers : {1, 2, 3, 8}) {
+    CAPTURE(workers);
+    std::vector<int> seen(static_cast<std::size_t>(links.n_nodes), 0);
+    std::vector<std::pair<std::size_t, std::size_t>> blocks(static_cast<std::size_t>(workers));
+    std::atomic<int> calls{0};
+    pagerank::rows_by_links(links.offsets, workers, [&](std::size_t begin, std::size_t end) {
+      const int call = calls++;
+      blocks[static_cast<std::size_t>(call)] = {begin, end};
+      for (std::size_t i = begin; i < end; ++i) ++seen[i];
+    });
+    CHECK(calls == workers);
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; }));
+    // No block holds more than its share of the links and one row's (where a cut falls).
+    std::int64_t longest = 0;
+    for (std::int32_t i = 0; i < links.n_nodes; ++i) longest = std::max<std::int64_t>(longest, links.row_length(i));
+    for (const auto& [begin, end] : blocks)
+      CHECK(links.offsets[end] - links.offsets[begin] <= links.n_links() / workers + 1 + longest);
+  }
+  pagerank::rows_by_links(std::span<const std::int64_t>{}, 4, [](std::size_t, std::size_t) { FAIL("no rows"); });
 }
 
 }  // namespace pagerank_split_tests

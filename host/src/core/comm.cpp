@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/environment.hpp"
+#include "core/parallel.hpp"
 #include "itercl/error.hpp"
 #include "itercl/timing.hpp"
 
@@ -397,6 +398,7 @@ std::shared_ptr<Comm> duplicate_communicator([[maybe_unused]] int fortran_handle
 }
 
 void share_host_cores(int local_size) {
+  set_host_ranks(local_size);  // the host's loops (core/parallel.hpp)
   if (local_size < 2 || std::getenv("POCL_CPU_MAX_CU_COUNT") || std::getenv("POCL_MAX_PTHREAD_COUNT")) return;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::string share = std::to_string(std::max(1u, cores / static_cast<unsigned>(local_size)));

@@ -160,10 +160,11 @@ Comm& world();
 // RuntimeError in a build without MPI, or before MPI_Init.
 std::shared_ptr<Comm> duplicate_communicator(int fortran_handle);
 
-// PoCL starts one thread per core for each process at its platform's first use: `local_size` ranks
-// sharing a host share its cores instead of each taking them all (cores / ranks each, at least one).
-// PoCL 3 reads POCL_MAX_PTHREAD_COUNT, PoCL 4 and later POCL_CPU_MAX_CU_COUNT; a value the user set for
-// either is kept, and a platform already started keeps its threads.
+// `local_size` ranks sharing a host share its cores instead of each taking them all (cores / ranks each, at
+// least one): the host's loops (core::set_host_ranks, core/parallel.hpp), and PoCL, which starts one thread
+// per core for each process at its platform's first use. PoCL 3 reads POCL_MAX_PTHREAD_COUNT, PoCL 4 and
+// later POCL_CPU_MAX_CU_COUNT; a value the user set for either is kept, and a platform already started
+// keeps its threads.
 void share_host_cores(int local_size);
 
 // Rank r's rows of n split over `ranks`: [r n / P, (r + 1) n / P), uneven splits differing by one row.

@@ -90,6 +90,17 @@ std::atomic<bool> Pool::forked = false;
 
 }  // namespace
 
+namespace {
+std::atomic<int> ranks_on_host = 1;
+}
+
+void set_host_ranks(int ranks) { ranks_on_host = std::max(ranks, 1); }
+
+unsigned host_cores() {
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  return std::max(1u, hardware / static_cast<unsigned>(ranks_on_host.load()));
+}
+
 void run_workers(int workers, const std::function<void(int)>& task) {
   static Pool pool;
   if (workers <= 0) return;

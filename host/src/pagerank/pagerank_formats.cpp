@@ -271,15 +271,16 @@ RowBlocks build_row_blocks(const InLinks& L, int capacity, int max_rows) {
 
 std::vector<std::int32_t> degree_order(std::span<const std::int32_t> out_degree) {
   // A counting sort by degree, highest first, nodes of one degree in index order: the order a stable
-  // sort gives, in O(nodes + largest degree) rather than O(nodes log nodes).
-  const std::int32_t largest = out_degree.empty() ? 0 : *std::max_element(out_degree.begin(), out_degree.end());
-  std::vector<std::int64_t> at(static_cast<std::size_t>(largest) + 2, 0);  // at[largest - d + 1]: nodes of degree d
-  for (const std::int32_t d : out_degree) ++at[static_cast<std::size_t>(largest - d) + 1];
-  std::partial_sum(at.begin(), at.end(), at.begin());
-  std::vector<std::int32_t> order = host_array<std::int32_t>(out_degree.size(), 0, "the node order");
-  for (std::size_t i = 0; i < out_degree.size(); ++i)
-    order[static_cast<std::size_t>(at[static_cast<std::size_t>(largest - out_degree[i])]++)] =
-        static_cast<std::int32_t>(i);
+  // sort gives, in O(nodes + largest degree) rather than O(nodes log nodes), on the cores while each
+  // worker's count per degree stays below a count per node.
+  const std::size_t n = out_degree.size();
+  const std::int32_t largest = n == 0 ? 0 : *std::max_element(out_degree.begin(), out_degree.end());
+  const auto degrees = static_cast<std::size_t>(largest) + 1;
+  const int workers = std::min(worker_count(n), static_cast<int>(std::max<std::size_t>(1, n / degrees)));
+  std::vector<std::int32_t> order = host_vector<std::int32_t>(n, "the node order");
+  core::counting_scatter(
+      n, degrees, workers, [&](std::size_t i) { return static_cast<std::size_t>(largest - out_degree[i]); },
+      [&](std::size_t i, std::size_t at) { order[at] = static_cast<std::int32_t>(i); });
   return order;
 }
 

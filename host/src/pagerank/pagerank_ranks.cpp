@@ -10,6 +10,7 @@
 
 #include "core/device_data.hpp"
 #include "core/host_memory.hpp"
+#include "core/phase_clock.hpp"
 #include "itercl/error.hpp"
 #include "pagerank/pagerank_engine.hpp"
 #include "pagerank/pagerank_formats.hpp"
@@ -54,6 +55,7 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
   InLinks renamed;
   const InLinks* graph = &all;
   resolve_on_rank0(comm, device, p, all.offsets, all.weighted(), r);
+  core::enter_phase("reorder");  // rank 0's: the others wait for its plan in the broadcasts
   if (root) {
     const Stopwatch clock;
     if (r.kernel.reorder == "degree") {
@@ -72,6 +74,7 @@ RankShare share_graph(core::Comm& comm, const Device& device, PageRankParams& p,
     out_degree = graph->out_degree;
     out_weight = graph->out_weight;
   }
+  core::enter_phase("exchange_edges");  // the plan and every node's counts broadcast, the rows scattered
   comm.broadcast(share.bounds);
   comm.broadcast(link_bounds);
   comm.broadcast(out_degree);
@@ -155,6 +158,7 @@ void share_node_values(core::Comm& comm, PageRankParams& p, const std::vector<st
 }
 
 PageRankResult fit_over_ranks(core::Comm& comm, const Device& device, PageRankParams p, const InLinks& all) {
+  core::enter_phase("checks");
   p.validate();
   device.require(p.precision);
   const bool root = comm.rank() == 0;
@@ -178,6 +182,7 @@ PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankP
   const std::int32_t n = share.block.n_nodes;
   const auto me = static_cast<std::size_t>(comm.rank());
   const std::int32_t first = share.bounds[me], last = share.bounds[me + 1];
+  core::enter_phase("halo_plan");
   const Stopwatch plan_clock;
   const double plan_comm = comm.seconds();
   const Halo halo = plan_halo(comm, share.bounds, share.block);
@@ -189,12 +194,14 @@ PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankP
     const Stopwatch split_clock;
     const RowsByReach rows = split_by_reach(std::exchange(share.block, {}), halo, first, last);
     r.upload.wall_s += split_clock.seconds();
+    core::enter_phase("format");  // then the engine's upload of the per-node vectors
     engine = make_engine(device, p, Problem{rows.local, p.precision}, r.kernel, r.build_options, r.upload,
                          Rows{first, last, halo.below, &rows.halo});
   }
   const double reorder_s = r.format.reorder_s;
   r.format = engine->format_stats();
   r.format.reorder_s = reorder_s;
+  core::enter_phase("init");  // x and z, the halo's buffers and the start's z sent
   engine->start(p.personalization, p.nstart, r.upload);
   const Engine::HaloBuffers buffers = engine->set_halo(halo);
   r.exchange = exchange_volume(comm, halo, last - first, buffers.value_bytes);
@@ -217,6 +224,7 @@ PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankP
     r.upload.comm_s += comm.seconds() - comm_before;
   }
 
+  core::enter_phase("iterations");
   const Stopwatch fit_clock;
   for (int it = 0; it < p.max_iter; ++it) {
     const Stopwatch wall;
@@ -237,6 +245,7 @@ PageRankResult fit_share(core::Comm& comm, const Device& device, const PageRankP
   }
   comm.finish_exchange(pending);  // none left but where max_iter allowed no step at all
   // The ranks come to rank 0, which maps them back to the input's ids.
+  core::enter_phase("readback");
   const Stopwatch wall;
   const std::vector<double> x = engine->rows_of_ranks(r.total);
   const double comm_before = comm.seconds();

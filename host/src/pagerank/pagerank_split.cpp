@@ -6,6 +6,7 @@
 
 #include "core/comm.hpp"
 #include "core/host_memory.hpp"
+#include "core/parallel.hpp"
 #include "itercl/error.hpp"
 #include "pagerank/pagerank_formats.hpp"
 
@@ -13,15 +14,20 @@ namespace itercl::pagerank {
 
 std::vector<std::int32_t> spread_order(std::span<const std::int32_t> out_degree, int ranks) {
   if (ranks < 1) throw InputError("pagerank: " + std::to_string(ranks) + " ranks; expected at least 1");
-  std::vector<std::int32_t> order = host_array<std::int32_t>(out_degree.size(), 0, "the node order");
+  std::vector<std::int32_t> order = host_vector<std::int32_t>(out_degree.size(), "the node order");
   if (ranks == 1) {
     std::iota(order.begin(), order.end(), 0);
     return order;
   }
   const std::vector<std::int32_t> by_degree = degree_order(out_degree);
-  std::size_t at = 0;
-  for (std::size_t group = 0; group < static_cast<std::size_t>(ranks); ++group)
-    for (std::size_t k = group; k < by_degree.size(); k += static_cast<std::size_t>(ranks)) order[at++] = by_degree[k];
+  // Node k of the degree order goes to group k mod P, at place k / P in it; group g holds the nodes
+  // g, g + P, ... (ceil((n - g) / P) of them), after the groups before it.
+  const std::size_t n = by_degree.size(), p = static_cast<std::size_t>(ranks);
+  std::vector<std::size_t> start(p + 1, 0);
+  for (std::size_t g = 0; g < p; ++g) start[g + 1] = start[g] + (g < n ? (n - g + p - 1) / p : 0);
+  parallel_blocks(n, worker_count(n), [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t k = begin; k < end; ++k) order[start[k % p] + k / p] = by_degree[k];
+  });
   return order;
 }
 

@@ -4,10 +4,12 @@
 // scale every column of x, and n int32s are small beside the links.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "core/parallel.hpp"
 #include "itercl/graph.hpp"
 
 namespace itercl::pagerank {
@@ -26,6 +28,25 @@ std::vector<std::int32_t> spread_order(std::span<const std::int32_t> out_degree,
 std::vector<std::int32_t> link_balanced_rows(std::span<const std::int64_t> offsets, int ranks);
 inline std::vector<std::int32_t> link_balanced_rows(const InLinks& links, int ranks) {
   return link_balanced_rows(links.offsets, ranks);
+}
+
+// Calls body(first, last) on `workers` threads for blocks of rows [first, last) that cover [0, n) and hold
+// about as many links each (cut where the row pointer `offsets`, n + 1 values, reaches links k / workers):
+// the host's passes over a rank's rows, whose hubs would leave blocks of as many rows unbalanced.
+template <class Body>
+void rows_by_links(std::span<const std::int64_t> offsets, int workers, Body&& body) {
+  if (offsets.empty()) return;
+  workers = std::max(workers, 1);
+  const std::size_t n = offsets.size() - 1;
+  const auto links = static_cast<std::size_t>(offsets.back() - offsets.front());
+  const auto first_row = [&](std::size_t k) -> std::size_t {
+    if (k == static_cast<std::size_t>(workers)) return n;
+    const auto target = offsets.front() + static_cast<std::int64_t>(links * k / static_cast<std::size_t>(workers));
+    return static_cast<std::size_t>(
+        std::lower_bound(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), target) - offsets.begin());
+  };
+  parallel_blocks(static_cast<std::size_t>(workers), workers,
+                  [&](std::size_t w, std::size_t, int) { body(first_row(w), first_row(w + 1)); });
 }
 
 // The graph as one rank holds it: the in-links of rows [first, last) only, every other row empty, in
