@@ -59,19 +59,19 @@ TEST_CASE("SMACOF: every variant and storage follows the reference iteration by 
       const auto expected = reference::smacof(delta, weights, x0, 8, 0);
       for (Precision p : test::kPrecisions)
         for (bool packed : {false, true})
-          for (const std::string_view name : smacof::kVariants)
+          for (const smacof::Variant& entry : smacof::kVariantTable)
             for (bool symmetric : {false, true}) {
-              const std::string variant(name);
+              const std::string variant(entry.name);
               CAPTURE(n);
               CAPTURE(weighted);
               CAPTURE(itercl::precision_name(p));
               CAPTURE(packed);
               CAPTURE(variant);
               CAPTURE(symmetric);
-              if (packed && variant == "fused_rows") continue;             // full storage only (a ParamError)
-              if (symmetric && !(packed && variant == "fused")) continue;  // packed fused only (a ParamError)
+              if (packed && entry.along_rows) continue;                 // full storage only (a ParamError)
+              if (symmetric && !(packed && entry.symmetric)) continue;  // packed, its pass only (a ParamError)
               SmacofKernel k{.variant = variant, .packed = packed, .work_group_size = 16, .symmetric = symmetric};
-              if (k.variant.starts_with("fused")) k.slices = 3;
+              if (entry.fused) k.slices = 3;
               smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = 2, .precision = p, .weighted = weighted});
               device.upload_dissimilarities(delta);
               if (weighted) device.upload_weights(weights, smacof::v_pinv(weights));
@@ -103,13 +103,15 @@ TEST_CASE("SMACOF: several rows per work-item, and a pass enqueued one iteration
       const Matrix weights = weighted ? w : Matrix();
       const auto expected = reference::smacof(delta, weights, x0, 6, 0);
       for (Precision p : test::kPrecisions)
-        for (const std::string variant : {"fused", "fused_rows"})
+        for (const smacof::Variant& entry : smacof::kVariantTable)
           for (bool packed : {false, true})
             // 3 rows a work-item and the symmetric pass (1) in the default tier; 2 too in the full one.
             for (int rows : test::full_tier() ? std::vector{2, 3, 1} : std::vector{3, 1}) {
-              if (packed && variant == "fused_rows") continue;  // full storage only
+              if (!entry.fused) continue;  // one row per work-item
+              const std::string variant(entry.name);
+              if (packed && entry.along_rows) continue;  // full storage only
               // One row: the symmetric pass, whose work-groups of 4 end in a partial one too.
-              if (rows == 1 && !(packed && variant == "fused")) continue;
+              if (rows == 1 && !(packed && entry.symmetric)) continue;
               CAPTURE(n);
               CAPTURE(weighted);
               CAPTURE(itercl::precision_name(p));

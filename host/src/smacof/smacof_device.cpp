@@ -135,7 +135,7 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
     // delta in buffers of whole slices, each within one allocation; the seed variants' one slice is all.
     s.layout = delta_layout(static_cast<std::uint64_t>(s.packed() ? n / 2 : n), s.packed() ? n : rows,
                             is_fused(k.variant) ? k.slices : 1, s.real(), info.max_allocation,
-                            k.variant == "fused_rows", share);
+                            variant(k.variant).along_rows, share);
     for (const DeltaPart& part : s.layout.parts)
       s.delta.emplace_back(device.context(), CL_MEM_READ_WRITE,
                            std::max<std::size_t>(s.layout.values(part), 1) * s.real());

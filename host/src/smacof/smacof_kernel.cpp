@@ -94,11 +94,15 @@ Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k) {
   return (rows + per_group - 1) / per_group;
 }
 
+const Variant& variant(std::string_view name) {
+  if (const Variant* v = find_variant(name)) return *v;
+  throw ParamError("kernel.variant",
+                   "expected one of " + choice_list(kVariants) + "; got \"" + std::string(name) + "\"");
+}
+
 const Variant& kernels(const SmacofKernel& k) {
-  if (k.symmetric.value_or(false)) return kSymmetricPass;
-  for (const Variant& v : kVariantTable)
-    if (v.name == k.variant) return v;
-  throw ParamError("kernel.variant", "expected one of " + choice_list(kVariants) + "; got \"" + k.variant + "\"");
+  const Variant& v = variant(k.variant);
+  return k.symmetric.value_or(false) && v.symmetric ? *v.symmetric : v;
 }
 
 }  // namespace smacof
@@ -120,7 +124,8 @@ void SmacofKernel::validate() const {
   if (rows_per_item > 0 && !fused)
     throw ParamError("kernel.rows_per_item",
                      "only the fused variants compute several rows per work-item; leave it unset for " + variant);
-  if (symmetric.value_or(false) && (variant != "auto" && variant != "fused"))
+  const smacof::Variant* entry = smacof::find_variant(variant);  // nullptr: auto
+  if (symmetric.value_or(false) && entry && !entry->symmetric)
     throw ParamError("kernel.symmetric",
                      "computes each pair once in variant fused over packed storage; got variant " + variant);
   if (symmetric.value_or(false) && !packed.value_or(true))
@@ -128,10 +133,11 @@ void SmacofKernel::validate() const {
   if (symmetric.value_or(false) && rows_per_item > 1)
     throw ParamError("kernel.rows_per_item",
                      "the symmetric pass computes one row per work-item; got " + std::to_string(rows_per_item));
-  if (packed.value_or(false) && variant == "fused_rows")
-    throw ParamError("kernel.variant",
-                     "fused_rows reads full storage along its rows; packed storage is read down the columns by "
-                     "variant fused");
+  if (packed.value_or(false) && entry && entry->along_rows)
+    throw ParamError("kernel.variant", variant +
+                                           " reads full storage along its rows; packed storage is read down the "
+                                           "columns by variant " +
+                                           std::string(entry->packed_instead));
 }
 
 void to_json(nlohmann::json& j, const SmacofKernel& k) { j = kernel_fields_json(k, smacof::fields()); }
@@ -169,14 +175,17 @@ SmacofKernel resolve_storage(SmacofKernel k, const DeviceInfo& info, const Probl
   });
   // Packed storage is read down the columns, which only fused does: a row-reading choice yields to it.
   const bool asked_packed = k.packed.value_or(false);
-  if (k.variant == "auto") k.variant = asked_packed && db.variant == "fused_rows" ? "fused" : db.variant;
+  if (k.variant == "auto") {
+    const std::string_view instead = variant(db.variant).packed_instead;
+    k.variant = asked_packed && !instead.empty() ? std::string(instead) : db.variant;
+  }
   // Storage left to the device: packed from the size on which one device measured it faster (fused_rows
   // reads full storage only). Over ranks full storage's blocks hide the exchange of X behind their own
   // columns, while packed storage adds every row over the ranks: there it stays full unless it does not
   // fit (resolve), as the 4-GPU runs measured it (benchmarks/results/nvidia-h200-x4/smacof-own-queue/).
   if (!k.packed) {
     if (!k.packed_from) k.packed_from = db.packed_from;
-    k.packed = k.variant != "fused_rows" && problem.ranks <= 1 && k.packed_from > 0 && problem.n >= k.packed_from;
+    k.packed = !variant(k.variant).along_rows && problem.ranks <= 1 && k.packed_from > 0 && problem.n >= k.packed_from;
   }
   if (k.work_group_size == 0)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
@@ -188,7 +197,7 @@ SmacofKernel resolve_storage(SmacofKernel k, const DeviceInfo& info, const Probl
   }
   // Each pair once: where the device's entry says so, over packed storage, with fused, one row per
   // work-item, and its ring within local memory.
-  const bool can_symmetric = *k.packed && k.variant == "fused" && k.rows_per_item <= 1 &&
+  const bool can_symmetric = *k.packed && variant(k.variant).symmetric && k.rows_per_item <= 1 &&
                              symmetric_local_bytes(k, problem) <= info.local_memory;
   if (!k.symmetric) k.symmetric = db.symmetric.value_or(false) && can_symmetric;
   if (*k.symmetric && !can_symmetric)
@@ -234,7 +243,8 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
   SmacofKernel chosen = resolve_storage(k, info, problem, sources);
   // Storage left to the device, full as measured, but too large for it (or its ranks): packed, where that fits
   // (fused_rows reads full storage only). So N = 300,000 in float runs on 2 H200s by default.
-  if (k.packed || *chosen.packed || k.variant == "fused_rows" || storage_fits(info, chosen, problem)) return chosen;
+  const Variant* asked = find_variant(k.variant);
+  if (k.packed || *chosen.packed || (asked && asked->along_rows) || storage_fits(info, chosen, problem)) return chosen;
   k.packed = true;
   std::vector<std::string> packed_sources;
   SmacofKernel packed = resolve_storage(k, info, problem, packed_sources);
