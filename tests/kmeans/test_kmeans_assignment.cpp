@@ -300,7 +300,7 @@ TEST_CASE("tiled: N not a multiple of the tile, K below and past a tile, odd D, 
   const Matrix X = test::random_matrix(1237, 3, 81, 3.0, 10.0);
   const Matrix C = test::random_matrix(15, 3, 82, 3.0, 10.0);
   KMeansAssignment a(test::device(), X, Precision::f32,
-                     KMeansKernel{.variant = "tiled", .centroids_per_item = 4, .update = "device"});
+                     KMeansKernel{.variant = "tiled", .update = "device", .centroids_per_item = 4});
   check_sums(a, X, {}, C, Precision::f32, X.rows());
 }
 

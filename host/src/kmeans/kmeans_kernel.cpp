@@ -205,7 +205,7 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
                      std::vector<std::string>& sources) {
   const Eigen::Index dim = problem.dim;
   k.validate();
-  if (k.variant != "auto" && variant(k.variant).shape == Shape::one_point &&
+  if (!unset(k.variant) && variant(k.variant).shape == Shape::one_point &&
       (k.points_per_item > 1 || k.register_values || k.local_memory_bytes || k.centroids_per_chunk))
     throw ParamError("kernel.variant", k.variant +
                                            " takes one point per work-item and stages nothing: leave points_per_item, "
@@ -213,8 +213,8 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
 
   const auto db = tuned_kernel<KMeansKernel>("kmeans", info, sources, [](const KMeansKernel& t) {
     t.validate();
-    if (t.variant == "auto" || t.update == "auto" || !t.work_group_size || !t.register_values || !t.local_memory_bytes)
-      throw ParamError("kmeans", "needs variant, update, work_group_size, register_values and local_memory_bytes");
+    check_entry(t, fields(), "kmeans",
+                {"variant", "update", "work_group_size", "register_values", "local_memory_bytes"});
   });
   const bool explicit_wg = k.work_group_size != 0;
   if (k.variant == "auto") {

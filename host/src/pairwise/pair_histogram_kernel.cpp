@@ -113,9 +113,9 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
   const DeviceInfo& info = device.info();
   const auto db = tuned_kernel<PairHistogramKernel>("pair_histogram", info, sources, [](const PairHistogramKernel& t) {
     t.validate();
-    if (t.variant == "auto" || !t.work_group_size || t.uniform_check == "auto" || t.even_edges == "auto")
-      throw ParamError("pair_histogram", "needs variant, work_group_size, uniform_check and even_edges");
-    if (t.global_counter_bits) throw ParamError("pair_histogram", "global_counter_bits follows the device's atomics");
+    check_entry(t, fields<PairHistogramKernel>(), "pair_histogram",
+                {"variant", "work_group_size", "uniform_check", "even_edges"}, {"global_counter_bits"},
+                "follows the device's atomics");
   });
   if (!k.work_group_size)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));

@@ -88,7 +88,7 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
                        "over several MPI ranks SMACOF runs the fused variants (fused, fused_rows), "
                        "each rank reading its share of delta in one pass; got \"" +
                            k.variant + "\"");
-    if (*k.packed) {  // every row of the rank's range of the slices
+    if (k.packed == YesNo::yes) {  // every row of the rank's range of the slices
       block.first = 0;
       block.rows = problem.n;
       share = rank_slices(k.slices, block.comm->rank(), block.comm->size());

@@ -84,7 +84,7 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info, Eigen::Index dim) {
 
 nlohmann::json stored(const KMeansKernel& k) {
   nlohmann::json j = {{"variant", k.variant}, {"work_group_size", k.work_group_size}};
-  if (k.variant == "auto") {  // the database's choice before it is resolved: named as the staged variants are
+  if (unset(k.variant)) {  // the database's choice before it is resolved: named as the staged variants are
     j["register_values"] = k.register_values;
     return j;
   }
