@@ -62,11 +62,15 @@ std::vector<T> sweep(const T (&values)[N]) {
 }
 // K-Means' variants: the library's table (kmeans_kernel.hpp), so that a variant added there is tested by
 // every test that walks this list the day it is added.
-inline const std::vector<std::string> kVariants = [] {
+// variants_where: those whose entry `has` (a shape, a field), for a test of what only they do.
+template <class Has>
+std::vector<std::string> variants_where(Has has) {
   std::vector<std::string> names;
-  for (const itercl::kmeans::Variant& v : itercl::kmeans::kVariantTable) names.emplace_back(v.name);
+  for (const itercl::kmeans::Variant& v : itercl::kmeans::kVariantTable)
+    if (has(v)) names.emplace_back(v.name);
   return names;
-}();
+}
+inline const std::vector<std::string> kVariants = variants_where([](const itercl::kmeans::Variant&) { return true; });
 
 // Whether the device under test runs K-Means `variant` in `p` (the table's Needs: mma only on NVIDIA's
 // tensor cores, compute capability 8.0 and later, and in float). Where it does not, the test says why once

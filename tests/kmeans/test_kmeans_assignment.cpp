@@ -71,27 +71,35 @@ TEST_CASE("every variant matches the reference on awkward shapes, in float and d
   }
 }
 
+// The variants that stage the centroids in chunks, and those of them that compare one centroid at a time.
+bool staged(const itercl::kmeans::Variant& v) { return v.shape == itercl::kmeans::Shape::staged; }
+bool staged_one_centroid(const itercl::kmeans::Variant& v) { return staged(v) && !v.centroid_tiles; }
+
 TEST_CASE("centroids staged in chunks: a given chunk size and K * D larger than local memory") {
   const Matrix X = test::random_matrix(501, 3, 11, 1.0, 2.0);
   const Matrix C = test::random_matrix(50, 3, 12, 1.0, 2.0);
-  for (const char* variant : {"local_centroids", "local_centroids_points", "expanded"}) {
+  for (const std::string& variant : test::variants_where(staged_one_centroid)) {
     CAPTURE(variant);
     KMeansAssignment a(test::device(), X, Precision::f64, KMeansKernel{.variant = variant, .centroids_per_chunk = 7});
     CHECK(a.kernel().centroids_per_chunk == 7);
     check_labels(X, C, a.assign(C), Precision::f64);
   }
-  // tiled stages whole tiles: 50 centroids in chunks of 8, tiles of 4, the last chunk's last tile padded.
-  KMeansAssignment tiled(test::device(), X, Precision::f64,
-                         KMeansKernel{.variant = "tiled", .centroids_per_chunk = 8, .centroids_per_item = 4});
-  CHECK(tiled.kernel().centroids_per_chunk == 8);
-  check_labels(X, C, tiled.assign(C), Precision::f64);
+  // Tiles of centroids are staged whole: 50 centroids in chunks of 8, tiles of 4, the last chunk's last tile
+  // padded.
+  for (const std::string& variant : test::variants_where([](const auto& v) { return staged(v) && v.centroid_tiles; })) {
+    CAPTURE(variant);
+    KMeansAssignment tiled(test::device(), X, Precision::f64,
+                           KMeansKernel{.variant = variant, .centroids_per_chunk = 8, .centroids_per_item = 4});
+    CHECK(tiled.kernel().centroids_per_chunk == 8);
+    check_labels(X, C, tiled.assign(C), Precision::f64);
+  }
 
   // More centroids than the device's whole local memory holds: the default budget stages them in chunks.
   const Eigen::Index d = 33;
   const auto k = static_cast<Eigen::Index>(test::device().info().local_memory / (d * sizeof(double))) + 100;
   const Matrix Xs = test::random_matrix(300, d, 13);
   const Matrix Cs = test::random_matrix(k, d, 14);
-  for (const char* variant : {"local_centroids", "expanded", "tiled"}) {
+  for (const std::string& variant : test::variants_where(staged)) {
     CAPTURE(variant);
     KMeansAssignment a(test::device(), Xs, Precision::f64, KMeansKernel{.variant = variant});
     CHECK(a.kernel().centroids_per_chunk < k);
@@ -104,7 +112,7 @@ TEST_CASE("work-group sizes and points per work-item that divide nothing") {
   const Matrix C = test::random_matrix(23, 2, 22, 1.0, -5.0);
   for (int wg : test::sweep({100, 1, 8})) {
     for (int ppi : test::sweep({3, 1})) {
-      for (const char* variant : {"local_centroids", "local_centroids_points", "expanded", "point_blocks"}) {
+      for (const std::string& variant : test::variants_where(staged_one_centroid)) {
         CAPTURE(wg);
         CAPTURE(ppi);
         CAPTURE(variant);
@@ -292,7 +300,7 @@ TEST_CASE("tiled: N not a multiple of the tile, K below and past a tile, odd D, 
   const Matrix X = test::random_matrix(1237, 3, 81, 3.0, 10.0);
   const Matrix C = test::random_matrix(15, 3, 82, 3.0, 10.0);
   KMeansAssignment a(test::device(), X, Precision::f32,
-                     KMeansKernel{.variant = "tiled", .centroids_per_item = 4, .update = "device"});
+                     KMeansKernel{.variant = "tiled", .update = "device", .centroids_per_item = 4});
   check_sums(a, X, {}, C, Precision::f32, X.rows());
 }
 

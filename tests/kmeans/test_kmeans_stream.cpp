@@ -11,6 +11,7 @@
 #include "itercl/error.hpp"
 #include "itercl/kmeans.hpp"
 #include "itercl/kmeans_assignment.hpp"
+#include "kmeans/kmeans_kernel.hpp"
 #include "kmeans/kmeans_stream.hpp"
 #include "reference/kmeans_reference.hpp"
 #include "test_support.hpp"
@@ -137,12 +138,20 @@ TEST_CASE("the assignment in chunks, kept or streamed: every variant's labels, f
     CAPTURE(variant);
     // A chunk is whole work-groups: 32 points each on every device, whatever its tuning.
     itercl::KMeansKernel k{.variant = variant};
-    if (k.variant == "gemm")
-      k.work_group_size = 128, k.points_per_item = 4, k.centroids_per_item = 4;
-    else if (k.variant == "mma")
-      k.work_group_size = 32, k.points_per_item = 2;  // one warp of 2 tiles of 16 points
-    else
-      k.work_group_size = 16, k.points_per_item = k.variant == "naive" ? 0 : 2;
+    switch (itercl::kmeans::variant(variant).shape) {
+      case itercl::kmeans::Shape::gemm_tiles:
+        k.work_group_size = 128, k.points_per_item = 4, k.centroids_per_item = 4;
+        break;
+      case itercl::kmeans::Shape::warp_tiles:
+        k.work_group_size = 32, k.points_per_item = 2;  // one warp of 2 tiles of 16 points
+        break;
+      case itercl::kmeans::Shape::one_point:
+        k.work_group_size = 16;
+        break;
+      case itercl::kmeans::Shape::staged:
+        k.work_group_size = 16, k.points_per_item = 2;
+        break;
+    }
     itercl::KMeansAssignment resident(test::device(), X, Precision::f32, k);
     for (const Device* device : {&split, &small}) {
       itercl::KMeansAssignment chunked(*device, X, Precision::f32, k);

@@ -202,7 +202,7 @@ TEST_CASE("histogram: bad binning, box and tuning are errors naming the field") 
   p.kernel = {};
   p.kernel.even_edges = "cells";
   CHECK_THROWS_WITH_AS(make(p), doctest::Contains("kernel.even_edges"), itercl::ParamError);
-  p.kernel = {"tiled", 0, 16};
+  p.kernel = {.variant = "tiled", .global_counter_bits = 16};
   CHECK_THROWS_WITH_AS(make(p), doctest::Contains("global_counter_bits"), itercl::ParamError);
 }
 
@@ -350,23 +350,23 @@ std::vector<std::uint64_t> within_radii(const reference::Histogram& h) {
 std::vector<itercl::PairHistogramKernel> counting_kernels() {
   std::vector<itercl::PairHistogramKernel> all = {
       {.variant = "private_hist_balanced",
+       .uniform_check = "guarded",
        .work_group_size = 64,
        .replicas = 1,
-       .uniform_check = "guarded",
        .table_copies = 1,
        .groups_per_unit = 1},
       {.variant = "private_hist",
+       .uniform_check = "corrected",
        .work_group_size = 64,
        .replicas = 8,
-       .uniform_check = "corrected",
        .table_copies = 8,
        .groups_per_unit = 64},
       {.variant = "private_hist_balanced",
+       .uniform_check = "guarded",
        .work_group_size = 64,
        .replicas = 64,
-       .uniform_check = "guarded",
        .table_copies = 4},
-      {.variant = "naive", .work_group_size = 64, .uniform_check = "corrected"}};
+      {.variant = "naive", .uniform_check = "corrected", .work_group_size = 64}};
   if (!test::full_tier()) all.resize(2);
   return all;
 }
@@ -460,7 +460,7 @@ TEST_CASE("histogram: 40,000 uniform bins, more than one comparison corrects in 
     CHECK(want.back() > 0);
     for (const char* check : {"guarded", "corrected"}) {
       CAPTURE(check);
-      CHECK(run_kernel(X, p, {.variant = "tiled", .work_group_size = 64, .uniform_check = check}) == want);
+      CHECK(run_kernel(X, p, {.variant = "tiled", .uniform_check = check, .work_group_size = 64}) == want);
     }
   }
 }
@@ -486,7 +486,7 @@ TEST_CASE("histogram: bins narrower than float's spacing of the distances walk t
     CHECK(std::accumulate(want.begin(), want.end(), std::uint64_t{0}) == 130);
     for (const char* check : {"guarded", "corrected"}) {
       CAPTURE(check);
-      CHECK(run_kernel(X, p, {.variant = "tiled", .work_group_size = 64, .uniform_check = check}) == want);
+      CHECK(run_kernel(X, p, {.variant = "tiled", .uniform_check = check, .work_group_size = 64}) == want);
     }
   }
 }
@@ -515,8 +515,8 @@ TEST_CASE("histogram: uneven edges and radii far from 0 through the lookup count
     const auto within = numpy_counts(prec, d2s, radii, true);
     for (const char* variant : {"tiled", "private_hist_balanced"}) {
       CAPTURE(variant);
-      CHECK(run_kernel(X, by_edges, {.variant = variant, .work_group_size = 64, .even_edges = "lookup"}) == want);
-      CHECK(run_kernel(X, by_radii, {.variant = variant, .work_group_size = 64, .even_edges = "lookup"}) == within);
+      CHECK(run_kernel(X, by_edges, {.variant = variant, .even_edges = "lookup", .work_group_size = 64}) == want);
+      CHECK(run_kernel(X, by_radii, {.variant = variant, .even_edges = "lookup", .work_group_size = 64}) == within);
     }
   }
 }

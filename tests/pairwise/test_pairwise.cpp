@@ -151,7 +151,10 @@ TEST_CASE("pairwise: the expanded form, minkowski orders, d = 1, one vector") {
 
 TEST_CASE("pairwise: tunings that divide nothing give the reference too") {
   const Matrix X = test::random_matrix(101, 19, 7, 1.0, -3.0);
-  const PairwiseKernel tunings[] = {{"tiled", 3, 5, 3, 2, 7}, {"tiled", 16, 8, 1, 1, 50}, {"naive", 7, 3, 0, 0, 0}};
+  const PairwiseKernel tunings[] = {
+      {.variant = "tiled", .tile_rows = 3, .tile_cols = 5, .subtiles = 3, .cols_per_item = 2, .slice = 7},
+      {.variant = "tiled", .tile_rows = 16, .tile_cols = 8, .subtiles = 1, .cols_per_item = 1, .slice = 50},
+      {.variant = "naive", .tile_rows = 7, .tile_cols = 3}};
   for (const PairwiseKernel& k : test::sweep(tunings)) {
     CAPTURE(k);
     PairwiseParams params = params_for("sqeuclidean", Precision::f32);
@@ -265,7 +268,8 @@ TEST_CASE("pairwise: bad inputs and parameters are errors that say what is wrong
   CHECK_THROWS_WITH_AS(PairwiseDistances({test::device()}, X, &other, params_for("euclidean", Precision::f32)),
                        doctest::Contains("second input"), itercl::InputError);
   PairwiseParams big_tile = params_for("euclidean", Precision::f32);
-  big_tile.kernel = {"tiled", 1024, 1024, 1, 1, 1};
+  big_tile.kernel = {
+      .variant = "tiled", .tile_rows = 1024, .tile_cols = 1024, .subtiles = 1, .cols_per_item = 1, .slice = 1};
   CHECK_THROWS_WITH_AS(make(X, big_tile), doctest::Contains("kernel.tile_rows"), itercl::ParamError);
 }
 

@@ -266,12 +266,12 @@ PairwiseParams fused_params(Precision precision, itercl::Metric metric = itercl:
   p.metric = metric;
   p.precision = precision;
   p.kernel = {.variant = "auto",
+              .knn = "fused",
               .tile_rows = 4,
               .tile_cols = 4,
               .subtiles = 2,
               .cols_per_item = 2,
               .slice = 4,
-              .knn = "fused",
               .knn_tile_rows = 2,
               .knn_tile_cols = 8,
               .knn_subtiles = 4,

@@ -25,6 +25,8 @@ using itercl::Smacof;
 using itercl::SmacofInit;
 using itercl::SmacofKernel;
 using itercl::SmacofParams;
+using itercl::yes_no;
+using itercl::YesNo;
 namespace smacof = itercl::smacof;
 
 namespace smacof_tests {
@@ -59,19 +61,20 @@ TEST_CASE("SMACOF: every variant and storage follows the reference iteration by 
       const auto expected = reference::smacof(delta, weights, x0, 8, 0);
       for (Precision p : test::kPrecisions)
         for (bool packed : {false, true})
-          for (const std::string_view name : smacof::kVariants)
+          for (const smacof::Variant& entry : smacof::kVariantTable)
             for (bool symmetric : {false, true}) {
-              const std::string variant(name);
+              const std::string variant(entry.name);
               CAPTURE(n);
               CAPTURE(weighted);
               CAPTURE(itercl::precision_name(p));
               CAPTURE(packed);
               CAPTURE(variant);
               CAPTURE(symmetric);
-              if (packed && variant == "fused_rows") continue;             // full storage only (a ParamError)
-              if (symmetric && !(packed && variant == "fused")) continue;  // packed fused only (a ParamError)
-              SmacofKernel k{.variant = variant, .packed = packed, .work_group_size = 16, .symmetric = symmetric};
-              if (k.variant.starts_with("fused")) k.slices = 3;
+              if (packed && entry.along_rows) continue;                 // full storage only (a ParamError)
+              if (symmetric && !(packed && entry.symmetric)) continue;  // packed, its pass only (a ParamError)
+              SmacofKernel k{
+                  .variant = variant, .packed = yes_no(packed), .symmetric = yes_no(symmetric), .work_group_size = 16};
+              if (entry.fused) k.slices = 3;
               smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = 2, .precision = p, .weighted = weighted});
               device.upload_dissimilarities(delta);
               if (weighted) device.upload_weights(weights, smacof::v_pinv(weights));
@@ -103,13 +106,15 @@ TEST_CASE("SMACOF: several rows per work-item, and a pass enqueued one iteration
       const Matrix weights = weighted ? w : Matrix();
       const auto expected = reference::smacof(delta, weights, x0, 6, 0);
       for (Precision p : test::kPrecisions)
-        for (const std::string variant : {"fused", "fused_rows"})
+        for (const smacof::Variant& entry : smacof::kVariantTable)
           for (bool packed : {false, true})
             // 3 rows a work-item and the symmetric pass (1) in the default tier; 2 too in the full one.
             for (int rows : test::full_tier() ? std::vector{2, 3, 1} : std::vector{3, 1}) {
-              if (packed && variant == "fused_rows") continue;  // full storage only
+              if (!entry.fused) continue;  // one row per work-item
+              const std::string variant(entry.name);
+              if (packed && entry.along_rows) continue;  // full storage only
               // One row: the symmetric pass, whose work-groups of 4 end in a partial one too.
-              if (rows == 1 && !(packed && variant == "fused")) continue;
+              if (rows == 1 && !(packed && entry.symmetric)) continue;
               CAPTURE(n);
               CAPTURE(weighted);
               CAPTURE(itercl::precision_name(p));
@@ -117,11 +122,11 @@ TEST_CASE("SMACOF: several rows per work-item, and a pass enqueued one iteration
               CAPTURE(packed);
               CAPTURE(rows);
               const SmacofKernel k{.variant = variant,
-                                   .packed = packed,
+                                   .packed = yes_no(packed),
+                                   .symmetric = yes_no(rows == 1),
                                    .work_group_size = 4,
                                    .slices = 2,
-                                   .rows_per_item = rows,
-                                   .symmetric = rows == 1};
+                                   .rows_per_item = rows};
               smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = 2, .precision = p, .weighted = weighted});
               device.upload_dissimilarities(delta);
               if (weighted) device.upload_weights(weights, smacof::v_pinv(weights));
@@ -144,7 +149,7 @@ TEST_CASE("SMACOF: several rows per work-item, and a pass enqueued one iteration
   // origin, where the centred start puts it.
   for (bool packed : {false, true}) {
     CAPTURE(packed);
-    const SmacofKernel k{.variant = "fused", .packed = packed, .work_group_size = 4, .rows_per_item = 2};
+    const SmacofKernel k{.variant = "fused", .packed = yes_no(packed), .work_group_size = 4, .rows_per_item = 2};
     smacof::SmacofDevice device(test::device(), k, {.n = 1, .dim = 2, .precision = Precision::f32});
     device.upload_dissimilarities(Matrix::Zero(1, 1));
     device.start(Matrix::Constant(1, 2, 3.0), nullptr);
@@ -168,9 +173,10 @@ TEST_CASE("SMACOF: the symmetric pass follows the reference in 1, 3 and 4 dimens
       CAPTURE(itercl::precision_name(p));
       const Matrix x0 = test::random_matrix(n, dim, 62 + dim, 1.0, 4.0);
       const auto expected = reference::smacof(delta, Matrix(), x0, 6, 0);
-      const SmacofKernel k{.variant = "fused", .packed = true, .work_group_size = 8, .slices = 2, .symmetric = true};
+      const SmacofKernel k{
+          .variant = "fused", .packed = YesNo::yes, .symmetric = YesNo::yes, .work_group_size = 8, .slices = 2};
       smacof::SmacofDevice device(test::device(), k, {.n = n, .dim = dim, .precision = p});
-      REQUIRE(*device.kernel().symmetric);
+      REQUIRE(device.kernel().symmetric == YesNo::yes);
       device.upload_dissimilarities(delta);
       device.start(x0, nullptr);
       for (std::size_t it = 0; it < expected.stress.size(); ++it) {
@@ -197,13 +203,13 @@ TEST_CASE("SMACOF over ranks: a rank's pass answers as one device, packed or ful
       CAPTURE(p);
       CAPTURE(storage);
       const SmacofKernel kernel =
-          packed ? SmacofKernel{.variant = "fused", .packed_from = 2, .slices = 3, .symmetric = storage == 1}
-                 : SmacofKernel{.variant = "fused", .packed = false, .work_group_size = 8, .slices = 3};
+          packed ? SmacofKernel{.variant = "fused", .symmetric = yes_no(storage == 1), .packed_from = 2, .slices = 3}
+                 : SmacofKernel{.variant = "fused", .packed = YesNo::no, .work_group_size = 8, .slices = 3};
       const smacof::Problem problem{.n = n, .dim = 2, .precision = p};
       smacof::SmacofDevice one(test::device(), kernel, problem);
       smacof::SmacofDevice rank(test::device(), kernel, problem, {.comm = &comm, .first = 0, .rows = n});
-      REQUIRE(*one.kernel().packed == packed);
-      REQUIRE(*rank.kernel().packed == packed);
+      REQUIRE(one.kernel().packed == yes_no(packed));
+      REQUIRE(rank.kernel().packed == yes_no(packed));
       one.upload_dissimilarities(delta);
       rank.upload_dissimilarities(delta);
       one.start(x0, nullptr);
@@ -218,7 +224,7 @@ TEST_CASE("SMACOF over ranks: a rank's pass answers as one device, packed or ful
     }
   // A file is read as each rank's rows, in full storage: packed asked for is refused, naming the field.
   SmacofParams params;
-  params.kernel.packed = true;
+  params.kernel.packed = YesNo::yes;
   const smacof::Rectangle read = [&](Eigen::Index r0, Eigen::Index rows, Eigen::Index c0, Eigen::Index columns) {
     return Matrix(delta.block(r0, c0, rows, columns));
   };
@@ -252,7 +258,7 @@ TEST_CASE("SMACOF: the fit stops where scikit-learn 1.7's rule stops the referen
   REQUIRE(expected.converged);
   for (bool packed : {false, true}) {
     CAPTURE(packed);
-    const auto r = Smacof(test::device(), smacof_given(x0, Precision::f64, {.packed = packed})).fit(delta);
+    const auto r = Smacof(test::device(), smacof_given(x0, Precision::f64, {.packed = yes_no(packed)})).fit(delta);
     CHECK(r.n_iter == expected.n_iter);
     CHECK(r.converged);
     CHECK(r.stress == doctest::Approx(expected.stress.back()).epsilon(1e-9));
@@ -322,7 +328,7 @@ TEST_CASE("SMACOF: dissimilarities built on the device from vectors equal the CP
         CAPTURE(itercl::precision_name(p));
         CAPTURE(packed);
         smacof::SmacofDevice device(
-            test::device(), {.variant = "fused", .packed = packed},
+            test::device(), {.variant = "fused", .packed = yes_no(packed)},
             {.n = 37, .dim = 2, .precision = p, .features = 5, .metric = itercl::parse_metric(metric)});
         device.build_dissimilarities(v);
         const Matrix got = device.read_dissimilarities();

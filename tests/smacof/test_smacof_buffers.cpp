@@ -22,6 +22,8 @@ namespace smacof = itercl::smacof;
 using itercl::Matrix;
 using itercl::Precision;
 using itercl::SmacofKernel;
+using itercl::yes_no;
+using itercl::YesNo;
 
 // The test device, as if it allocated at most `bytes` in one buffer, or held `bytes` in all: the limits
 // apply as a device is described, and Device::select describes each device once per process, so this is
@@ -95,8 +97,9 @@ TEST_CASE("SMACOF: delta in several buffers gives the one-buffer run bit for bit
     CAPTURE(c.symmetric);
     const Matrix& v = c.from_vectors ? vectors : Matrix();
     const Run cut =
-        run_on(capped, {.variant = c.variant, .packed = c.packed, .slices = c.slices, .symmetric = c.symmetric}, c.p,
-               delta, v, x0);
+        run_on(capped,
+               {.variant = c.variant, .packed = yes_no(c.packed), .symmetric = yes_no(c.symmetric), .slices = c.slices},
+               c.p, delta, v, x0);
     CHECK(cut.buffers >= 3);
     // The same slices on one buffer: each slice is computed by the same operations in the same order.
     const Run one = run_on(test::device(), cut.kernel, c.p, delta, v, x0);
@@ -117,7 +120,7 @@ TEST_CASE("SMACOF: delta larger than the device's memory is refused with the ran
   const itercl::Device small = limited("ITERCL_DEVICE_MEMORY", 150000);
   itercl::SmacofParams p;
   p.kernel.variant = "fused";
-  p.kernel.packed = false;
+  p.kernel.packed = YesNo::no;
   p.max_iter = 1;
   CHECK_THROWS_WITH_AS(itercl::Smacof(small, p).fit(smacof_test_data::noisy_delta(301, 35)),
                        doctest::Contains("over MPI ranks, one device each like this one, it needs at least 3 ranks "

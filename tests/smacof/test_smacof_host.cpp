@@ -20,6 +20,7 @@
 using itercl::InputError;
 using itercl::Matrix;
 using itercl::ParamError;
+using itercl::YesNo;
 using nlohmann::json;
 namespace smacof = itercl::smacof;
 
@@ -209,7 +210,7 @@ TEST_CASE("the memory check says which N fits, with packed storage and in float"
   };
   CHECK_NOTHROW(smacof::check_memory(info, k, with_n(fits)));
   CHECK_THROWS_AS(smacof::check_memory(info, k, with_n(fits + 1)), InputError);
-  k.packed = true;
+  k.packed = YesNo::yes;
   CHECK_NOTHROW(smacof::check_memory(info, k, with_n(fits + 1)));
 }
 
@@ -233,17 +234,17 @@ TEST_CASE("SMACOF parameters and kernel tuning are checked with the field named"
                        ParamError);
   CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "naive", .slices = 4}.validate()),
                        doctest::Contains("only the fused variants split"), ParamError);
-  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "fused_rows", .packed = true}.validate()),
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "fused_rows", .packed = YesNo::yes}.validate()),
                        doctest::Contains("packed storage is read down the columns"), ParamError);
   itercl::SmacofKernel k;
   CHECK_THROWS_WITH_AS(from_json(json{{"packd", true}}, k), doctest::Contains("kernel.packd: unknown field"),
                        ParamError);
   from_json(json{{"variant", "colmajor"}, {"packed", true}}, k);
   CHECK(k.variant == "colmajor");
-  CHECK(k.packed == true);
+  CHECK(k.packed == YesNo::yes);
   // Storage left to the device is "auto", both ways.
   from_json(json{{"packed", "auto"}}, k);
-  CHECK(!k.packed.has_value());
+  CHECK(k.packed == YesNo::automatic);
   CHECK(json(k)["packed"] == "auto");
   CHECK_THROWS_WITH_AS(from_json(json{{"packed", "yes"}}, k),
                        doctest::Contains("kernel.packed: expected true, false or \"auto\", got \"yes\""), ParamError);
@@ -251,11 +252,11 @@ TEST_CASE("SMACOF parameters and kernel tuning are checked with the field named"
                        doctest::Contains("kernel.rows_per_item: only the fused variants"), ParamError);
   CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.rows_per_item = 17}.validate()),
                        doctest::Contains("kernel.rows_per_item: expected an integer from 1 to 16"), ParamError);
-  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.packed = false, .symmetric = true}.validate()),
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.packed = YesNo::no, .symmetric = YesNo::yes}.validate()),
                        doctest::Contains("kernel.symmetric: computes each pair once over packed storage"), ParamError);
-  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "local_x", .symmetric = true}.validate()),
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.variant = "local_x", .symmetric = YesNo::yes}.validate()),
                        doctest::Contains("kernel.symmetric: computes each pair once in variant fused"), ParamError);
-  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.rows_per_item = 2, .symmetric = true}.validate()),
+  CHECK_THROWS_WITH_AS((itercl::SmacofKernel{.symmetric = YesNo::yes, .rows_per_item = 2}.validate()),
                        doctest::Contains("kernel.rows_per_item: the symmetric pass computes one row"), ParamError);
   CHECK_THROWS_WITH_AS(
       itercl::check_dissimilarity_metric(itercl::parse_metric("cosine")),
@@ -331,7 +332,7 @@ TEST_CASE(
   };
   const Want want[] = {{4096, 64, 32, 64}, {16384, 32, 32, 64}, {32768, 16, 16, 32}, {65536, 32, 16, 32}};
   const itercl::SmacofKernel measured{
-      .variant = "fused", .packed = false, .work_group_size = 128, .groups_per_unit = 16, .rows_per_item = 1};
+      .variant = "fused", .packed = YesNo::no, .work_group_size = 128, .groups_per_unit = 16, .rows_per_item = 1};
   for (const auto& [n, slices, packed_slices, two_rows_slices] : want) {
     CAPTURE(n);
     std::vector<std::string> sources;
@@ -339,7 +340,7 @@ TEST_CASE(
     const itercl::SmacofKernel k = smacof::resolve(measured, info, problem, sources);
     CHECK(k.slices == slices);
     itercl::SmacofKernel packed_kernel = measured;
-    packed_kernel.packed = true;
+    packed_kernel.packed = YesNo::yes;
     CHECK(smacof::resolve(packed_kernel, info, problem, sources).slices == packed_slices);
     itercl::SmacofKernel two_rows = measured;
     two_rows.rows_per_item = 2;
@@ -375,32 +376,32 @@ TEST_CASE("auto storage: packed from the device's packed_from on, unless asked o
   // The H200's entry: packed storage, each pair once, from N = 32,768 on, one row per work-item
   // (benchmarks/results/nvidia-h200/smacof-symmetric-ring/, call 9); full below.
   const itercl::SmacofKernel h200 = resolved({}, 65536);
-  CHECK(h200.packed == true);
-  CHECK(h200.symmetric == true);
+  CHECK(h200.packed == YesNo::yes);
+  CHECK(h200.symmetric == YesNo::yes);
   CHECK(h200.packed_from == 32768);
   CHECK(h200.rows_per_item == 1);
   CHECK(json(h200)["packed"] == true);
-  CHECK(resolved({}, 32767).packed == false);
-  CHECK(resolved({}, 32768).packed == true);
+  CHECK(resolved({}, 32767).packed == YesNo::no);
+  CHECK(resolved({}, 32768).packed == YesNo::yes);
   // A storage asked for is kept; a threshold asked for replaces the device's.
-  CHECK(resolved({.packed = false}, 65536).packed == false);
-  CHECK(resolved({.packed = true}, 100).packed == true);
-  CHECK(resolved({.packed_from = 100}, 100).packed == true);
-  CHECK(resolved({.packed_from = 100}, 99).packed == false);
+  CHECK(resolved({.packed = YesNo::no}, 65536).packed == YesNo::no);
+  CHECK(resolved({.packed = YesNo::yes}, 100).packed == YesNo::yes);
+  CHECK(resolved({.packed_from = 100}, 100).packed == YesNo::yes);
+  CHECK(resolved({.packed_from = 100}, 99).packed == YesNo::no);
   // fused_rows reads full storage only: auto never packs for it.
-  CHECK(resolved({.variant = "fused_rows"}, 65536).packed == false);
+  CHECK(resolved({.variant = "fused_rows"}, 65536).packed == YesNo::no);
   // The seed's variants read packed storage too, and take no rows per work-item.
   const itercl::SmacofKernel naive = resolved({.variant = "naive", .packed_from = 100}, 65536);
-  CHECK(naive.packed == true);
+  CHECK(naive.packed == YesNo::yes);
   CHECK(naive.rows_per_item == 0);
   // A GPU without an entry of its own takes the GPU type's threshold (measured on the H200 and an H100);
   // a CPU keeps full storage.
   itercl::DeviceInfo other = info;
   other.name = "Some GPU";
-  CHECK(smacof::resolve({}, other, {.n = 65536, .dim = 2}, sources).packed == true);
-  CHECK(smacof::resolve({}, other, {.n = 16384, .dim = 2}, sources).packed == false);
+  CHECK(smacof::resolve({}, other, {.n = 65536, .dim = 2}, sources).packed == YesNo::yes);
+  CHECK(smacof::resolve({}, other, {.n = 16384, .dim = 2}, sources).packed == YesNo::no);
   other.type = "cpu";
-  CHECK(smacof::resolve({}, other, {.n = 65536, .dim = 2}, sources).packed == false);
+  CHECK(smacof::resolve({}, other, {.n = 65536, .dim = 2}, sources).packed == YesNo::no);
 }
 
 TEST_CASE("symmetric pass: GPUs compute each pair once over packed storage with fused, where its ring fits") {
@@ -410,25 +411,25 @@ TEST_CASE("symmetric pass: GPUs compute each pair once over packed storage with 
   auto resolved = [&](itercl::SmacofKernel k, const itercl::DeviceInfo& info) {
     return smacof::resolve(std::move(k), info, problem, sources);
   };
-  const itercl::SmacofKernel packed = resolved({.packed = true}, h200);
-  CHECK(packed.symmetric == true);
+  const itercl::SmacofKernel packed = resolved({.packed = YesNo::yes}, h200);
+  CHECK(packed.symmetric == YesNo::yes);
   CHECK(packed.rows_per_item == 1);
   CHECK(json(packed)["symmetric"] == true);
-  CHECK(resolved({.packed = false}, h200).symmetric == false);                     // full storage: every pair
-  CHECK(resolved({.packed = true, .rows_per_item = 2}, h200).symmetric == false);  // rows asked for
-  CHECK(resolved({.packed = true, .symmetric = false}, h200).symmetric == false);
+  CHECK(resolved({.packed = YesNo::no}, h200).symmetric == YesNo::no);                       // full storage: every pair
+  CHECK(resolved({.packed = YesNo::yes, .rows_per_item = 2}, h200).symmetric == YesNo::no);  // rows asked for
+  CHECK(resolved({.packed = YesNo::yes, .symmetric = YesNo::no}, h200).symmetric == YesNo::no);
   // CPUs keep every ordered pair (tuning/smacof.json's default).
   itercl::DeviceInfo cpu = h200;
   cpu.name = "Some CPU";
   cpu.type = "cpu";
-  CHECK(resolved({.variant = "fused", .packed = true}, cpu).symmetric == false);
-  CHECK(resolved({.variant = "fused", .packed = true, .symmetric = true}, cpu).symmetric == true);
+  CHECK(resolved({.variant = "fused", .packed = YesNo::yes}, cpu).symmetric == YesNo::no);
+  CHECK(resolved({.variant = "fused", .packed = YesNo::yes, .symmetric = YesNo::yes}, cpu).symmetric == YesNo::yes);
   // The ring (4 copies of 512 rows of 2 floats for 256 work-items) and the scratch within local memory.
   CHECK(smacof::symmetric_local_bytes(packed, problem) == (4 * 512 * 2 + 2 * 256) * 4);
   itercl::DeviceInfo small = h200;
   small.local_memory = 4096;
-  CHECK(resolved({.packed = true}, small).symmetric == false);
-  CHECK_THROWS_WITH_AS(resolved({.packed = true, .symmetric = true}, small),
+  CHECK(resolved({.packed = YesNo::yes}, small).symmetric == YesNo::no);
+  CHECK_THROWS_WITH_AS(resolved({.packed = YesNo::yes, .symmetric = YesNo::yes}, small),
                        doctest::Contains("kernel.symmetric: needs packed storage, variant fused, one row per"),
                        ParamError);
 }

@@ -27,6 +27,8 @@ namespace smacof = itercl::smacof;
 using itercl::InputError;
 using itercl::Matrix;
 using itercl::ParamError;
+using itercl::yes_no;
+using itercl::YesNo;
 
 // Every property the kernels and uploads rely on: the buffers hold the slices 0 .. slices - 1 in order,
 // whole, their columns one after another; each within the cap; each as full as the cap allows; the first
@@ -89,7 +91,8 @@ TEST_CASE("delta at N = 300,000 in float on the H200: buffers within one allocat
   const smacof::Problem problem{.n = static_cast<Eigen::Index>(n), .dim = 2, .precision = itercl::Precision::f32};
   for (bool packed : {false, true}) {
     CAPTURE(packed);
-    const itercl::SmacofKernel k = smacof::resolve({.variant = "fused", .packed = packed}, info, problem, sources);
+    const itercl::SmacofKernel k =
+        smacof::resolve({.variant = "fused", .packed = yes_no(packed)}, info, problem, sources);
     const std::uint64_t columns = packed ? n / 2 : n;
     // 360 GB full, 180 GB packed: resolve raised the slices so that each fits 34.9 GiB.
     CHECK(static_cast<std::uint64_t>(k.slices) >= smacof::least_slices(columns, n, real, info.max_allocation));
@@ -121,8 +124,9 @@ TEST_CASE("the memory check refuses only what exceeds the device's memory, and n
     Eigen::Index lo = 1000, hi = 1000000;
     while (hi - lo > 1) {
       const Eigen::Index mid = lo + (hi - lo) / 2;
-      const itercl::SmacofKernel k = smacof::resolve(
-          {.variant = "fused", .packed = packed, .symmetric = packed && symmetric}, info, problem(mid), sources);
+      const itercl::SmacofKernel k =
+          smacof::resolve({.variant = "fused", .packed = yes_no(packed), .symmetric = yes_no(packed && symmetric)},
+                          info, problem(mid), sources);
       bool fits = true;
       try {
         smacof::check_memory(info, k, problem(mid));
@@ -147,7 +151,8 @@ TEST_CASE("the memory check refuses only what exceeds the device's memory, and n
   CHECK(symmetric < packed);
   CHECK(static_cast<double>(symmetric) >= 0.995 * std::sqrt(memory / 2 / (1 + 2.0 / 256)));
   // N = 300,000 needs 3 H200s in full storage (360 GB), and the message says so.
-  const itercl::SmacofKernel k = smacof::resolve({.variant = "fused", .packed = false}, info, problem(300000), sources);
+  const itercl::SmacofKernel k =
+      smacof::resolve({.variant = "fused", .packed = YesNo::no}, info, problem(300000), sources);
   CHECK(smacof::ranks_that_fit(info, k, problem(300000)) == 3);
   CHECK(smacof::block_bytes(k, problem(300000), 150000) > info.global_memory);
   CHECK(smacof::block_bytes(k, problem(300000), 100000) <= info.global_memory);
@@ -155,12 +160,12 @@ TEST_CASE("the memory check refuses only what exceeds the device's memory, and n
                        InputError);
   // The seed's variants still read delta from one buffer: refused past one allocation, pointed to fused.
   const itercl::SmacofKernel naive =
-      smacof::resolve({.variant = "naive", .packed = false}, info, problem(150000), sources);
+      smacof::resolve({.variant = "naive", .packed = YesNo::no}, info, problem(150000), sources);
   CHECK_THROWS_WITH_AS(smacof::check_memory(info, naive, problem(150000)),
                        doctest::Contains("more with variant fused (several buffers)"), InputError);
   // Slices given too few for one allocation each are refused with the least that fit.
   CHECK_THROWS_WITH_AS(
-      smacof::resolve({.variant = "fused", .packed = false, .slices = 2}, info, problem(150000), sources),
+      smacof::resolve({.variant = "fused", .packed = YesNo::no, .slices = 2}, info, problem(150000), sources),
       doctest::Contains("at least 3"), ParamError);
 }
 
@@ -237,12 +242,12 @@ TEST_CASE("full storage over ranks: slices until each rank's block fills its dev
   for (const auto& [ranks, slices] : {std::pair{1, 32}, std::pair{2, 32}, std::pair{4, 64}, std::pair{8, 128}}) {
     CAPTURE(ranks);
     problem.ranks = ranks;
-    const itercl::SmacofKernel k = smacof::resolve({.packed = false}, info, problem, sources);
+    const itercl::SmacofKernel k = smacof::resolve({.packed = YesNo::no}, info, problem, sources);
     CHECK(k.work_group_size == 256);
     CHECK(k.groups_per_unit == 16);
     CHECK(k.slices == slices);
     // Packed storage splits the slices among the ranks instead: as many as one device's for each share.
-    CHECK(smacof::resolve({.packed = true}, info, problem, sources).slices ==
+    CHECK(smacof::resolve({.packed = YesNo::yes}, info, problem, sources).slices ==
           smacof::auto_slices_over(info.compute_units, 16, 256, 32768, 1, ranks));
   }
 }
@@ -255,7 +260,7 @@ TEST_CASE("N = 300,000 in float over 2 H200s: packed storage by default, each ra
   // One H200: neither storage fits (360 GB full, 180 GB packed); the message names the ranks of each. The
   // storage is packed from the device's packed_from (32,768) on.
   const itercl::SmacofKernel one = smacof::resolve({}, info, problem, sources);
-  CHECK(*one.packed);
+  CHECK(one.packed == YesNo::yes);
   CHECK_THROWS_WITH_AS(smacof::check_memory(info, one, problem),
                        doctest::Contains("at least 3 ranks (100000 rows each) with full storage, or 2 with packed"),
                        InputError);
@@ -264,7 +269,7 @@ TEST_CASE("N = 300,000 in float over 2 H200s: packed storage by default, each ra
   // 2,048 columns: each rank's 75,000 need 64), 64 a rank.
   problem.ranks = 2;
   const itercl::SmacofKernel k = smacof::resolve({}, info, problem, sources);
-  CHECK(*k.packed);
+  CHECK(k.packed == YesNo::yes);
   CHECK(k.variant == "fused");
   CHECK(k.slices == 128);
   CHECK(smacof::packed_rank_bytes(k, problem) <= info.global_memory);
@@ -287,16 +292,16 @@ TEST_CASE("N = 300,000 in float over 2 H200s: packed storage by default, each ra
   // Three: full storage fits (100,000 rows a rank) and stays, as the 4-GPU runs measured it (the device's
   // packed_from is one device's); pinned full on two it is refused, naming both storages.
   problem.ranks = 3;
-  CHECK_FALSE(*smacof::resolve({}, info, problem, sources).packed);
+  CHECK(smacof::resolve({}, info, problem, sources).packed == YesNo::no);
   problem.ranks = 2;
-  const itercl::SmacofKernel full = smacof::resolve({.packed = false}, info, problem, sources);
+  const itercl::SmacofKernel full = smacof::resolve({.packed = YesNo::no}, info, problem, sources);
   CHECK_THROWS_WITH_AS(smacof::check_rank_memory(info, full, problem, 0, 150000),
                        doctest::Contains("Run on at least 3 ranks (100000 rows each) with full storage, or 2 with"),
                        InputError);
   // One H200 at N = 250,000: full storage (250 GB) does not fit, packed (125 GB) does, and "auto" takes it.
   problem = {.n = 250000, .dim = 2, .precision = itercl::Precision::f32};
   const itercl::SmacofKernel single = smacof::resolve({}, info, problem, sources);
-  CHECK(*single.packed);
+  CHECK(single.packed == YesNo::yes);
   CHECK_NOTHROW(smacof::check_memory(info, single, problem));
 }
 

@@ -108,27 +108,27 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
     CHECK(sources == std::vector<std::string>{"default"});
     // 2 slices: none longer than 2,048 columns (smacof_kernel.cpp, kMaxSliceColumns, newer than the tables).
     CHECK(nlohmann::json(on_cpu) == nlohmann::json(itercl::SmacofKernel{.variant = "fused_rows",
-                                                                        .packed = false,
+                                                                        .packed = itercl::YesNo::no,
+                                                                        .symmetric = itercl::YesNo::no,
                                                                         .work_group_size = 64,
                                                                         .slices = 2,
                                                                         .groups_per_unit = 1,
-                                                                        .rows_per_item = 1,
-                                                                        .symmetric = false}));
+                                                                        .rows_per_item = 1}));
     const auto on_gpu = itercl::smacof::resolve({}, gpu, {.n = 4096}, sources);
     CHECK(sources == std::vector<std::string>{"default", "types/gpu"});
     // 132 units x 8 groups over 16 row groups: 66 slices, capped at 4096 / 64 columns. Packed storage from
     // N = 32,768 (the GPU type's, measured on an H200 and an H100).
     CHECK(nlohmann::json(on_gpu) == nlohmann::json(itercl::SmacofKernel{.variant = "fused",
-                                                                        .packed = false,
+                                                                        .packed = itercl::YesNo::no,
+                                                                        .symmetric = itercl::YesNo::no,
                                                                         .packed_from = 32768,
                                                                         .work_group_size = 256,
                                                                         .slices = 64,
                                                                         .groups_per_unit = 8,
-                                                                        .rows_per_item = 1,
-                                                                        .symmetric = false}));
+                                                                        .rows_per_item = 1}));
     CHECK(itercl::smacof::resolve({.variant = "naive"}, gpu, {.n = 4096}, sources).work_group_size == 256);
     // Packed storage with the CPU's choice, fused_rows (full storage only): auto takes fused instead.
-    CHECK(itercl::smacof::resolve({.packed = true}, cpu, {.n = 4096}, sources).variant == "fused");
+    CHECK(itercl::smacof::resolve({.packed = itercl::YesNo::yes}, cpu, {.n = 4096}, sources).variant == "fused");
   }
 
   SUBCASE("pagerank") {
@@ -178,12 +178,12 @@ TEST_CASE("every family's database resolves to the defaults the C++ tables had, 
     // knn: the tiles, as before the fused kernel (cityblock could not run it anyway); the knn tile, which no
     // entry but a GPU's sets, is fused's own default.
     const itercl::PairwiseKernel tiled = {.variant = "tiled",
+                                          .knn = "tiles",
                                           .tile_rows = 16,
                                           .tile_cols = 16,
                                           .subtiles = 8,
                                           .cols_per_item = 8,
                                           .slice = 8,
-                                          .knn = "tiles",
                                           .knn_tile_rows = 32,
                                           .knn_tile_cols = 8,
                                           .knn_subtiles = 4,

@@ -9,6 +9,7 @@
 #include "itercl/experiment.hpp"
 #include "itercl/graph.hpp"
 #include "itercl/io.hpp"
+#include "itercl/kernel_choice.hpp"
 #include "itercl/kmeans.hpp"
 #include "itercl/kmeans_assignment.hpp"
 #include "itercl/matrix.hpp"

@@ -18,14 +18,18 @@
 
 namespace itercl {
 
-// The assignment kernel's variant and tuning parameters. Zero (and "auto") mean "the tuned value for this
-// device" (tuning/kmeans.json, itercl/tuning.hpp); KMeansAssignment::kernel() reports the values used.
+// The assignment kernel's variant and tuning parameters. Unset fields ("auto", 0: itercl/kernel_choice.hpp)
+// take the tuned value for this device (tuning/kmeans.json, itercl/tuning.hpp); KMeansAssignment::kernel()
+// reports the values used.
 struct KMeansKernel {
   // "naive", "local_centroids", "local_centroids_points", "expanded", "tiled" (cl/kmeans.cl), "gemm"
   // (cl/kmeans_gemm.cl), "mma" (cl/kmeans_mma.cl: the tensor cores of NVIDIA GPUs of compute capability 8.0
   // and later, float only), or "auto": the fastest correct variant measured for the device type
   // (docs/kmeans.md, "Choosing the assignment kernel").
   std::string variant = "auto";
+  // Where a fit's centroid update runs: "device" (lloyd_expanded: sums reduced on the device, only
+  // K x (D + 1) values cross the bus), "host" (the seed's split: labels up, update on the CPU), or "auto".
+  std::string update = "auto";
   int work_group_size = 0;
   int points_per_item = 0;      // points each work-item keeps (local-memory variants and gemm); mma: tiles
                                 // of 16 points each warp keeps
@@ -44,9 +48,6 @@ struct KMeansKernel {
   // Times the kernel runs per assignment (same labels): 2 doubles the compute for the seed's overhead
   // model (section 4.2: T = c + o; T' = 2c + o gives c and o). Not a tuning field.
   int launches = 1;
-  // Where a fit's centroid update runs: "device" (lloyd_expanded: sums reduced on the device, only
-  // K x (D + 1) values cross the bus), "host" (the seed's split: labels up, update on the CPU), or "auto".
-  std::string update = "auto";
 
   void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
 };

@@ -20,9 +20,9 @@
 
 namespace itercl {
 
-// The storage format and its tuning. Zero (and "auto") mean "the tuned value for this device"
-// (tuning/pagerank.json, itercl/tuning.hpp) or derived from it and the graph; PageRankResult::kernel
-// reports the values used.
+// The storage format and its tuning. Unset fields ("auto", 0: itercl/kernel_choice.hpp) take the tuned
+// value for this device (tuning/pagerank.json, itercl/tuning.hpp) or one derived from it and the graph;
+// PageRankResult::kernel reports the values used.
 struct PageRankKernel {
   // "csr_scalar", "csr_vector", "csr_adaptive", "ell", "hybrid", "bsr" (docs/pagerank.md), or "auto":
   // the format measured fastest for the device.

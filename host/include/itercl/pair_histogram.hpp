@@ -19,8 +19,9 @@
 
 namespace itercl {
 
-// The histogram kernel's variant and tuning (cl/pair_histogram.cl). Zero and "auto": the tuned value for
-// the device (tuning/pair_histogram.json, itercl/tuning.hpp).
+// The histogram kernel's variant and tuning (cl/pair_histogram.cl). Unset fields ("auto", 0:
+// itercl/kernel_choice.hpp) take the tuned value for the device (tuning/pair_histogram.json,
+// itercl/tuning.hpp).
 struct PairHistogramKernel {
   // "naive" (global atomics per pair), "tiled" (a block of points in local memory, global atomics),
   // "private_hist" (a histogram per work-group in local memory, merged by a second kernel),
@@ -28,11 +29,6 @@ struct PairHistogramKernel {
   // "auto": the database's variant (private_hist_balanced by default), tiled where a private histogram
   // does not fit local memory.
   std::string variant = "auto";
-  int work_group_size = 0;      // points per staged block (the seed's B)
-  int global_counter_bits = 0;  // 64 (cl_khr_int64_base_atomics) or 32; 0: 64 where the device has it
-  // Private variants: copies of the group's histogram in local memory, a power of two up to the
-  // work-group (each work-item its own: no atomics); 0: the database's, halved until they fit.
-  int replicas = 0;
   // Uniform bins: "guarded" (a pair's floor((d - lo) / width) taken as it is unless the rounding could
   // put it across an edge, the thresholds read only then) or "corrected" (every pair's floor corrected
   // against the thresholds, as numpy does); both give numpy's bucket. "auto": the database's.
@@ -41,6 +37,11 @@ struct PairHistogramKernel {
   // place among them, as uniform bins find it) or "lookup" (the cells' lookup that uneven edges take); both
   // give numpy's bucket. "auto": the database's.
   std::string even_edges = "auto";
+  int work_group_size = 0;      // points per staged block (the seed's B)
+  int global_counter_bits = 0;  // 64 (cl_khr_int64_base_atomics) or 32; 0: 64 where the device has it
+  // Private variants: copies of the group's histogram in local memory, a power of two up to the
+  // work-group (each work-item its own: no atomics); 0: the database's, halved until they fit.
+  int replicas = 0;
   // Copies of the edge table (thresholds and lookup cells) staged in local memory, a power of two up to
   // the work-group, each work-item reading copy t % table_copies; 0: the database's, halved until they fit.
   int table_copies = 0;

@@ -21,24 +21,24 @@
 
 namespace itercl {
 
-// The all-pairs kernel's variant and tuning (cl/pairwise.cl). Zero and "auto" mean the tuned value for
-// the device (tuning/pairwise.json, itercl/tuning.hpp) and metric; PairwiseDistances::kernel() reports
-// the values used.
+// The all-pairs kernel's variant and tuning (cl/pairwise.cl). Unset fields ("auto", 0:
+// itercl/kernel_choice.hpp) take the tuned value for the device (tuning/pairwise.json, itercl/tuning.hpp)
+// and metric; PairwiseDistances::kernel() reports the values used.
 struct PairwiseKernel {
   // "naive" (one entry per work-item, the reference), "tiled" (seed 001's tiles, subtiles and slices),
   // "expanded" (tiled over inner products: |x - y|^2 = |x|^2 + |y|^2 - 2 x.y, euclidean and
   // sqeuclidean only; GEMM-like, faster, with the cancellation error of that form), or "auto".
   std::string variant = "auto";
-  int tile_rows = 0;      // r: work-items along the rows of a tile
-  int tile_cols = 0;      // c: work-items along its columns
-  int subtiles = 0;       // s: subtiles of r rows per tile, their accumulators held in registers
-  int cols_per_item = 0;  // columns per work-item (1 is the seed's tile shape)
-  int slice = 0;          // d': dimensions staged in local memory at a time
   // form knn, with each row's selection fused into the distance computation (euclidean and sqeuclidean, in
   // the expanded form; cl/pairwise_knn.cl): "fused" (the tiles' register blocks, any dimension), "rows"
   // (each work-item's rows held in registers, the columns broadcast: few dimensions); or "tiles" (the
   // tiles of `variant` written out, then reduced), or "auto".
   std::string knn = "auto";
+  int tile_rows = 0;      // r: work-items along the rows of a tile
+  int tile_cols = 0;      // c: work-items along its columns
+  int subtiles = 0;       // s: subtiles of r rows per tile, their accumulators held in registers
+  int cols_per_item = 0;  // columns per work-item (1 is the seed's tile shape)
+  int slice = 0;          // d': dimensions staged in local memory at a time
   // Their own tile, the same five numbers: the lists of nearest so far take registers that the distances'
   // tile does not need. fused: knn_subtiles and knn_cols_per_item multiples of 4. rows: knn_tile_rows
   // work-items a group, knn_tile_cols 1, knn_subtiles rows a work-item, knn_cols_per_item columns a step

@@ -8,12 +8,12 @@
 #include <iosfwd>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "itercl/device.hpp"
 #include "itercl/device_rows.hpp"
+#include "itercl/kernel_choice.hpp"
 #include "itercl/matrix.hpp"
 #include "itercl/metric.hpp"
 #include "itercl/mpi.hpp"
@@ -23,9 +23,9 @@
 
 namespace itercl {
 
-// The kernels' variant, storage and tuning. Zero (and "auto") mean "the tuned value for this device"
-// (tuning/smacof.json, itercl/tuning.hpp) or, for slices, derived from it and the problem;
-// SmacofResult::kernel reports the values actually used.
+// The kernels' variant, storage and tuning. Unset fields ("auto", 0, YesNo::automatic:
+// itercl/kernel_choice.hpp) take the tuned value for this device (tuning/smacof.json, itercl/tuning.hpp)
+// or, for slices, one derived from it and the problem; SmacofResult::kernel reports the values used.
 struct SmacofKernel {
   // "naive", "local_x", "colmajor" (the seed's steps), "fused" (one pass over delta per iteration, read
   // down the columns), "fused_rows" (the same along the rows, for CPUs), or "auto": the fastest correct
@@ -33,8 +33,12 @@ struct SmacofKernel {
   std::string variant = "auto";
   // Keep each pair once on the device (N * floor(N/2) values instead of N * N): half the memory, so a
   // larger N fits, and half the bytes an iteration reads. Every variant but fused_rows reads it. Unset
-  // ("auto"): packed from packed_from points on, where the device's measurements found it faster.
-  std::optional<bool> packed = std::nullopt;
+  // (automatic): packed from packed_from points on, where the device's measurements found it faster.
+  YesNo packed = YesNo::automatic;
+  // fused over packed storage: each unordered pair's terms computed once, the other row's share added
+  // through local memory (half the arithmetic; GPUs), instead of every ordered pair's (CPUs). Unset
+  // (automatic): the device's, where packed storage and fused are what resolve chose.
+  YesNo symmetric = YesNo::automatic;
   // Unset packed: packed storage from this many points on, on one device (0: the tuned value for this
   // device; a tuned 0 is never), or where full storage does not fit the device (over MPI ranks, the ranks'
   // devices) but packed storage does. Over several MPI ranks a dissimilarity file is read in full storage.
@@ -46,10 +50,6 @@ struct SmacofKernel {
   // fused: rows each work-item computes (WG_SIZE apart, so reads still coalesce): more independent
   // loads of delta in flight, and each x_j loaded once for all of them.
   int rows_per_item = 0;
-  // fused over packed storage: each unordered pair's terms computed once, the other row's share added
-  // through local memory (half the arithmetic; GPUs), instead of every ordered pair's (CPUs). Unset
-  // ("auto"): the device's, where packed storage and fused are what resolve chose.
-  std::optional<bool> symmetric = std::nullopt;
 
   void validate() const;  // the checks that need no device; throws ParamError("kernel.<field>", ...)
 };

@@ -234,7 +234,7 @@ AlgorithmReport run_smacof(ExperimentContext& c) {
   std::ostringstream s;
   s << "  " << n << " points" << (in.vectors ? " (" + std::string(metric_name(in.metric)) + " from vectors)" : "")
     << " into " << params.n_components << "-D, variant " << r.kernel.variant
-    << (r.kernel.packed.value_or(false) ? " packed" : "") << ": stress " << r.stress << " (normalized "
+    << (r.kernel.packed == YesNo::yes ? " packed" : "") << ": stress " << r.stress << " (normalized "
     << r.normalized_stress << ") after " << r.n_iter << " iterations"
     << (r.converged ? " (converged)" : " (max_iter reached)") << "\n"
     << "  per iteration (median): kernels " << ms(typical.kernel_s) << ", transfer " << ms(typical.transfer_s)

@@ -31,8 +31,8 @@ void KMeansAssignment::Impl::build(KMeansKernel k) {
   kernel_config = kmeans::resolve(std::move(k), device.info(), problem, tuning_sources);
   options = kmeans::defines(kernel_config, problem, device.info());
   kernel = device.kernel(kmeans::kernel_file(kernel_config), options, ("assign_" + kernel_config.variant).c_str());
-  if (kernel_config.variant == "mma")
-    prepare = device.kernel(kmeans::kernel_file(kernel_config), options, "prepare_mma");
+  if (const char* layout = kmeans::variant(kernel_config.variant).prepare)
+    prepare = device.kernel(kmeans::kernel_file(kernel_config), options, layout);
   check_kernel_work_group("kernel.work_group_size", kernel_config.work_group_size,
                           kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device()));
   labels = cl::Buffer(device.context(), CL_MEM_READ_WRITE, static_cast<std::size_t>(n) * sizeof(std::int32_t));
@@ -138,15 +138,18 @@ void KMeansAssignment::Impl::send_centroids(const Matrix& c, cl::Event& write, s
 
 // At most K, rounded up to whole tiles of centroids_per_item, or mma's blocks (the kernel pads the last one).
 std::size_t KMeansAssignment::Impl::chunk(Eigen::Index k) const {
-  const Eigen::Index tile = kernel_config.variant == "mma" ? kmeans::kMmaBlock : kernel_config.centroids_per_item;
+  const Eigen::Index tile = kmeans::variant(kernel_config.variant).shape == kmeans::Shape::warp_tiles
+                                ? kmeans::kMmaBlock
+                                : kernel_config.centroids_per_item;
   return static_cast<std::size_t>(
       std::min<Eigen::Index>(kernel_config.centroids_per_chunk, (k + tile - 1) / tile * tile));
 }
 
 std::size_t KMeansAssignment::Impl::chunk_bytes(Eigen::Index k) const {
-  if (kernel_config.variant == "gemm")
+  const kmeans::Shape shape = kmeans::variant(kernel_config.variant).shape;
+  if (shape == kmeans::Shape::gemm_tiles)
     return static_cast<std::size_t>(kmeans::gemm_local_values(kernel_config, dim)) * real_size(precision);
-  if (kernel_config.variant == "mma")
+  if (shape == kmeans::Shape::warp_tiles)
     return chunk(k) * static_cast<std::size_t>(kmeans::mma_prepared_values(dim)) * sizeof(float);
   const auto tiles = chunk(k) / static_cast<std::size_t>(kernel_config.centroids_per_item);
   return tiles * kmeans::staged_tile_values(kernel_config, dim) * real_size(precision);
@@ -174,7 +177,8 @@ cl::Event KMeansAssignment::Impl::enqueue_assign(Eigen::Index first, Eigen::Inde
   const KMeansKernel& cfg = kernel_config;
   const auto r = static_cast<cl_int>(rows);  // also the points' ld: packed, one column after another
   const cl::Buffer labs = part(labels, first, rows, sizeof(std::int32_t));
-  if (cfg.variant == "naive") {
+  const kmeans::Variant& variant = kmeans::variant(cfg.variant);
+  if (variant.shape == kmeans::Shape::one_point) {
     set_args(kernel, pts, r, r, centroids, k, labs);
   } else {
     const auto staged = static_cast<cl_int>(chunk(k));
@@ -182,7 +186,7 @@ cl::Event KMeansAssignment::Impl::enqueue_assign(Eigen::Index first, Eigen::Inde
     auto args = [&](const auto&... last) {
       set_args(kernel, pts, r, r, centroids, k, staged_centroids, staged, last...);
     };
-    if (cfg.variant == "local_centroids_points")
+    if (variant.stages_points)
       args(cl::Local(static_cast<std::size_t>(kmeans::staged_point_values(cfg, dim)) * real_size(precision)), labs);
     else
       prepare() ? args(labs, prepared) : args(labs);  // mma's kernels take the prepared layout last

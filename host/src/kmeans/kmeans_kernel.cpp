@@ -60,14 +60,16 @@ Eigen::Index staged_tile_values(const KMeansKernel& k, Eigen::Index dim) {
 }
 
 Eigen::Index points_per_group(const KMeansKernel& k) {
-  if (k.variant == "mma") return Eigen::Index{k.work_group_size} / 32 * 16 * k.points_per_item;
-  const Eigen::Index items = k.variant == "gemm" ? k.work_group_size / kGemmColumns : k.work_group_size;
+  const Shape shape = variant(k.variant).shape;
+  if (shape == Shape::warp_tiles) return Eigen::Index{k.work_group_size} / 32 * 16 * k.points_per_item;
+  const Eigen::Index items = shape == Shape::gemm_tiles ? k.work_group_size / kGemmColumns : k.work_group_size;
   return items * k.points_per_item;
 }
 
 std::size_t lloyd_fixed_local_bytes(const KMeansKernel& k) {
-  const std::size_t labels =
-      k.variant == "mma" ? static_cast<std::size_t>(points_per_group(k)) * sizeof(std::int32_t) : 0;
+  const std::size_t labels = variant(k.variant).shape == Shape::warp_tiles
+                                 ? static_cast<std::size_t>(points_per_group(k)) * sizeof(std::int32_t)
+                                 : 0;
   return static_cast<std::size_t>(k.work_group_size) * sizeof(double) + labels + 64;
 }
 
@@ -112,7 +114,7 @@ std::pair<std::string, std::string> gemm_problem(const KMeansKernel& k, const De
 // and those halved, points first, while the tiles take more local memory than the device has.
 KMeansKernel gemm_shape(KMeansKernel k, const DeviceInfo& info, const Problem& problem) {
   const KMeansKernel asked = k;
-  k.variant = "gemm";  // also for auto's question whether gemm would fit
+  k.variant = variant_of(Shape::gemm_tiles).name;  // also for auto's question whether gemm would fit
   if (!k.work_group_size) k.work_group_size = kGemmWorkGroup;
   if (!k.points_per_item) k.points_per_item = kGemmPerItem;
   if (!k.centroids_per_item) k.centroids_per_item = kGemmPerItem;
@@ -152,7 +154,7 @@ std::size_t mma_chunk_bytes(const KMeansKernel& k, Eigen::Index dim) {
 // mma's shape with the unset fields defaulted, its chunk of centroids sized to the budget and to what the
 // fused Lloyd kernel leaves of the device's local memory, in whole blocks of 8.
 KMeansKernel mma_shape(KMeansKernel k, const DeviceInfo& info, const Problem& problem) {
-  k.variant = "mma";  // also for auto's question whether mma would run
+  k.variant = variant_of(Shape::warp_tiles).name;  // also for auto's question whether mma would run
   if (!k.work_group_size) k.work_group_size = kMmaWorkGroup;
   if (!k.points_per_item) k.points_per_item = std::max(1, kMmaFragmentRegisters / mma_tile_registers(problem.dim));
   const std::size_t fixed = lloyd_fixed_local_bytes(k);
@@ -167,7 +169,7 @@ KMeansKernel mma_shape(KMeansKernel k, const DeviceInfo& info, const Problem& pr
 
 // Empty if mma can run in this shape on this device, else why not (the field, then the reason).
 std::pair<std::string, std::string> mma_problem(const KMeansKernel& k, const DeviceInfo& info, const Problem& problem) {
-  if (std::string lacks = device_lacks(variant("mma"), info, problem.precision); !lacks.empty())
+  if (std::string lacks = device_lacks(variant(k.variant), info, problem.precision); !lacks.empty())
     return {"kernel.variant", std::move(lacks)};
   if (k.register_values || k.centroids_per_item > 1)
     return {"kernel.variant",
@@ -196,23 +198,23 @@ std::pair<std::string, std::string> mma_problem(const KMeansKernel& k, const Dev
 }  // namespace
 
 Eigen::Index staged_point_values(const KMeansKernel& k, Eigen::Index dim) {
-  return k.variant == "local_centroids_points" ? Eigen::Index{k.work_group_size} * k.points_per_item * dim : 0;
+  return variant(k.variant).stages_points ? Eigen::Index{k.work_group_size} * k.points_per_item * dim : 0;
 }
 
 KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& problem,
                      std::vector<std::string>& sources) {
   const Eigen::Index dim = problem.dim;
   k.validate();
-  if (k.variant == "naive" &&
+  if (!unset(k.variant) && variant(k.variant).shape == Shape::one_point &&
       (k.points_per_item > 1 || k.register_values || k.local_memory_bytes || k.centroids_per_chunk))
-    throw ParamError("kernel.variant",
-                     "naive takes one point per work-item and stages nothing: leave points_per_item, "
-                     "register_values, local_memory_bytes and centroids_per_chunk unset");
+    throw ParamError("kernel.variant", k.variant +
+                                           " takes one point per work-item and stages nothing: leave points_per_item, "
+                                           "register_values, local_memory_bytes and centroids_per_chunk unset");
 
   const auto db = tuned_kernel<KMeansKernel>("kmeans", info, sources, [](const KMeansKernel& t) {
     t.validate();
-    if (t.variant == "auto" || t.update == "auto" || !t.work_group_size || !t.register_values || !t.local_memory_bytes)
-      throw ParamError("kmeans", "needs variant, update, work_group_size, register_values and local_memory_bytes");
+    check_entry(t, fields(), "kmeans",
+                {"variant", "update", "work_group_size", "register_values", "local_memory_bytes"});
   });
   const bool explicit_wg = k.work_group_size != 0;
   if (k.variant == "auto") {
@@ -227,7 +229,10 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
     const bool gemm = k.gemm_from_dim > 0 && dim >= k.gemm_from_dim &&
                       gemm_problem(gemm_shape(k, info, problem), info, problem).first.empty();
     const char* beyond = variant(db.variant).beyond_tiled_dim;
-    k.variant = mma ? "mma" : gemm ? "gemm" : beyond && too_long ? beyond : db.variant;
+    k.variant = mma                  ? variant_of(Shape::warp_tiles).name
+                : gemm               ? variant_of(Shape::gemm_tiles).name
+                : beyond && too_long ? beyond
+                                     : db.variant;
     // The device update asked for: the table's first variant that fuses it and runs on any device (a CPU's
     // point_blocks does not fuse it).
     if (k.update == "device" && !fuses_update(k))
@@ -237,29 +242,32 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
           break;
         }
   }
-  if (k.variant == "mma") {
+  const Shape shape = variant(k.variant).shape;
+  if (shape == Shape::warp_tiles) {
     // Shaped and checked first, so that a device without tensor cores or a double run hears that before
     // anything else.
     k = mma_shape(std::move(k), info, problem);
     if (const auto [field, why] = mma_problem(k, info, problem); !field.empty()) throw ParamError(field, why);
   }
-  if (k.variant != "tiled" && k.variant != "gemm" && k.centroids_per_item > 1)
-    throw ParamError("kernel.centroids_per_item", "applies to variants tiled and gemm only (variant " + k.variant +
-                                                      " compares one centroid at a time)");
-  // The device update is lloyd_expanded or lloyd_gemm: the expanded assignment fused with 64-bit atomic sums
-  // in double.
+  if (!variant(k.variant).centroid_tiles && k.centroids_per_item > 1)
+    throw ParamError("kernel.centroids_per_item",
+                     "applies to variants " + variants_that([](const Variant& v) { return v.centroid_tiles; }, "and") +
+                         " only (variant " + k.variant + " compares one centroid at a time)");
+  // The device update is the variant's fused Lloyd kernel: its assignment fused with 64-bit atomic sums in
+  // double.
   const bool device_update = fuses_update(k) && info.fp64 && problem.int64_atomics;
   if (k.update == "device" && !device_update)
     throw ParamError("kernel.update",
-                     "\"device\" needs variant expanded, tiled, gemm or mma and a device with cl_khr_fp64 and "
-                     "cl_khr_int64_base_atomics; use \"host\" or \"auto\"");
+                     "\"device\" needs variant " +
+                         variants_that([](const Variant& v) { return v.lloyd != nullptr; }, "or") +
+                         " and a device with cl_khr_fp64 and cl_khr_int64_base_atomics; use \"host\" or \"auto\"");
   if (k.update == "auto") k.update = device_update ? db.update : "host";
-  if (k.variant == "mma") {
+  if (shape == Shape::warp_tiles) {
     check_device_work_group("kernel.work_group_size", k.work_group_size, info);
     k.centroids_per_item = 1;
     return k;
   }
-  if (k.variant == "gemm") {
+  if (shape == Shape::gemm_tiles) {
     k = gemm_shape(std::move(k), info, problem);
     const auto [field, why] = gemm_problem(k, info, problem);
     if (!field.empty()) throw ParamError(field, why);
@@ -269,7 +277,7 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
     return k;
   }
   if (!k.work_group_size) k.work_group_size = db.work_group_size;
-  if (k.variant == "naive") {  // the seed's baseline: one point per work-item, nothing staged
+  if (shape == Shape::one_point) {  // the seed's baseline: one point per work-item, nothing staged
     k.points_per_item = 1;
   } else {
     const bool values_asked = k.register_values != 0;
@@ -284,12 +292,13 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
                               ? db.points_per_item
                               : default_points_per_item(k, dim);
   }
-  if (k.variant != "tiled") {
+  if (!variant(k.variant).centroid_tiles) {
     k.centroids_per_item = 1;
   } else if (!k.centroids_per_item) {
     k.centroids_per_item = db.centroids_per_item;
     if (!k.centroids_per_item)
-      throw ParamError("kmeans", "the tuning database names no centroids_per_item for variant tiled on this device");
+      throw ParamError("kmeans",
+                       "the tuning database names no centroids_per_item for variant " + k.variant + " on this device");
   }
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
 
@@ -299,7 +308,7 @@ KMeansKernel resolve(KMeansKernel k, const DeviceInfo& info, const Problem& prob
   auto points_bytes = [&] { return static_cast<std::size_t>(staged_point_values(k, dim)) * real; };
   // The points' tile must leave room for one tile of centroids: shrink a defaulted work-group to fit.
   while (!explicit_wg && k.work_group_size > 1 && points_bytes() + tile_of_centroids > local) k.work_group_size /= 2;
-  if (k.variant != "naive") {
+  if (shape != Shape::one_point) {
     if (points_bytes() + tile_of_centroids > local)
       throw ParamError("kernel.work_group_size",
                        "variant " + k.variant + " needs " + std::to_string(points_bytes() + tile_of_centroids) +

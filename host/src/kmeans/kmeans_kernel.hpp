@@ -18,35 +18,72 @@ enum class Needs {
   nvidia_tensor_cores,  // NVIDIA compute capability 8.0 and later, in float (mma: TF32 on the tensor cores)
 };
 
+// How a variant's work-items share the points and the centroids. It decides the fields that apply, how
+// resolve fills them, the kernel's arguments and local memory, and the tuner's candidates.
+enum class Shape {
+  one_point,   // one point per work-item, nothing staged (the seed's baseline)
+  staged,      // points_per_item points a work-item, the centroids staged in local memory in chunks
+  gemm_tiles,  // tiles of points x centroids, kGemmColumns work-items across a tile's centroids (its own shape)
+  warp_tiles,  // tiles of 16 points a warp, the centroids in blocks of kMmaBlock in the layout `prepare` makes
+};
+
 // One assignment variant: its kernel file (cl/kmeans.cl's banner) and entry point assign_<name>, its
 // fused Lloyd kernel (the device update) if it has one, whether it computes the expanded distance (it
-// stages |c|^2 beside -2 c), whether centroids_per_item applies (a register tile of centroids), and what
-// a device must have. The config check, resolve, the build, the tuner, the tests and the CLI's help read
-// this table, so that a variant is one entry here and one kernel.
+// stages |c|^2 beside -2 c), whether centroids_per_item applies (a register tile of centroids), its shape
+// and what a device must have. The config check, resolve, the build, the tuner, the tests and the CLI's
+// help read this table, so that a variant is one entry here and one kernel.
 struct Variant {
   std::string_view name;
   const char* file;
-  const char* lloyd;  // nullptr: the update runs on the host only
-  bool expanded;
-  bool centroid_tiles;
+  const char* lloyd = nullptr;  // nullptr: the update runs on the host only
+  bool expanded = false;
+  bool centroid_tiles = false;
+  Shape shape = Shape::staged;
   Needs needs = Needs::any;
   // Points held as vectors across a CPU's registers, up to 64 a work-item (point_blocks): register_values
   // decides their count in whole vectors, and the tuner sweeps its own register budgets.
   bool point_vectors = false;
+  // The work-group's points staged in local memory beside the centroids (an argument of the kernel's own).
+  bool stages_points = false;
+  // The kernel that lays the centroids out before each search (nullptr: none, they are read as sent).
+  const char* prepare = nullptr;
   // What auto runs instead where the database's variant is this one but the vectors are longer than
   // tiled_up_to_dim (nullptr: none; tiled's register tiles spill past it).
   const char* beyond_tiled_dim = nullptr;
 };
 inline constexpr Variant kVariantTable[] = {
-    {"naive", "kmeans.cl", nullptr, false, false},
-    {"local_centroids", "kmeans.cl", nullptr, false, false},
-    {"local_centroids_points", "kmeans.cl", nullptr, false, false},
-    {"expanded", "kmeans_expanded.cl", "lloyd_expanded", true, false},
-    {"tiled", "kmeans_expanded.cl", "lloyd_expanded", true, true, Needs::any, false, "expanded"},
-    {"gemm", "kmeans_gemm.cl", "lloyd_gemm", true, true},
-    {"point_blocks", "kmeans_point_blocks.cl", nullptr, true, false, Needs::any, true},
-    {"mma", "kmeans_mma.cl", "lloyd_mma", false, false, Needs::nvidia_tensor_cores},
+    {.name = "naive", .file = "kmeans.cl", .shape = Shape::one_point},
+    {.name = "local_centroids", .file = "kmeans.cl"},
+    {.name = "local_centroids_points", .file = "kmeans.cl", .stages_points = true},
+    {.name = "expanded", .file = "kmeans_expanded.cl", .lloyd = "lloyd_expanded", .expanded = true},
+    {.name = "tiled",
+     .file = "kmeans_expanded.cl",
+     .lloyd = "lloyd_expanded",
+     .expanded = true,
+     .centroid_tiles = true,
+     .beyond_tiled_dim = "expanded"},
+    {.name = "gemm",
+     .file = "kmeans_gemm.cl",
+     .lloyd = "lloyd_gemm",
+     .expanded = true,
+     .centroid_tiles = true,
+     .shape = Shape::gemm_tiles},
+    {.name = "point_blocks", .file = "kmeans_point_blocks.cl", .expanded = true, .point_vectors = true},
+    {.name = "mma",
+     .file = "kmeans_mma.cl",
+     .lloyd = "lloyd_mma",
+     .shape = Shape::warp_tiles,
+     .needs = Needs::nvidia_tensor_cores,
+     .prepare = "prepare_mma"},
 };
+
+// The table's variant of a shape that only one variant has (gemm_tiles, warp_tiles): the code that shapes
+// and checks its tiles is that variant's.
+constexpr const Variant& variant_of(Shape shape) {
+  for (const Variant& v : kVariantTable)
+    if (v.shape == shape) return v;
+  throw ParamError("kernel.variant", "no variant of this shape");  // unreachable for the table's shapes
+}
 
 // The variants' names, in the table's order (the order the tuner tries them).
 inline constexpr auto kVariants = names_of(kVariantTable);
@@ -56,6 +93,18 @@ const Variant& variant(std::string_view name);
 
 // Whether a device of `info` can run `v` in `precision` (Needs), and why not where it cannot: empty if it can.
 std::string device_lacks(const Variant& v, const DeviceInfo& info, Precision precision);
+
+// The names of the table's variants that `has`, as messages list them ("a, b or c" with `last` "or").
+template <class Has>
+std::string variants_that(Has has, std::string_view last) {
+  std::string out, tail;
+  for (const Variant& v : kVariantTable) {
+    if (!has(v)) continue;
+    if (!tail.empty()) out += (out.empty() ? "" : ", ") + tail;
+    tail = v.name;
+  }
+  return out.empty() ? tail : out + " " + std::string(last) + " " + tail;
+}
 
 // The variants that compute the expanded distance (they stage |c|^2 beside -2 c).
 inline bool expanded_form(const KMeansKernel& k) { return variant(k.variant).expanded; }

@@ -113,9 +113,9 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
   const DeviceInfo& info = device.info();
   const auto db = tuned_kernel<PairHistogramKernel>("pair_histogram", info, sources, [](const PairHistogramKernel& t) {
     t.validate();
-    if (t.variant == "auto" || !t.work_group_size || t.uniform_check == "auto" || t.even_edges == "auto")
-      throw ParamError("pair_histogram", "needs variant, work_group_size, uniform_check and even_edges");
-    if (t.global_counter_bits) throw ParamError("pair_histogram", "global_counter_bits follows the device's atomics");
+    check_entry(t, fields<PairHistogramKernel>(), "pair_histogram",
+                {"variant", "work_group_size", "uniform_check", "even_edges"}, {"global_counter_bits"},
+                "follows the device's atomics");
   });
   if (!k.work_group_size)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
@@ -127,10 +127,10 @@ PairHistogramKernel resolve(PairHistogramKernel k, const Device& device, const H
   if (k.variant == "auto") {
     PairHistogramKernel private_kernel = k;
     private_kernel.variant = db.variant;
-    k.variant =
-        db.variant.starts_with("private") && histogram_local_bytes(private_kernel, problem, 1, 0) > info.local_memory
-            ? "tiled"
-            : db.variant;
+    const std::string_view instead = histogram_variant(db.variant).too_large_instead;
+    k.variant = !instead.empty() && histogram_local_bytes(private_kernel, problem, 1, 0) > info.local_memory
+                    ? std::string(instead)
+                    : db.variant;
   }
   auto private_bytes = [&](int replicas) { return histogram_local_bytes(k, problem, replicas, 0); };
   if (!private_histogram(k)) {
@@ -214,7 +214,7 @@ std::size_t partial_rows(const PairHistogramKernel& k, const HistogramProblem& p
 
 std::size_t column_splits(const PairHistogramKernel& k, std::size_t groups, std::size_t column_blocks,
                           std::size_t partial_rows, unsigned compute_units) {
-  if (k.variant == "naive" || groups == 0) return 1;
+  if (!histogram_variant(k.variant).column_blocks || groups == 0) return 1;
   const std::size_t wanted = static_cast<std::size_t>(k.groups_per_unit) * compute_units;
   const std::size_t splits = std::min({(wanted + groups - 1) / groups, column_blocks, partial_rows / groups});
   return std::max<std::size_t>(1, splits);

@@ -16,20 +16,32 @@
 
 namespace itercl::pairwise {
 
-// One histogram variant: its kernel file (cl/pair_histogram.clh's banner) and entry point, and whether it
-// counts in per-group histograms that hist_merge (pair_histogram.cl) adds up. validate, the build, the
-// tuner and the tests read this table.
+// One histogram variant: its kernel file (cl/pair_histogram.clh's banner) and entry point, whether it
+// counts in per-group histograms that hist_merge (pair_histogram.cl) adds up, whether it reads the other
+// points in staged blocks of columns that column_splits can share among work-groups, and what auto runs
+// instead where its per-group histogram does not fit local memory (empty: none). validate, resolve, the
+// build, the tuner and the tests read this table.
 struct HistogramVariant {
   std::string_view name;
   const char* file;
   const char* entry;
-  bool private_counts;
+  bool private_counts = false;
+  bool column_blocks = true;
+  std::string_view too_large_instead = {};
 };
 inline constexpr HistogramVariant kHistogramTable[] = {
-    {"naive", "pair_histogram.cl", "hist_naive", false},
-    {"tiled", "pair_histogram_tiled.cl", "hist_tiled", false},
-    {"private_hist", "pair_histogram_private.cl", "hist_private", true},
-    {"private_hist_balanced", "pair_histogram_private.cl", "hist_private_balanced", true},
+    {.name = "naive", .file = "pair_histogram.cl", .entry = "hist_naive", .column_blocks = false},
+    {.name = "tiled", .file = "pair_histogram_tiled.cl", .entry = "hist_tiled"},
+    {.name = "private_hist",
+     .file = "pair_histogram_private.cl",
+     .entry = "hist_private",
+     .private_counts = true,
+     .too_large_instead = "tiled"},
+    {.name = "private_hist_balanced",
+     .file = "pair_histogram_private.cl",
+     .entry = "hist_private_balanced",
+     .private_counts = true,
+     .too_large_instead = "tiled"},
 };
 
 // The variants' names, in the table's order (the order the tuner tries them).

@@ -91,9 +91,8 @@ PairwiseKernel resolve(PairwiseKernel k, const DeviceInfo& info, const DistanceP
   k.validate();
   const auto d = tuned_kernel<PairwiseKernel>("pairwise", info, sources, [](const PairwiseKernel& t) {
     t.validate();
-    if (t.variant == "auto" || t.knn == "auto" || !t.tile_rows || !t.tile_cols || !t.subtiles || !t.cols_per_item ||
-        !t.slice)
-      throw ParamError("pairwise", "needs variant, knn, tile_rows, tile_cols, subtiles, cols_per_item and slice");
+    check_entry(t, fields<PairwiseKernel>(), "pairwise",
+                {"variant", "knn", "tile_rows", "tile_cols", "subtiles", "cols_per_item", "slice"});
   });
   const bool expandable = problem.metric == Metric::euclidean || problem.metric == Metric::sqeuclidean;
   // Asked for by name: a variant of direct sums, whose knn search is then not fused in the expanded form.

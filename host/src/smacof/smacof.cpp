@@ -197,13 +197,13 @@ SmacofResult fit_rows_over_ranks(core::Comm& comm, const Device& device, const S
   check_init(p, n);
   // A rank's slices of packed storage are diagonals of the matrix, which a file holds along its rows: each
   // rank reads its rows instead, in full storage.
-  if (p.kernel.packed.value_or(false))
+  if (p.kernel.packed == YesNo::yes)
     throw ParamError("kernel.packed",
                      "over several MPI ranks packed storage is built on each rank's device from vectors "
                      "(data.kind \"vectors\"); a dissimilarity file is read as each rank's block of rows, in full "
                      "storage: leave it unset or false, or run on one rank");
   SmacofKernel kernel = p.kernel;
-  kernel.packed = false;
+  kernel.packed = YesNo::no;
   SmacofDevice blocks(device, kernel, {.n = n, .dim = p.n_components, .precision = p.precision},
                       {.comm = &comm, .first = first, .rows = rows});
   // The values are non-negative once checked: the largest is positive unless all are 0.

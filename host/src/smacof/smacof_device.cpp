@@ -88,7 +88,7 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
                        "over several MPI ranks SMACOF runs the fused variants (fused, fused_rows), "
                        "each rank reading its share of delta in one pass; got \"" +
                            k.variant + "\"");
-    if (*k.packed) {  // every row of the rank's range of the slices
+    if (k.packed == YesNo::yes) {  // every row of the rank's range of the slices
       block.first = 0;
       block.rows = problem.n;
       share = rank_slices(k.slices, block.comm->rank(), block.comm->size());
@@ -135,7 +135,7 @@ SmacofDevice::SmacofDevice(const Device& device, const SmacofKernel& kernel, con
     // delta in buffers of whole slices, each within one allocation; the seed variants' one slice is all.
     s.layout = delta_layout(static_cast<std::uint64_t>(s.packed() ? n / 2 : n), s.packed() ? n : rows,
                             is_fused(k.variant) ? k.slices : 1, s.real(), info.max_allocation,
-                            k.variant == "fused_rows", share);
+                            variant(k.variant).along_rows, share);
     for (const DeltaPart& part : s.layout.parts)
       s.delta.emplace_back(device.context(), CL_MEM_READ_WRITE,
                            std::max<std::size_t>(s.layout.values(part), 1) * s.real());

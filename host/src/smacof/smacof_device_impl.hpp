@@ -69,8 +69,8 @@ struct SmacofDevice::Impl {
   Timings upload;
 
   std::size_t real() const { return real_size(problem.precision); }
-  bool packed() const { return k.packed.value_or(false); }
-  bool symmetric() const { return k.symmetric.value_or(false); }
+  bool packed() const { return k.packed == YesNo::yes; }
+  bool symmetric() const { return k.symmetric == YesNo::yes; }
   std::size_t stress_bytes() const { return 2 * stress_pairs * real(); }
   bool over_ranks() const { return block.comm != nullptr; }
   std::size_t rows() const { return static_cast<std::size_t>(block.rows); }

@@ -94,11 +94,15 @@ Eigen::Index fused_row_groups(Eigen::Index rows, const SmacofKernel& k) {
   return (rows + per_group - 1) / per_group;
 }
 
+const Variant& variant(std::string_view name) {
+  if (const Variant* v = find_variant(name)) return *v;
+  throw ParamError("kernel.variant",
+                   "expected one of " + choice_list(kVariants) + "; got \"" + std::string(name) + "\"");
+}
+
 const Variant& kernels(const SmacofKernel& k) {
-  if (k.symmetric.value_or(false)) return kSymmetricPass;
-  for (const Variant& v : kVariantTable)
-    if (v.name == k.variant) return v;
-  throw ParamError("kernel.variant", "expected one of " + choice_list(kVariants) + "; got \"" + k.variant + "\"");
+  const Variant& v = variant(k.variant);
+  return k.symmetric == YesNo::yes && v.symmetric ? *v.symmetric : v;
 }
 
 }  // namespace smacof
@@ -120,18 +124,20 @@ void SmacofKernel::validate() const {
   if (rows_per_item > 0 && !fused)
     throw ParamError("kernel.rows_per_item",
                      "only the fused variants compute several rows per work-item; leave it unset for " + variant);
-  if (symmetric.value_or(false) && (variant != "auto" && variant != "fused"))
+  const smacof::Variant* entry = smacof::find_variant(variant);  // nullptr: auto
+  if (symmetric == YesNo::yes && entry && !entry->symmetric)
     throw ParamError("kernel.symmetric",
                      "computes each pair once in variant fused over packed storage; got variant " + variant);
-  if (symmetric.value_or(false) && !packed.value_or(true))
+  if (symmetric == YesNo::yes && packed == YesNo::no)
     throw ParamError("kernel.symmetric", "computes each pair once over packed storage; packed is false");
-  if (symmetric.value_or(false) && rows_per_item > 1)
+  if (symmetric == YesNo::yes && rows_per_item > 1)
     throw ParamError("kernel.rows_per_item",
                      "the symmetric pass computes one row per work-item; got " + std::to_string(rows_per_item));
-  if (packed.value_or(false) && variant == "fused_rows")
-    throw ParamError("kernel.variant",
-                     "fused_rows reads full storage along its rows; packed storage is read down the columns by "
-                     "variant fused");
+  if (packed == YesNo::yes && entry && entry->along_rows)
+    throw ParamError("kernel.variant", variant +
+                                           " reads full storage along its rows; packed storage is read down the "
+                                           "columns by variant " +
+                                           std::string(entry->packed_instead));
 }
 
 void to_json(nlohmann::json& j, const SmacofKernel& k) { j = kernel_fields_json(k, smacof::fields()); }
@@ -160,53 +166,55 @@ SmacofKernel resolve_storage(SmacofKernel k, const DeviceInfo& info, const Probl
   k.validate();
   const auto db = tuned_kernel<SmacofKernel>("smacof", info, sources, [](const SmacofKernel& t) {
     t.validate();
-    if (t.variant == "auto" || !t.work_group_size || !t.groups_per_unit || !t.rows_per_item)
-      throw ParamError("smacof", "needs variant, work_group_size, groups_per_unit and rows_per_item");
-    if (t.packed.has_value() || t.slices)
-      throw ParamError("smacof",
-                       "packed and slices belong to the problem (its storage, its N), not to a device; the "
-                       "device's packed_from says from which N packed storage pays");
+    check_entry(t, fields(), "smacof", {"variant", "work_group_size", "groups_per_unit", "rows_per_item"},
+                {"packed", "slices"},
+                "belong to the problem (its storage, its N), not to a device; the device's packed_from says from "
+                "which N packed storage pays");
   });
   // Packed storage is read down the columns, which only fused does: a row-reading choice yields to it.
-  const bool asked_packed = k.packed.value_or(false);
-  if (k.variant == "auto") k.variant = asked_packed && db.variant == "fused_rows" ? "fused" : db.variant;
+  const bool asked_packed = k.packed == YesNo::yes;
+  if (k.variant == "auto") {
+    const std::string_view instead = variant(db.variant).packed_instead;
+    k.variant = asked_packed && !instead.empty() ? std::string(instead) : db.variant;
+  }
   // Storage left to the device: packed from the size on which one device measured it faster (fused_rows
   // reads full storage only). Over ranks full storage's blocks hide the exchange of X behind their own
   // columns, while packed storage adds every row over the ranks: there it stays full unless it does not
   // fit (resolve), as the 4-GPU runs measured it (benchmarks/results/nvidia-h200-x4/smacof-own-queue/).
-  if (!k.packed) {
+  if (unset(k.packed)) {
     if (!k.packed_from) k.packed_from = db.packed_from;
-    k.packed = k.variant != "fused_rows" && problem.ranks <= 1 && k.packed_from > 0 && problem.n >= k.packed_from;
+    k.packed =
+        yes_no(!variant(k.variant).along_rows && problem.ranks <= 1 && k.packed_from > 0 && problem.n >= k.packed_from);
   }
   if (k.work_group_size == 0)
     k.work_group_size = static_cast<int>(std::min<std::size_t>(db.work_group_size, info.max_work_group_size));
   check_device_work_group("kernel.work_group_size", k.work_group_size, info);
   if (!is_fused(k.variant)) {
     k.slices = k.groups_per_unit = k.rows_per_item = 0;
-    k.symmetric = false;
+    k.symmetric = YesNo::no;
     return k;
   }
   // Each pair once: where the device's entry says so, over packed storage, with fused, one row per
   // work-item, and its ring within local memory.
-  const bool can_symmetric = *k.packed && k.variant == "fused" && k.rows_per_item <= 1 &&
+  const bool can_symmetric = k.packed == YesNo::yes && variant(k.variant).symmetric && k.rows_per_item <= 1 &&
                              symmetric_local_bytes(k, problem) <= info.local_memory;
-  if (!k.symmetric) k.symmetric = db.symmetric.value_or(false) && can_symmetric;
-  if (*k.symmetric && !can_symmetric)
+  if (unset(k.symmetric)) k.symmetric = yes_no(db.symmetric == YesNo::yes && can_symmetric);
+  if (k.symmetric == YesNo::yes && !can_symmetric)
     throw ParamError("kernel.symmetric", "needs packed storage, variant fused, one row per work-item and " +
                                              std::to_string(symmetric_local_bytes(k, problem)) +
                                              " bytes of local memory (device '" + info.name + "' has " +
                                              std::to_string(info.local_memory) + "); got packed " +
-                                             (*k.packed ? "true" : "false") + ", variant " + k.variant +
+                                             (k.packed == YesNo::yes ? "true" : "false") + ", variant " + k.variant +
                                              (k.work_group_size > 64 ? " (fewer work-items need less)" : ""));
-  if (*k.symmetric) k.rows_per_item = 1;
+  if (k.symmetric == YesNo::yes) k.rows_per_item = 1;
   if (!k.rows_per_item) k.rows_per_item = db.rows_per_item;
   const Eigen::Index n = problem.n;
-  const Eigen::Index columns = *k.packed ? n / 2 : n;
+  const Eigen::Index columns = k.packed == YesNo::yes ? n / 2 : n;
   // The work-groups a slice has on one device: over ranks with full storage each rank's block holds a
   // P-th of the rows, and its slices are added until they fill its device. With the whole matrix's rows
   // the 4 ranks of N = 65,536 on four H200s took 32 slices of 64 groups, 1.39 ms an iteration against 1.26
   // with the 64 this gives (benchmarks/results/nvidia-h200-x4/smacof-own-queue/).
-  const Eigen::Index p = *k.packed ? 1 : std::max(problem.ranks, 1);
+  const Eigen::Index p = k.packed == YesNo::yes ? 1 : std::max(problem.ranks, 1);
   const Eigen::Index row_groups = fused_row_groups((n + p - 1) / p, k);
   if (!k.groups_per_unit) k.groups_per_unit = db.groups_per_unit;
   // Every slice within one allocation, so that delta can be cut into buffers of whole slices
@@ -216,7 +224,7 @@ SmacofKernel resolve_storage(SmacofKernel k, const DeviceInfo& info, const Probl
   if (k.slices == 0) {
     // Raised as a power of two, as auto_slices measured them (0: not even a column fits; check_memory says so).
     k.slices = auto_slices_over(info.compute_units, k.groups_per_unit, row_groups, columns, least,
-                                *k.packed ? problem.ranks : 1);
+                                k.packed == YesNo::yes ? problem.ranks : 1);
   } else if (static_cast<std::uint64_t>(k.slices) < least) {
     throw ParamError("kernel.slices",
                      std::to_string(k.slices) + " slices of delta's " + std::to_string(columns) + " columns hold " +
@@ -234,8 +242,11 @@ SmacofKernel resolve(SmacofKernel k, const DeviceInfo& info, const Problem& prob
   SmacofKernel chosen = resolve_storage(k, info, problem, sources);
   // Storage left to the device, full as measured, but too large for it (or its ranks): packed, where that fits
   // (fused_rows reads full storage only). So N = 300,000 in float runs on 2 H200s by default.
-  if (k.packed || *chosen.packed || k.variant == "fused_rows" || storage_fits(info, chosen, problem)) return chosen;
-  k.packed = true;
+  const Variant* asked = find_variant(k.variant);
+  if (!unset(k.packed) || chosen.packed == YesNo::yes || (asked && asked->along_rows) ||
+      storage_fits(info, chosen, problem))
+    return chosen;
+  k.packed = YesNo::yes;
   std::vector<std::string> packed_sources;
   SmacofKernel packed = resolve_storage(k, info, problem, packed_sources);
   if (!storage_fits(info, packed, problem)) return chosen;
@@ -247,10 +258,10 @@ std::string defines(const SmacofKernel& k, const Problem& problem) {
   Defines d(problem.precision);
   d.add("DIM", problem.dim)
       .add("WG_SIZE", k.work_group_size)
-      .add("PACKED", int(k.packed.value_or(false)))
+      .add("PACKED", int(k.packed == YesNo::yes))
       .add("WEIGHTED", int(problem.weighted));
   if (is_fused(k.variant)) d.add("ROWS_PER_ITEM", std::max(k.rows_per_item, 1));
-  if (k.symmetric.value_or(false)) d.add("SYMMETRIC", 1).add("RING_STEPS", kRingSteps).add("RING", ring_rows(k));
+  if (k.symmetric == YesNo::yes) d.add("SYMMETRIC", 1).add("RING_STEPS", kRingSteps).add("RING", ring_rows(k));
   if (problem.features > 0) {
     // build_delta's steps, named as cl/pairwise.cl names them.
     check_dissimilarity_metric(problem.metric);

@@ -19,25 +19,46 @@ namespace itercl::smacof {
 
 // One variant: its kernel file (cl/smacof.clh's banner) and its two entry points, the pass over delta and
 // the kernel after it (the seed's variants: bccalc_<name>, then stress_<name>; the fused: the pass giving
-// both B(X) X and the stress, then the finish adding the slices' rows). validate checks against this
-// table, the build takes its kernels from it, the tuner and the tests walk it.
+// both B(X) X and the stress, then the finish adding the slices' rows), and the storages it reads.
+// validate checks against this table, resolve and the build take their kernels and rules from it, the
+// tuner and the tests walk it.
 struct Variant {
   std::string_view name;
   const char* file;
   const char* pass;
   const char* finish;
-  bool fused;  // one pass over delta per iteration, its columns cut into slices
+  bool fused = false;  // one pass over delta per iteration, its columns cut into slices
+  // Reads delta along its rows: full storage only (packed storage is read down the columns).
+  bool along_rows = false;
+  // Where storage is packed and the variant left to auto: what runs instead of this one (empty: itself).
+  std::string_view packed_instead = {};
+  // Its pass over packed storage with each unordered pair once (SmacofKernel::symmetric); nullptr: none.
+  const Variant* symmetric = nullptr;
 };
+// fused's pass over packed storage with each unordered pair once.
+inline constexpr Variant kSymmetricPass = {.name = "fused",
+                                           .file = "smacof_symmetric.cl",
+                                           .pass = "fused_symmetric",
+                                           .finish = "fused_symmetric_finish",
+                                           .fused = true};
 inline constexpr Variant kVariantTable[] = {
-    {"naive", "smacof_seed.cl", "bccalc_naive", "stress_naive", false},
-    {"local_x", "smacof_seed.cl", "bccalc_local_x", "stress_local_x", false},
-    {"colmajor", "smacof_seed.cl", "bccalc_colmajor", "stress_colmajor", false},
-    {"fused", "smacof_fused.cl", "fused", "fused_finish", true},
-    {"fused_rows", "smacof_fused.cl", "fused_rows", "fused_finish", true},
+    {.name = "naive", .file = "smacof_seed.cl", .pass = "bccalc_naive", .finish = "stress_naive"},
+    {.name = "local_x", .file = "smacof_seed.cl", .pass = "bccalc_local_x", .finish = "stress_local_x"},
+    {.name = "colmajor", .file = "smacof_seed.cl", .pass = "bccalc_colmajor", .finish = "stress_colmajor"},
+    {.name = "fused",
+     .file = "smacof_fused.cl",
+     .pass = "fused",
+     .finish = "fused_finish",
+     .fused = true,
+     .symmetric = &kSymmetricPass},
+    {.name = "fused_rows",
+     .file = "smacof_fused.cl",
+     .pass = "fused_rows",
+     .finish = "fused_finish",
+     .fused = true,
+     .along_rows = true,
+     .packed_instead = "fused"},
 };
-// The fused variants over packed storage with each unordered pair once (SmacofKernel::symmetric).
-inline constexpr Variant kSymmetricPass = {"fused", "smacof_symmetric.cl", "fused_symmetric", "fused_symmetric_finish",
-                                           true};
 
 // The variants' names, in the table's order (the order the tuner tries them).
 inline constexpr auto kVariants = names_of(kVariantTable);
@@ -45,12 +66,21 @@ inline constexpr auto kVariants = names_of(kVariantTable);
 // The most n_components the kernels take: they keep a point's coordinates in registers.
 inline constexpr int kMaxComponents = 32;
 
+// The table's entry of a variant; nullptr for "auto" (validate refuses other names).
+inline const Variant* find_variant(std::string_view name) {
+  for (const Variant& v : kVariantTable)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
 // The variants that make one pass over delta per iteration, its columns cut into slices ("auto": not yet).
 inline bool is_fused(std::string_view variant) {
-  for (const Variant& v : kVariantTable)
-    if (v.name == variant) return v.fused;
-  return false;
+  const Variant* v = find_variant(variant);
+  return v && v->fused;
 }
+
+// The table's entry of a resolved (named) variant; ParamError("kernel.variant") for another name.
+const Variant& variant(std::string_view name);
 
 // The kernels a resolved kernel runs each iteration. Weighted SMACOF's update is smacof_pinv.cl's
 // apply_pinv, the dissimilarities from vectors smacof_delta.cl's build_delta.

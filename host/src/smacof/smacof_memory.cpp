@@ -27,7 +27,7 @@ std::uint64_t ring_bytes(int ring_group, std::uint64_t slices, std::uint64_t col
 }
 
 // The work-groups of a resolved kernel's symmetric pass, 0 where it has none.
-int ring_group(const SmacofKernel& k) { return k.symmetric.value_or(false) ? k.work_group_size : 0; }
+int ring_group(const SmacofKernel& k) { return k.symmetric == YesNo::yes ? k.work_group_size : 0; }
 
 // The fused variants cut delta (and the weights) into buffers of whole slices (smacof_parts.hpp), which
 // resolve keeps within one allocation: their largest buffer need only hold one column. The seed variants
@@ -65,7 +65,7 @@ std::uint64_t largest_n(const DeviceInfo& info, Precision p, bool packed, bool f
 }
 
 bool storage_fits(const DeviceInfo& info, const SmacofKernel& k, const Problem& problem) {
-  const bool packed = *k.packed, fused = is_fused(k.variant);
+  const bool packed = k.packed == YesNo::yes, fused = is_fused(k.variant);
   if (problem.ranks <= 1)
     return fits(info, need_for(problem.precision, packed, fused, k.slices, ring_group(k), problem, problem.n));
   const auto n = static_cast<std::uint64_t>(problem.n), ranks = static_cast<std::uint64_t>(problem.ranks);
@@ -142,7 +142,7 @@ std::string over_ranks_advice(const DeviceInfo& info, const SmacofKernel& k, con
 void check_memory(const DeviceInfo& info, const SmacofKernel& k, const Problem& s) {
   const auto n = static_cast<std::uint64_t>(s.n);
   const Precision p = s.precision;
-  const bool packed = k.packed.value_or(false), fused = is_fused(k.variant);
+  const bool packed = k.packed == YesNo::yes, fused = is_fused(k.variant);
   const int ring = ring_group(k);
   const Need need = need_for(p, packed, fused, k.slices, ring, s, n);
   if (fits(info, need)) return;
@@ -170,7 +170,7 @@ void check_rank_memory(const DeviceInfo& info, const SmacofKernel& k, const Prob
                        std::uint64_t rows) {
   const auto n = static_cast<std::uint64_t>(problem.n);
   const std::uint64_t real = real_size(problem.precision);
-  const bool packed = *k.packed;
+  const bool packed = k.packed == YesNo::yes;
   const std::uint64_t columns = packed ? n / 2 : n, fitting = least_slices(columns, n, real, info.max_allocation);
   const std::uint64_t total = packed ? packed_rank_bytes(k, problem) : block_bytes(k, problem, rows);
   if (total <= info.global_memory && fitting > 0) return;

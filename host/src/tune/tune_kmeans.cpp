@@ -38,43 +38,45 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info, Eigen::Index dim) {
   std::vector<KMeansKernel> out;
   for (int wg : kWorkGroupSizes) {
     if (static_cast<std::size_t>(wg) > info.max_work_group_size) continue;
-    for (const std::string_view variant : kVariants) {
-      if (variant == "naive") {  // one point per work-item, nothing staged: no register budget
-        out.push_back({.variant = std::string(variant), .work_group_size = wg});
-        continue;
+    for (const Variant& v : kVariantTable) {
+      const std::string variant(v.name);
+      switch (v.shape) {
+        case Shape::one_point:  // one point per work-item, nothing staged: no register budget
+          out.push_back({.variant = variant, .work_group_size = wg});
+          break;
+        case Shape::gemm_tiles:  // its own tiles: a multiple of 128 work-items
+          if (wg % 128) break;
+          for (int points : kGemmTileSides)
+            for (int centroids : kGemmTileSides)
+              out.push_back({.variant = variant,
+                             .work_group_size = wg,
+                             .points_per_item = points,
+                             .centroids_per_item = centroids});
+          break;
+        case Shape::warp_tiles:  // where the device has what it needs (in float, where it has it at all)
+          if (!device_lacks(v, info, Precision::f32).empty()) break;
+          for (int tiles : kMmaTiles)
+            out.push_back({.variant = variant, .work_group_size = wg, .points_per_item = tiles});
+          break;
+        case Shape::staged:
+          if (v.centroid_tiles) {  // a register tile of points x centroids, both counted directly
+            for (int centroids : kCentroidsPerItem) {
+              const int fits = static_cast<int>(std::max<Eigen::Index>(1, kTiledValues / (dim + centroids)));
+              std::set<int> counts;  // clipped counts once each
+              for (int points : kTiledPoints) counts.insert(std::min(points, fits));
+              for (int points : counts)
+                out.push_back({.variant = variant,
+                               .work_group_size = wg,
+                               .points_per_item = points,
+                               .centroids_per_item = centroids});
+            }
+            break;
+          }
+          for (int values : v.point_vectors ? std::span<const int>(kPointBlockRegisterBudgets)
+                                            : std::span<const int>(kRegisterBudgets))
+            out.push_back({.variant = variant, .work_group_size = wg, .register_values = values});
+          break;
       }
-      if (variant == "gemm") {  // its own tiles: a multiple of 128 work-items
-        if (wg % 128) continue;
-        for (int points : kGemmTileSides)
-          for (int centroids : kGemmTileSides)
-            out.push_back({.variant = std::string(variant),
-                           .work_group_size = wg,
-                           .points_per_item = points,
-                           .centroids_per_item = centroids});
-        continue;
-      }
-      if (variant == "mma") {
-        if (info.nvidia_compute_capability < 80) continue;
-        for (int tiles : kMmaTiles)
-          out.push_back({.variant = std::string(variant), .work_group_size = wg, .points_per_item = tiles});
-        continue;
-      }
-      if (variant == "tiled") {
-        for (int centroids : kCentroidsPerItem) {
-          const int fits = static_cast<int>(std::max<Eigen::Index>(1, kTiledValues / (dim + centroids)));
-          std::set<int> counts;  // clipped counts once each
-          for (int points : kTiledPoints) counts.insert(std::min(points, fits));
-          for (int points : counts)
-            out.push_back({.variant = std::string(variant),
-                           .work_group_size = wg,
-                           .points_per_item = points,
-                           .centroids_per_item = centroids});
-        }
-        continue;
-      }
-      for (int values : kmeans::variant(variant).point_vectors ? std::span<const int>(kPointBlockRegisterBudgets)
-                                                               : std::span<const int>(kRegisterBudgets))
-        out.push_back({.variant = std::string(variant), .work_group_size = wg, .register_values = values});
     }
   }
   return out;
@@ -82,16 +84,19 @@ std::vector<KMeansKernel> tune_space(const DeviceInfo& info, Eigen::Index dim) {
 
 nlohmann::json stored(const KMeansKernel& k) {
   nlohmann::json j = {{"variant", k.variant}, {"work_group_size", k.work_group_size}};
-  if (k.variant == "gemm" || k.variant == "tiled") {  // register tiles, counted directly
+  if (unset(k.variant)) {  // the database's choice before it is resolved: named as the staged variants are
+    j["register_values"] = k.register_values;
+    return j;
+  }
+  const Variant& v = variant(k.variant);
+  if (v.centroid_tiles) {  // register tiles, counted directly
     j["points_per_item"] = k.points_per_item;
     j["centroids_per_item"] = k.centroids_per_item;
-    return j;
-  }
-  if (k.variant == "mma") {  // tiles of 16 points a warp
+  } else if (v.shape == Shape::warp_tiles) {  // tiles of 16 points a warp
     j["points_per_item"] = k.points_per_item;
-    return j;
+  } else if (v.shape != Shape::one_point) {
+    j["register_values"] = k.register_values;
   }
-  if (k.variant != "naive") j["register_values"] = k.register_values;
   return j;
 }
 

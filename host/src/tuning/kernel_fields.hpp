@@ -5,15 +5,16 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
 #include "itercl/error.hpp"
+#include "itercl/kernel_choice.hpp"
 
 namespace itercl {
 
@@ -29,9 +30,9 @@ constexpr std::array<std::string_view, N> names_of(const Entry (&table)[N]) {
 template <class K>
 struct KernelField {
   const char* name;
-  // A std::optional<bool> is a choice the device's tuning makes when unset (SmacofKernel::packed): true,
-  // false or "auto" (unset) in JSON.
-  std::variant<std::string K::*, int K::*, bool K::*, double K::*, std::optional<bool> K::*> member;
+  // The four kinds of field (itercl/kernel_choice.hpp): a choice among names, a count or size, a number,
+  // and a yes/no choice (SmacofKernel::packed: true, false or "auto" in JSON).
+  std::variant<std::string K::*, int K::*, double K::*, YesNo K::*> member;
   // An int whose unset value 0 is spelled "auto" in JSON (PageRankKernel::hybrid_k): reads "auto" as 0,
   // else an integer >= 0 (0 too: every tuning field takes 0 for its default, as the docs promise).
   // Written back as the int.
@@ -44,8 +45,8 @@ nlohmann::json kernel_fields_json(const K& k, const std::vector<KernelField<K>>&
   for (const auto& f : fields)
     std::visit(
         [&](auto member) {
-          if constexpr (std::is_same_v<std::remove_cvref_t<decltype(k.*member)>, std::optional<bool>>)
-            j[f.name] = (k.*member).has_value() ? nlohmann::json(*(k.*member)) : nlohmann::json("auto");
+          if constexpr (std::is_same_v<std::remove_cvref_t<decltype(k.*member)>, YesNo>)
+            j[f.name] = unset(k.*member) ? nlohmann::json("auto") : nlohmann::json(k.*member == YesNo::yes);
           else
             j[f.name] = k.*member;
         },
@@ -69,11 +70,11 @@ void read_kernel_fields(const nlohmann::json& j, K& k, const std::vector<KernelF
     std::visit(
         [&, &key = key, &value = value](auto member) {
           using T = std::remove_reference_t<decltype(k.*member)>;
-          if constexpr (std::is_same_v<T, std::optional<bool>>) {
+          if constexpr (std::is_same_v<T, YesNo>) {
             if (value.is_string() && value.template get<std::string>() == "auto")
-              k.*member = std::nullopt;
+              k.*member = YesNo::automatic;
             else if (value.is_boolean())
-              k.*member = value.template get<bool>();
+              k.*member = yes_no(value.template get<bool>());
             else
               throw ParamError("kernel." + key, "expected true, false or \"auto\", got " + value.dump());
           } else {
@@ -89,13 +90,11 @@ void read_kernel_fields(const nlohmann::json& j, K& k, const std::vector<KernelF
               }
             }
             const bool fits = std::is_same_v<T, std::string> ? value.is_string()
-                              : std::is_same_v<T, bool>      ? value.is_boolean()
                               : std::is_same_v<T, double>    ? value.is_number()
                                                              : value.is_number_integer();
             if (!fits)
               throw ParamError("kernel." + key, std::string("expected ") +
                                                     (std::is_same_v<T, std::string> ? "a string"
-                                                     : std::is_same_v<T, bool>      ? "true or false"
                                                      : std::is_same_v<T, double>    ? "a number"
                                                                                     : "an integer") +
                                                     ", got " + value.dump());
@@ -116,6 +115,35 @@ void read_kernel_fields(const nlohmann::json& j, K& k, const std::vector<KernelF
         },
         field->member);
   }
+}
+
+// Whether the field of JSON name `name` is unset in `k` (itercl/kernel_choice.hpp); a name not in the table
+// is a ParamError (a mistake in the caller's list).
+template <class K>
+bool field_unset(const K& k, const std::vector<KernelField<K>>& fields, std::string_view name) {
+  for (const auto& f : fields)
+    if (f.name == name) return std::visit([&](auto member) { return unset(k.*member); }, f.member);
+  throw ParamError(std::string(name), "no such kernel field");
+}
+
+// A family's tuning database entry (tuned_kernel's check): it must set every field of `needs` (resolve
+// takes them from it), and leave every field of `leaves` unset, since they belong to the problem (`why`).
+// ParamError(family, "needs a, b and c") or (family, "a and b <why>").
+template <class K>
+void check_entry(const K& k, const std::vector<KernelField<K>>& fields, std::string_view family,
+                 std::initializer_list<std::string_view> needs, std::initializer_list<std::string_view> leaves = {},
+                 std::string_view why = {}) {
+  auto listed = [](std::initializer_list<std::string_view> names) {
+    std::string out;
+    std::size_t i = 0;
+    for (const std::string_view name : names)
+      out += (i++ == 0 ? "" : i == names.size() ? " and " : ", ") + std::string(name);
+    return out;
+  };
+  for (const std::string_view name : needs)
+    if (field_unset(k, fields, name)) throw ParamError(std::string(family), "needs " + listed(needs));
+  for (const std::string_view name : leaves)
+    if (!field_unset(k, fields, name)) throw ParamError(std::string(family), listed(leaves) + " " + std::string(why));
 }
 
 }  // namespace itercl
