@@ -9,12 +9,16 @@ inline void seed_row(__global const real* restrict delta, __global const real* r
                      __global const real* restrict x, __local const real* own, const int n, const int i,
                      const bool own_local, const bool transposed, real* acc, real* sigma, real* eta) {
   const int lid = get_local_id(0);
+  // x_i read once for the row, not once a pair (the loop below reads only x_j).
+  real xi[DIM];
+#pragma unroll
+  for (int d = 0; d < DIM; ++d) xi[d] = own_local ? own[lid * DIM + d] : x[i * DIM + d];
   for (int j = 0; j < n; ++j) {
     const long at = pair_index(i, j, n, transposed);
     if (at < 0) continue;
     real diff[DIM];
 #pragma unroll
-    for (int d = 0; d < DIM; ++d) diff[d] = (own_local ? own[lid * DIM + d] : x[i * DIM + d]) - x[j * DIM + d];
+    for (int d = 0; d < DIM; ++d) diff[d] = xi[d] - x[j * DIM + d];
     PAIR_TERMS(diff, delta[at], WEIGHT(weights, at), acc, (*sigma), (*eta));
   }
 }
