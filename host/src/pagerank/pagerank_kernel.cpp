@@ -132,9 +132,8 @@ PageRankKernel resolve(PageRankKernel k, const DeviceInfo& info, std::span<const
   k.validate();
   // The database names a default for every format's fields; each applies when its format runs.
   const auto db = tuned_kernel<PageRankKernel>("pagerank", info, sources, [](PageRankKernel t) {
-    if (t.format == "auto" || t.reorder == "auto" || t.graph_build == "auto" || !t.work_group_size || !t.bsr_width ||
-        !(t.hybrid_rho > 0))
-      throw ParamError("pagerank", "needs format, reorder, graph_build, work_group_size, bsr_width and hybrid_rho");
+    check_entry(t, fields(), "pagerank",
+                {"format", "reorder", "graph_build", "work_group_size", "bsr_width", "hybrid_rho"});
     PageRankKernel{.format = t.format}.validate();
     t.format = "auto";  // the other formats' fields are checked as values, not as misplaced
     t.validate();
